@@ -1,0 +1,24 @@
+/**
+ * `gateway webhooks …`: the command group this plugin registers with the host CLI.
+ * `webhooks test` (dry run of a mapped hook) and `webhooks mail setup|run`.
+ */
+import type { PluginApi } from "../plugin/host-api";
+import type { ResolvedHooksConfig } from "../config/types";
+import type { MappingEngine } from "../mappings/engine";
+import type { ModuleLogger } from "../logging/logger";
+import { registerDryRunCommand } from "../mappings/dry-run-cli";
+import { registerMailCommands } from "../mail/cli";
+
+export interface WebhooksCliDeps {
+  config: ResolvedHooksConfig;
+  mappings: MappingEngine;
+  logs: { forModule(name: string): ModuleLogger };
+}
+
+export function registerWebhooksCli(api: PluginApi, deps: WebhooksCliDeps): void {
+  api.registerCli((program) => {
+    const webhooks = program.command("webhooks").description("Inbound webhooks: test mapped hooks, run the mail watcher");
+    registerDryRunCommand(webhooks, { api, ...deps });
+    registerMailCommands(webhooks, { api, ...deps });
+  });
+}

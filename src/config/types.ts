@@ -1,0 +1,109 @@
+/**
+ * The resolved, typed configuration of the plugin: produced once at activation by
+ * `resolveConfig()` (src/config/resolve.ts) from the raw gateway config. Request
+ * handling only ever reads these values.
+ */
+import type { ThinkingLevel } from "../plugin/host-api";
+
+export type WakeMode = "now" | "next-heartbeat";
+export type ActionKind = "wake" | "agent";
+
+/** A mapping as configured (validated by joi, defaults applied, not yet compiled). */
+export interface MappingConfig {
+  /** Default `mapping-<n>` (1-based position among configured mappings). */
+  id: string;
+  match?: {
+    /** Normalised: no leading/trailing slashes. */
+    path?: string;
+    source?: string;
+  };
+  action: ActionKind;
+  wakeMode?: WakeMode;
+  name?: string;
+  sessionKey?: string;
+  textTemplate?: string;
+  messageTemplate?: string;
+  deliver?: boolean;
+  channel?: string;
+  to?: string;
+  model?: string;
+  thinking?: ThinkingLevel;
+  timeoutSeconds?: number;
+  allowUnsafeExternalContent?: boolean;
+  transform?: { module: string; export?: string };
+  /** Per-mapping rate-limit override. */
+  rateLimit?: { max: number; windowSeconds: number };
+}
+
+export type MailTlsMode = "tls" | "starttls" | "none";
+
+export interface MailConfig {
+  imap: {
+    host: string;
+    port: number;
+    tls: MailTlsMode;
+    user: string;
+    /** Reference only; resolved when the watcher connects. */
+    password: { env: string } | { file: string };
+    mailbox: string;
+  };
+  /** URL the watcher posts to, e.g. http://127.0.0.1:18789/hooks/mail */
+  hookUrl?: string;
+  includeBody: boolean;
+  maxBytes: number;
+  maxMessages: number;
+  pollSeconds: number;
+  autoStart: boolean;
+  deliver: boolean;
+  channel: string;
+  to?: string;
+  model?: string;
+  thinking?: ThinkingLevel;
+  allowUnsafeExternalContent: boolean;
+}
+
+export interface RunsConfig {
+  maxConcurrent: number;
+  maxQueued: number;
+  shutdownGraceSeconds: number;
+  retryInterrupted: boolean;
+}
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  /** Requests per window per client (authenticated requests). */
+  max: number;
+  windowSeconds: number;
+}
+
+export interface AuthThrottleConfig {
+  /** Failures from one client within the window before 429. SPEC: 20 in 60 s. */
+  maxFailures: number;
+  windowSeconds: number;
+}
+
+export interface ResolvedHooksConfig {
+  enabled: boolean;
+  /** The resolved secret (from plain text, env or file). Empty string when disabled. Never log. */
+  token: string;
+  /** Normalised: leading `/`, no trailing `/`, never `/` alone. */
+  path: string;
+  maxBodyBytes: number;
+  /** A body that does not complete in this time → 408. Default 30000. */
+  bodyTimeoutMs: number;
+  allowQueryToken: boolean;
+  presets: string[];
+  mappings: MappingConfig[];
+  /** Absolute path. */
+  transformsDir: string;
+  /** Bound of one transform call. Default 5000. */
+  transformTimeoutMs: number;
+  mail?: MailConfig;
+  allowedSessionKeyPrefixes: string[];
+  runs: RunsConfig;
+  idempotency: { ttlSeconds: number };
+  rateLimit: RateLimitConfig;
+  authThrottle: AuthThrottleConfig;
+  /** From `agents.defaults.timeoutSeconds` (default 600). */
+  defaultTimeoutSeconds: number;
+}

@@ -1,0 +1,173 @@
+/**
+ * The host contract: the only place where shapes of the plugin host appear.
+ *
+ * The plugin depends on these types and nothing else of its host. The embedded
+ * gateway (`src/gateway/`) implements them; any other host that implements them
+ * can run the plugin. Plugin code must never import the embedded gateway (a test
+ * enforces it).
+ *
+ * Versioning: `HOST_API_VERSION` follows semver. `plugin.json#hostApi` declares the
+ * range a plugin needs; the host refuses to activate a plugin whose range it does
+ * not satisfy.
+ */
+import type { EventEmitter } from "eventemitter3";
+import type { RequestHandler, Router } from "express";
+import type { Command } from "commander";
+
+export const HOST_API_VERSION = "1.0.0";
+
+/** Levels of reasoning effort a run can ask for. */
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+/** Structured logger handed to each plugin. Meta must never carry secrets or raw payloads. */
+export interface HostLogger {
+  debug(message: string, meta?: Record<string, unknown>): void;
+  info(message: string, meta?: Record<string, unknown>): void;
+  warn(message: string, meta?: Record<string, unknown>): void;
+  error(message: string, meta?: Record<string, unknown>): void;
+}
+
+/** Metadata attached to a system event (where it came from). */
+export interface SystemEventMeta {
+  /** e.g. "hook:wake", "hook:agent", "hook:mapping:<id>" */
+  source?: string;
+  [key: string]: unknown;
+}
+
+export interface RunTurnRequest {
+  sessionKey: string;
+  message: string;
+  /** Resolved model ref (`provider/model`); absent → host default. */
+  model?: string;
+  thinking?: ThinkingLevel;
+  timeoutMs: number;
+  /** Aborted when the run times out or is cancelled; runners must honour it. */
+  signal: AbortSignal;
+}
+
+export interface RunTurnResult {
+  status: "ok" | "error" | "timeout";
+  reply?: string;
+  error?: string;
+}
+
+/** Where the last delivery of a session went. */
+export interface LastRoute {
+  channel: string;
+  to?: string;
+}
+
+export interface DeliverRequest {
+  channel: string;
+  to?: string;
+  text: string;
+}
+
+/** One entry of the model allow-list (`agents.defaults.models`). */
+export interface AllowedModel {
+  ref: string;
+  alias?: string;
+}
+
+export interface HostRuntime {
+  sessions: {
+    /** Key of the main session ("main" in the embedded gateway). */
+    readonly mainKey: string;
+    /** Appends a system event to the session's queue; persisted before it resolves. */
+    enqueueSystemEvent(sessionKey: string, text: string, meta?: SystemEventMeta): void | Promise<void>;
+  };
+  heartbeat: {
+    /** Asks for a heartbeat as soon as possible; calls close together are coalesced by the host. */
+    requestNow(opts: { reason: string }): void;
+  };
+  agents: {
+    /** Runs one agent turn. Reusing a session key continues that session's conversation. */
+    runTurn(req: RunTurnRequest): Promise<RunTurnResult>;
+  };
+  channels: {
+    /** Channel ids the host offers right now (built-in and plugin-provided). */
+    list(): string[];
+    /** The channel + recipient of the session's last delivery, if any. */
+    resolveLast(sessionKey: string): LastRoute | undefined;
+    /** Delivers text; rejects with an Error when delivery fails. */
+    deliver(req: DeliverRequest): Promise<void>;
+  };
+  models: {
+    /** Resolves an alias to its ref; a ref (or unknown string) is returned unchanged. */
+    resolve(refOrAlias: string): string;
+    /** The allow-list; empty means "not enforced". */
+    allowList(): AllowedModel[];
+  };
+}
+
+/** Host events a plugin may subscribe to. */
+export interface HostEvents {
+  heartbeat: (e: { phase: "started" | "finished"; reason: string }) => void;
+  session: (e: { phase: "created" | "reset" | "ended"; sessionKey: string }) => void;
+  gateway: (e: { phase: "starting" | "stopping" }) => void;
+}
+
+export interface HttpRouteRegistration {
+  /** Normalised path prefix, e.g. "/hooks". Must not collide with other routes. */
+  prefix: string;
+  /** Mounted under `prefix`: sees `req.url` relative to it. */
+  handler: Router | RequestHandler;
+}
+
+export interface ServiceRegistration {
+  id: string;
+  start(): void | Promise<void>;
+  /** Called on shutdown in reverse registration order. */
+  stop(): void | Promise<void>;
+}
+
+/** Receives the host's commander program to add commands to. */
+export type CliRegistrar = (program: Command) => void;
+
+/** One mapping as a preset declares it (same shape as an entry of `hooks.mappings`). */
+export type PresetMapping = Record<string, unknown>;
+
+/** A named bundle of mappings contributed by a plugin (declared in its plugin.json or registered). */
+export interface HookPresetContribution {
+  name: string;
+  description?: string;
+  /** Id of the contributing plugin. */
+  pluginId: string;
+  mappings: PresetMapping[];
+  /** Absolute directory that transform modules of these mappings resolve against. */
+  transformsDir?: string;
+}
+
+export interface PluginApi {
+  /** Manifest id of the plugin being activated. */
+  readonly pluginId: string;
+  /** Whole gateway config snapshot (as loaded; secrets references unresolved). */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Directory of the config file; relative paths in config resolve against it. */
+  readonly configDir: string;
+  /** Absolute path of the config file, when there is one (undefined for the demo default). */
+  readonly configPath?: string;
+  /** This plugin's own writable state directory (created by the host). */
+  readonly stateDir: string;
+  readonly logger: HostLogger;
+  readonly events: EventEmitter<HostEvents>;
+  readonly runtime: HostRuntime;
+  /** Versions of the host contract the host implements. */
+  readonly hostApiVersion: string;
+
+  registerHttpRoute(route: HttpRouteRegistration): void;
+  registerService(service: ServiceRegistration): void;
+  registerCli(registrar: CliRegistrar): void;
+  /** Programmatic preset registration (for plugins that compute presets). */
+  registerPresetProvider(preset: HookPresetContribution): void;
+  /** Presets contributed by enabled plugins (manifest-declared and registered so far). */
+  listPresets(): HookPresetContribution[];
+}
+
+/** What a plugin's entry module exports. */
+export interface PluginModule {
+  /** Synchronous: validates config and registers. Throws an Error with a clear message on bad config. */
+  activate(api: PluginApi): void;
+  deactivate?(): void | Promise<void>;
+}
