@@ -1,0 +1,60 @@
+/**
+ * Schema of the plugin database, as an ordered list of migrations. The number of
+ * applied migrations is kept in SQLite's `user_version`; `migrate()` applies the
+ * missing ones in one transaction and refuses a database written by a newer version.
+ *
+ * Never edit a released migration: append a new one.
+ */
+import type Database from "better-sqlite3";
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: durable runs and idempotency records.
+  `
+  CREATE TABLE runs (
+    id              TEXT PRIMARY KEY,
+    seq             INTEGER NOT NULL UNIQUE,
+    status          TEXT NOT NULL CHECK (status IN ('queued','running','succeeded','failed','timed_out','interrupted')),
+    action          TEXT NOT NULL,  -- JSON AgentAction
+    source          TEXT NOT NULL,  -- JSON ActionSource
+    created_at      TEXT NOT NULL,
+    started_at      TEXT,
+    finished_at     TEXT,
+    summary         TEXT,
+    error           TEXT,
+    idempotency_key TEXT
+  );
+  CREATE INDEX runs_status_seq ON runs (status, seq);
+  CREATE INDEX runs_idempotency_key ON runs (idempotency_key) WHERE idempotency_key IS NOT NULL;
+  CREATE INDEX runs_finished_at ON runs (finished_at) WHERE finished_at IS NOT NULL;
+
+  CREATE TABLE idempotency_keys (
+    scope      TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    body_hash  TEXT NOT NULL,
+    state      TEXT NOT NULL CHECK (state IN ('pending','complete')),
+    status     INTEGER,
+    body       TEXT,            -- JSON, NULL for an empty (204) body
+    headers    TEXT,            -- JSON object of stored response headers
+    created_at INTEGER NOT NULL, -- ms since epoch
+    expires_at INTEGER NOT NULL, -- ms since epoch
+    PRIMARY KEY (scope, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
+  `,
+];
+
+/** Applies pending migrations; returns the resulting schema version. */
+export function migrate(db: Database.Database, migrations: readonly string[] = MIGRATIONS): number {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new Error(
+      `the plugin database has schema version ${current} but this version of the plugin knows only ${migrations.length}; upgrade the plugin or move the database aside`,
+    );
+  }
+  if (current === migrations.length) return current;
+  db.transaction(() => {
+    for (let v = current; v < migrations.length; v++) db.exec(migrations[v]!);
+    db.pragma(`user_version = ${migrations.length}`);
+  }).immediate();
+  return migrations.length;
+}
