@@ -1,0 +1,127 @@
+/**
+ * `/agent` fields (SPEC §4.4). The schema depends on what the host offers at
+ * request time (channels, model allow-list), so it is built per call.
+ */
+import Joi from "joi";
+import type { WakeMode } from "../config/types";
+import { ok, err, type Result } from "../errors";
+import { THINKING_LEVELS, type AllowedModel, type ThinkingLevel } from "../plugin/host-api";
+import { hasControlChars, stripControlChars } from "./control-chars";
+import { PHONE_CHANNELS, normalizePhoneNumber } from "./phone-number";
+import { confineSessionKey, defaultSessionKey } from "./session-key";
+import type { AgentAction } from "./types";
+import { requiredText, wakeModeField } from "./validate-wake";
+import type { ValidationContext } from "./validation-context";
+import { BASE_MESSAGES, MODEL_NOT_ALLOWED, VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";
+
+export const MAX_NAME_LENGTH = 200;
+export const MAX_SESSION_KEY_LENGTH = 256;
+export const MAX_RECIPIENT_LENGTH = 256;
+export const MAX_MODEL_LENGTH = 256;
+export const MAX_TIMEOUT_SECONDS = 86_400;
+export const DEFAULT_HOOK_NAME = "Hook";
+
+const NOT_BLANK = { "string.empty": "{#label} must not be empty or blank", "string.pattern.base": "{#label} must not be empty or blank" };
+
+function describeModels(list: AllowedModel[]): string {
+  return list.map((m) => (m.alias ? `${m.ref} (alias ${m.alias})` : m.ref)).join(", ");
+}
+
+function agentSchema(channels: string[], allowList: AllowedModel[]): Joi.ObjectSchema {
+  const channelRule =
+    channels.length > 0
+      ? `{#label} must be "last" or one of the channels the gateway offers: ${channels.join(", ")}`
+      : `{#label} must be "last" (the gateway offers no other channels right now)`;
+
+  return Joi.object({
+    message: requiredText(),
+    name: Joi.string()
+      .allow("")
+      .custom((v: string, h) => {
+        const clean = stripControlChars(v).trim();
+        return clean.length > MAX_NAME_LENGTH ? h.error("name.tooLong") : clean;
+      })
+      .messages({ "name.tooLong": `{#label} must be at most ${MAX_NAME_LENGTH} characters long` }),
+    sessionKey: Joi.string()
+      .max(MAX_SESSION_KEY_LENGTH)
+      .pattern(/\S/)
+      .custom((v: string, h) => (hasControlChars(v) ? h.error("sessionKey.control") : v.trim()))
+      .messages({ ...NOT_BLANK, "sessionKey.control": "{#label} must not contain control characters" }),
+    wakeMode: wakeModeField(),
+    deliver: Joi.boolean(),
+    channel: Joi.string()
+      .valid("last", ...channels)
+      .messages({ "any.only": channelRule }),
+    to: Joi.string()
+      .max(MAX_RECIPIENT_LENGTH)
+      .pattern(/\S/)
+      .custom((v: string, h) => {
+        const channel = (h.state.ancestors[0] as Record<string, unknown>).channel;
+        if (typeof channel === "string" && PHONE_CHANNELS.includes(channel)) {
+          return normalizePhoneNumber(v) ?? h.error("to.phone", { channel });
+        }
+        return v.trim();
+      })
+      .messages({
+        ...NOT_BLANK,
+        "to.phone": "{#label} must be a phone number in E.164 form (for example +4915123456789) for channel {#channel}",
+      }),
+    model: Joi.string()
+      .max(MAX_MODEL_LENGTH)
+      .pattern(/\S/)
+      .custom((v: string, h) => {
+        if (allowList.length === 0 || allowList.some((m) => m.ref === v || m.alias === v)) return v;
+        return h.error(MODEL_NOT_ALLOWED);
+      })
+      .messages({
+        ...NOT_BLANK,
+        [MODEL_NOT_ALLOWED]: `{#label} is not in the allowed models list (agents.defaults.models); use one of: ${describeModels(allowList)}`,
+      }),
+    thinking: Joi.string().valid(...THINKING_LEVELS),
+    timeoutSeconds: Joi.number().greater(0).max(MAX_TIMEOUT_SECONDS),
+  }).messages(BASE_MESSAGES);
+}
+
+interface AgentFields {
+  message: string;
+  name?: string;
+  sessionKey?: string;
+  wakeMode?: WakeMode;
+  deliver?: boolean;
+  channel?: string;
+  to?: string;
+  model?: string;
+  thinking?: ThinkingLevel;
+  timeoutSeconds?: number;
+}
+
+/**
+ * Validates an `/agent` body (or a mapped agent action's fields) and resolves
+ * defaults: name `Hook`, session key confined or `hook:<uuid>`, channel `last`,
+ * model alias resolved, timeout from `agents.defaults.timeoutSeconds`. `subject`
+ * names what is validated in the error sentence.
+ *
+ * @example validateAgent({ message: "hi", sessionKey: "main" }, ctx) // sessionKey "hook:main"
+ */
+export function validateAgent(raw: unknown, ctx: ValidationContext, subject = "request body"): Result<AgentAction> {
+  const { runtime, config } = ctx;
+  const schema = agentSchema(runtime.channels.list(), runtime.models.allowList());
+  const { error, value } = schema.validate(raw, VALIDATION_OPTIONS);
+  if (error) return err(validationError(toProblems(error), subject));
+  const v = value as AgentFields;
+
+  const action: AgentAction = {
+    kind: "agent",
+    message: v.message.trim(),
+    name: v.name || DEFAULT_HOOK_NAME,
+    sessionKey: v.sessionKey !== undefined ? confineSessionKey(v.sessionKey, config.allowedSessionKeyPrefixes) : defaultSessionKey(ctx.idGen),
+    wakeMode: v.wakeMode ?? "now",
+    deliver: v.deliver ?? true,
+    channel: v.channel ?? "last",
+    timeoutSeconds: v.timeoutSeconds ?? config.defaultTimeoutSeconds,
+  };
+  if (v.to !== undefined) action.to = v.to;
+  if (v.model !== undefined) action.model = runtime.models.resolve(v.model);
+  if (v.thinking !== undefined) action.thinking = v.thinking;
+  return ok(action);
+}

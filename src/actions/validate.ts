@@ -1,0 +1,29 @@
+/**
+ * The action validators: direct `/wake` and `/agent` bodies and the raw actions
+ * mappings produce all pass through here before dispatch (SPEC §4.3, §4.4, §6.1).
+ */
+import { err, hookError, type Result } from "../errors";
+import type { RawAction } from "../http/types";
+import type { HookAction } from "./types";
+import { validateAgent } from "./validate-agent";
+import { validateWake } from "./validate-wake";
+import type { ValidationContext } from "./validation-context";
+
+export { validateWake } from "./validate-wake";
+export { validateAgent } from "./validate-agent";
+export type { ValidationContext } from "./validation-context";
+
+/**
+ * Validates a raw action by its `kind` (`wake` → §4.3 rules, `agent` → §4.4 rules,
+ * including the model allow-list). Used for mapped outcomes and the mapping dry run;
+ * `subject` names the action in the error sentence (default "action").
+ *
+ * @example validateAction({ kind: "wake", text: "ping" }, ctx)
+ */
+export function validateAction(raw: RawAction, ctx: ValidationContext, subject = "action"): Result<HookAction> {
+  const kind = raw !== null && typeof raw === "object" ? (raw as { kind?: unknown }).kind : undefined;
+  if (kind === "wake") return validateWake(raw, subject);
+  if (kind === "agent") return validateAgent(raw, ctx, subject);
+  const message = "kind must be one of: wake, agent";
+  return err(hookError("invalid_payload", `Invalid ${subject}: ${message}.`, { details: [{ field: "kind", message }] }));
+}

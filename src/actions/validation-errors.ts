@@ -1,0 +1,69 @@
+/**
+ * Shared joi settings and the translation of joi errors into the catalogue's
+ * `invalid_payload` / `model_not_allowed` errors: every problem listed in
+ * `details` as `{ field, message }`, one sentence each naming the field and rule.
+ */
+import type Joi from "joi";
+import { hookError, type ErrorDetail, type HookError } from "../errors";
+
+/** No coercion, every problem reported, unknown fields ignored, labels unquoted. */
+export const VALIDATION_OPTIONS: Joi.ValidationOptions = {
+  abortEarly: false,
+  convert: false,
+  allowUnknown: true,
+  errors: { wrap: { label: false, array: false } },
+};
+
+/** Message templates shared by every field (`{#label}` is the field name). */
+export const BASE_MESSAGES: Joi.LanguageMessages = {
+  "object.base": "the body must be a JSON object",
+  "any.required": "{#label} is required",
+  "string.base": "{#label} must be a string",
+  "string.empty": "{#label} must not be empty",
+  "string.max": "{#label} must be at most {#limit} characters long",
+  "any.only": "{#label} must be one of: {#valids}",
+  "boolean.base": "{#label} must be a boolean (true or false)",
+  "number.base": "{#label} must be a number",
+  "number.infinity": "{#label} must be a finite number",
+  "number.greater": "{#label} must be greater than {#limit}",
+  "number.max": "{#label} must be at most {#limit}",
+};
+
+/** Detail type of a model outside an enforced allow-list. */
+export const MODEL_NOT_ALLOWED = "model.notAllowed";
+
+interface Problem extends ErrorDetail {
+  type: string;
+}
+
+/** One problem per field (the first joi reports), in body order. */
+export function toProblems(error: Joi.ValidationError): Problem[] {
+  const seen = new Set<string>();
+  const out: Problem[] = [];
+  for (const d of error.details) {
+    const field = d.path.length > 0 ? d.path.join(".") : "body";
+    if (seen.has(field)) continue;
+    seen.add(field);
+    out.push({ field, message: d.message, type: d.type });
+  }
+  return out;
+}
+
+/** Sentence summarising the details, e.g. `Invalid request body: text is required.` */
+function summary(details: ErrorDetail[], subject: string): string {
+  if (details.length === 1) return `Invalid ${subject}: ${details[0].message}.`;
+  return `Invalid ${subject} (${details.length} problems): ${details.map((d) => d.message).join("; ")}.`;
+}
+
+/**
+ * `model_not_allowed` when the model is the only problem, else `invalid_payload`
+ * listing every problem (the model's included). `subject` names what was
+ * validated in the sentence ("request body", "action of mapping github").
+ */
+export function validationError(problems: Problem[], subject = "request body"): HookError {
+  const details: ErrorDetail[] = problems.map(({ field, message }) => ({ field, message }));
+  if (problems.length === 1 && problems[0].type === MODEL_NOT_ALLOWED) {
+    return hookError("model_not_allowed", `${details[0].message}.`, { details });
+  }
+  return hookError("invalid_payload", summary(details, subject), { details });
+}
