@@ -1,0 +1,80 @@
+/**
+ * Reads a request body with a hard size limit and a deadline (SPEC §4.1):
+ * a `Content-Length` over the limit is refused before reading; a streamed body
+ * is cut off at the limit (never buffered past it); a body that does not
+ * complete in time is a 408. On refusal the stream is left paused: the caller
+ * answers with `Connection: close` so the rest is never read.
+ */
+import type { IncomingMessage } from "node:http";
+import { err, hookError, ok, type HookError, type Result } from "../../errors";
+
+export interface ReadBodyOptions {
+  /** Bytes allowed (`hooks.maxBodyBytes`). */
+  limit: number;
+  /** Deadline for the whole body (`hooks.bodyTimeoutMs`). */
+  timeoutMs: number;
+}
+
+export function tooLarge(limit: number): HookError {
+  return hookError("payload_too_large", `The request body is larger than hooks.maxBodyBytes allows (${limit} bytes).`);
+}
+
+/** The declared length, or undefined when absent/invalid (then the stream decides). */
+function declaredLength(req: IncomingMessage): number | undefined {
+  const raw = req.headers["content-length"];
+  if (raw === undefined || !/^\d+$/.test(raw)) return undefined;
+  return Number(raw);
+}
+
+/**
+ * Resolves with the whole body, or with the HookError to answer.
+ *
+ * @example const body = await readBody(req, { limit: 262144, timeoutMs: 30000 });
+ */
+export function readBody(req: IncomingMessage, options: ReadBodyOptions): Promise<Result<Buffer>> {
+  const { limit, timeoutMs } = options;
+  const declared = declaredLength(req);
+  if (declared !== undefined && declared > limit) return Promise.resolve(err(tooLarge(limit)));
+  if (req.readableEnded) {
+    return Promise.resolve(err(hookError("internal_error", "The request body was consumed before the hook could read it.")));
+  }
+
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+
+    const finish = (result: Result<Buffer>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onAbort);
+      req.off("close", onAbort);
+      if (!result.ok) req.pause();
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        finish(err(tooLarge(limit)));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(ok(Buffer.concat(chunks, size)));
+    const onAbort = (): void =>
+      finish(err(hookError("request_timeout", "The connection closed before the request body was complete.")));
+    const timer = setTimeout(
+      () => finish(err(hookError("request_timeout", `The request body did not arrive within ${timeoutMs / 1000} s.`))),
+      timeoutMs,
+    );
+
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onAbort);
+    req.on("close", onAbort);
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * The core of a hook request once it is authenticated and parsed: route →
+ * validate → dispatch, returning the HookResponse instead of writing it, so the
+ * idempotency guard can wrap it. Failures are thrown as HookErrors (the guard
+ * stores only successful responses, so a corrected retry with the same key works).
+ */
+import { validateAction, validateAgent, validateWake, type ValidationContext } from "../actions/validate";
+import type { ActionSource, HookAction } from "../actions/types";
+import type { ResolvedHooksConfig } from "../config/types";
+import { hookError } from "../errors";
+import type { HostRuntime } from "../plugin/host-api";
+import type { Payload } from "./body/parse-body";
+import type { HookRoute } from "./hook-route";
+import type { Dispatcher, HookResponse, MappedHookResolver } from "./types";
+
+/** What the handler decided, for logs and events (filled while it runs). */
+export interface HookOutcome {
+  kind?: "wake" | "agent" | "skip";
+  mappingId?: string;
+  runId?: string;
+}
+
+export interface HookRequestContext {
+  requestId: string;
+  route: Exclude<HookRoute, { kind: "run" }>;
+  /** Hook name: "wake", "agent" or the mapped sub-path. */
+  name: string;
+  payload: Payload;
+  /** Lower-cased request headers (credentials included; the mapping engine strips them). */
+  headers: Record<string, string>;
+  /** Query parameters, first value of each (the token included; the mapping engine strips it). */
+  query: Record<string, string>;
+  /** Original URL with any token redacted. */
+  url: string;
+  /** `runIdempotencyKey(scope, key)` when the request carries an idempotency key. */
+  idempotencyKey?: string;
+  outcome: HookOutcome;
+}
+
+export type HookHandler = (ctx: HookRequestContext) => Promise<HookResponse>;
+
+export interface HookHandlerDeps {
+  config: ResolvedHooksConfig;
+  runtime: HostRuntime;
+  dispatcher: Dispatcher;
+  mappings?: MappedHookResolver;
+  idGen?: () => string;
+}
+
+function notFound(config: ResolvedHooksConfig, name: string) {
+  const shown = /^[\w.~@:/-]{1,100}$/.test(name) ? `${config.path}/${name}` : "this path";
+  return hookError("not_found", `No hook matches ${shown}; use ${config.path}/wake, ${config.path}/agent or a configured mapping.`);
+}
+
+export function createHookHandler(deps: HookHandlerDeps): HookHandler {
+  const { config, dispatcher } = deps;
+  const vctx: ValidationContext = { runtime: deps.runtime, config, idGen: deps.idGen };
+
+  async function dispatch(ctx: HookRequestContext, action: HookAction, source: ActionSource): Promise<HookResponse> {
+    const mapping = source.mappingId !== undefined ? { mapping: source.mappingId } : {};
+    if (action.kind === "wake") {
+      const r = await dispatcher.wake(action, source);
+      if (!r.ok) throw r.error;
+      const mode = r.value.kind === "wake" ? r.value.mode : action.mode;
+      ctx.outcome.kind = "wake";
+      return { status: 200, body: { ok: true, mode, ...mapping } };
+    }
+    const r = dispatcher.agent(action, source, ctx.idempotencyKey !== undefined ? { idempotencyKey: ctx.idempotencyKey } : undefined);
+    if (!r.ok) throw r.error;
+    if (r.value.kind !== "agent") throw new Error("dispatcher.agent returned a non-agent result");
+    ctx.outcome.kind = "agent";
+    ctx.outcome.runId = r.value.runId;
+    return { status: 202, body: { ok: true, runId: r.value.runId, sessionKey: r.value.sessionKey, ...mapping } };
+  }
+
+  async function handleMapped(ctx: HookRequestContext, name: string): Promise<HookResponse> {
+    if (!deps.mappings) throw notFound(config, name);
+    const resolved = await deps.mappings.resolve({
+      name,
+      payload: ctx.payload,
+      headers: ctx.headers,
+      query: ctx.query,
+      url: ctx.url,
+      requestId: ctx.requestId,
+    });
+    if (!resolved.ok) throw resolved.error;
+    const outcome = resolved.value;
+    if (outcome.kind === "no_match") throw notFound(config, name);
+    ctx.outcome.mappingId = outcome.mappingId;
+    if (outcome.kind === "skip") {
+      ctx.outcome.kind = "skip";
+      return { status: 204 };
+    }
+    const action = validateAction(outcome.raw, vctx, `action of mapping ${outcome.mappingId}`);
+    if (!action.ok) throw action.error;
+    return dispatch(ctx, action.value, {
+      hook: name,
+      mappingId: outcome.mappingId,
+      requestId: ctx.requestId,
+      allowUnsafeExternalContent: outcome.allowUnsafeExternalContent,
+    });
+  }
+
+  return async function handleHook(ctx) {
+    const direct: ActionSource = { hook: ctx.name, requestId: ctx.requestId, allowUnsafeExternalContent: false };
+    switch (ctx.route.kind) {
+      case "wake": {
+        const action = validateWake(ctx.payload);
+        if (!action.ok) throw action.error;
+        return dispatch(ctx, action.value, direct);
+      }
+      case "agent": {
+        const action = validateAgent(ctx.payload, vctx);
+        if (!action.ok) throw action.error;
+        return dispatch(ctx, action.value, direct);
+      }
+      case "mapped":
+        return handleMapped(ctx, ctx.route.name);
+    }
+  };
+}

@@ -1,0 +1,272 @@
+/**
+ * The hooks router (SPEC §4.1). The host mounts it with
+ * `app.use(config.path, router)`; every request below the mount point runs:
+ *
+ *   request id → route + method (404/405) → auth (400/401/429) → shutting down (503)
+ *   → rate limiter → body (415/413/408) → parse (400/415) → idempotency
+ *   → handler: route → validate → dispatch → one renderer.
+ *
+ * Every response carries `X-Request-Id`.
+ *
+ * @example
+ *   app.use(config.path, createHooksRouter({ config, runtime, logger, emitter, dispatcher }));
+ */
+import { createHash, randomUUID } from "node:crypto";
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
+import type { ResolvedHooksConfig } from "../config/types";
+import { hookError } from "../errors";
+import type { PluginEmitter } from "../events";
+import { redactString, type ModuleLogger } from "../logging/logger";
+import type { HostRuntime } from "../plugin/host-api";
+import { runIdempotencyKey } from "../reliability/idempotency-store";
+import { createAuthenticator } from "./auth/authenticate";
+import { createQueryTokenWarner } from "./auth/query-token-warner";
+import { unsupportedEncoding } from "./body/media-type";
+import { parseBody } from "./body/parse-body";
+import { readBody } from "./body/read-body";
+import { clientKey } from "./client-key";
+import { createHookHandler, type HookOutcome, type HookRequestContext } from "./hook-handler";
+import { allowedMethod, hookName, parseHookRoute, type HookRoute } from "./hook-route";
+import { extractIdempotencyKey } from "./idempotency-key";
+import { renderHookError, renderHookResponse, toHookError } from "./render";
+import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
+import { codeForStatus, createRequestReporter, type RequestRecord } from "./request-reporter";
+import { lookupRun } from "./run-status";
+import type { Dispatcher, HookResponse, IdempotencyGuard, MappedHookResolver, RunLookup } from "./types";
+
+export interface HooksRouterDeps {
+  config: ResolvedHooksConfig;
+  runtime: HostRuntime;
+  logger: ModuleLogger;
+  emitter: PluginEmitter;
+  dispatcher: Dispatcher;
+  /** Resolver of mapped hooks; without it every name but wake/agent is 404. */
+  mappings?: MappedHookResolver;
+  /** Durable idempotency; without it idempotency headers are ignored. */
+  idempotency?: IdempotencyGuard;
+  /** Run lookup for `GET {path}/runs/<id>`. */
+  runs?: RunLookup;
+  /** True once the gateway is stopping: new requests get 503 `shutting_down`. */
+  isShuttingDown?: () => boolean;
+  /** Applied right after successful authentication. */
+  rateLimiter?: RequestHandler;
+  /** Milliseconds since the epoch; default Date.now. */
+  clock?: () => number;
+  /** Request ids and default session-key uuids; default crypto.randomUUID. */
+  idGen?: () => string;
+}
+
+/** Retry-After sent while the gateway shuts down. */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
+
+/** Sent with every response authenticated by `?token=`. */
+export const QUERY_TOKEN_WARNING =
+  '299 - "The token query parameter is deprecated and will be removed; send Authorization: Bearer <token> instead."';
+
+interface RequestState extends RequestRecord {
+  route?: HookRoute;
+}
+
+function flatHeaders(req: Request): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function flatQuery(url: string): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
+  const q = url.indexOf("?");
+  if (q === -1) return out;
+  for (const [name, value] of new URLSearchParams(url.slice(q + 1))) if (!(name in out)) out[name] = value;
+  return out;
+}
+
+/** Outcome of a replayed response (the handler did not run), read back from it. */
+function outcomeOf(response: HookResponse, outcome: HookOutcome): HookOutcome {
+  if (outcome.kind) return outcome;
+  const body = (response.body ?? {}) as { runId?: unknown; mapping?: unknown };
+  return {
+    kind: response.status === 202 ? "agent" : response.status === 204 ? "skip" : "wake",
+    runId: typeof body.runId === "string" ? body.runId : undefined,
+    mappingId: typeof body.mapping === "string" ? body.mapping : undefined,
+  };
+}
+
+export function createHooksRouter(deps: HooksRouterDeps): Router {
+  const { config, logger } = deps;
+  const clock = deps.clock ?? Date.now;
+  const idGen = deps.idGen ?? randomUUID;
+  const authenticator = createAuthenticator({ config, clock });
+  const shouldWarnQueryToken = createQueryTokenWarner({ clock });
+  const reporter = createRequestReporter({ logger, emitter: deps.emitter, clock });
+  const handle = createHookHandler({
+    config,
+    runtime: deps.runtime,
+    dispatcher: deps.dispatcher,
+    mappings: deps.mappings,
+    idGen: deps.idGen,
+  });
+  const states = new WeakMap<Request, RequestState>();
+  const stateOf = (req: Request): RequestState => {
+    const state = states.get(req);
+    if (!state) throw new Error("hooks router: request state missing");
+    return state;
+  };
+
+  /** Request id, bookkeeping, and the case-variant mount path (`/HOOKS` is not ours). */
+  function begin(req: Request, res: Response, next: NextFunction): void {
+    if (req.baseUrl !== config.path && req.baseUrl.toLowerCase() === config.path.toLowerCase()) {
+      next("router");
+      return;
+    }
+    const state: RequestState = {
+      requestId: resolveRequestId(req.headers["x-request-id"], idGen),
+      startedAt: clock(),
+      client: clientKey(req),
+      method: req.method,
+      url: redactString(req.originalUrl),
+      reported: false,
+    };
+    states.set(req, state);
+    res.setHeader(REQUEST_ID_HEADER, state.requestId);
+    res.once("finish", () => {
+      // Responses written outside the renderer (the rate limiter) are reported here.
+      if (res.statusCode >= 400) reporter.rejected(state, res.statusCode, codeForStatus(res.statusCode));
+      else reporter.served(state, res.statusCode);
+    });
+    res.once("close", () => {
+      if (!res.writableFinished) reporter.aborted(state);
+    });
+    next();
+  }
+
+  function routeAndMethod(req: Request, _res: Response, next: NextFunction): void {
+    const state = stateOf(req);
+    const route = parseHookRoute(req.path);
+    if (!route) {
+      next(hookError("not_found", `No hook at ${config.path} itself; POST to ${config.path}/wake, ${config.path}/agent or a mapped hook.`));
+      return;
+    }
+    state.route = route;
+    state.hook = hookName(route);
+    const allowed = allowedMethod(route);
+    if (req.method !== allowed) {
+      const where = route.kind === "run" ? "the run-status route" : "this hook";
+      next(hookError("method_not_allowed", `Only ${allowed} is allowed on ${where}.`, { headers: { Allow: allowed } }));
+      return;
+    }
+    next();
+  }
+
+  function authenticate(req: Request, res: Response, next: NextFunction): void {
+    const state = stateOf(req);
+    const result = authenticator.authenticate({ method: req.method, headers: req.headers, url: req.originalUrl, client: state.client });
+    if (!result.ok) {
+      next(result.error);
+      return;
+    }
+    if (result.value.carrier === "query") {
+      res.setHeader("Deprecation", "true");
+      res.setHeader("Warning", QUERY_TOKEN_WARNING);
+      if (shouldWarnQueryToken(state.client)) {
+        logger.warn("hook token sent as a ?token= query parameter, which is deprecated; send Authorization: Bearer <token>", {
+          requestId: state.requestId,
+          hook: state.hook,
+          client: state.client,
+          url: state.url,
+        });
+      }
+    }
+    next();
+  }
+
+  function refuseWhileShuttingDown(_req: Request, _res: Response, next: NextFunction): void {
+    if (deps.isShuttingDown?.()) {
+      next(hookError("shutting_down", undefined, { headers: { "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS) } }));
+      return;
+    }
+    next();
+  }
+
+  async function serve(req: Request, res: Response): Promise<void> {
+    const state = stateOf(req);
+    const route = state.route!;
+    if (route.kind === "run") {
+      const response = lookupRun(deps.runs, route.runId);
+      reporter.served(state, response.status);
+      renderHookResponse(res, response);
+      return;
+    }
+
+    const encodingProblem = unsupportedEncoding(req.headers["content-encoding"]);
+    if (encodingProblem) throw hookError("unsupported_media_type", encodingProblem);
+    const body = await readBody(req, { limit: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
+    if (!body.ok) {
+      res.setHeader("Connection", "close");
+      throw body.error;
+    }
+    state.bodyBytes = body.value.length;
+    const payload = parseBody(body.value, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
+    if (!payload.ok) throw payload.error;
+    const idempotency = extractIdempotencyKey(req.headers);
+    if (!idempotency.ok) throw idempotency.error;
+
+    const ctx: HookRequestContext = {
+      requestId: state.requestId,
+      route,
+      name: state.hook!,
+      payload: payload.value,
+      headers: flatHeaders(req),
+      query: flatQuery(req.originalUrl),
+      url: state.url,
+      outcome: {},
+    };
+    let response: HookResponse & { replayed?: boolean };
+    if (deps.idempotency && idempotency.value) {
+      const scope = `${config.path}/${state.hook}`;
+      const { key } = idempotency.value;
+      ctx.idempotencyKey = runIdempotencyKey(scope, key);
+      const bodyHash = createHash("sha256").update(body.value).digest("hex");
+      response = await deps.idempotency.handle({ scope, key, bodyHash }, () => handle(ctx));
+    } else {
+      response = await handle(ctx);
+    }
+    const outcome = outcomeOf(response, ctx.outcome);
+    reporter.accepted(state, response.status, {
+      kind: outcome.kind!,
+      mappingId: outcome.mappingId,
+      runId: outcome.runId,
+      replayed: response.replayed === true ? true : undefined,
+    });
+    renderHookResponse(res, response);
+  }
+
+  function renderError(e: unknown, req: Request, res: Response, _next: NextFunction): void {
+    const state = states.get(req);
+    const { error, unexpected } = toHookError(e);
+    if (unexpected) {
+      const cause = e instanceof Error ? { error: e.message, stack: e.stack } : { error: String(e) };
+      logger.error("hook request failed with an unexpected error", { requestId: state?.requestId, hook: state?.hook, ...cause });
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    // Never drain an unread body: answer and close the connection.
+    if (!req.complete) res.setHeader("Connection", "close");
+    if (state) reporter.rejected(state, error.status, error.code);
+    renderHookError(res, error);
+  }
+
+  const router = express.Router();
+  router.use(begin);
+  router.use(routeAndMethod);
+  router.use(authenticate);
+  router.use(refuseWhileShuttingDown);
+  if (deps.rateLimiter) router.use(deps.rateLimiter);
+  router.use(serve);
+  router.use(renderError);
+  return router;
+}

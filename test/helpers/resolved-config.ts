@@ -1,0 +1,29 @@
+/**
+ * A ResolvedHooksConfig with the documented defaults (SPEC §3), for tests that
+ * exercise a module without going through config resolution.
+ */
+import type { ResolvedHooksConfig } from "../../src/config/types";
+
+export const ROUTER_TEST_TOKEN = "router-test-token-0123456789abcdef";
+
+export function resolvedConfig(overrides: Partial<ResolvedHooksConfig> = {}): ResolvedHooksConfig {
+  return {
+    enabled: true,
+    token: ROUTER_TEST_TOKEN,
+    path: "/hooks",
+    maxBodyBytes: 262_144,
+    bodyTimeoutMs: 30_000,
+    allowQueryToken: true,
+    presets: [],
+    mappings: [],
+    transformsDir: "/nonexistent/hooks/transforms",
+    transformTimeoutMs: 5000,
+    allowedSessionKeyPrefixes: ["hook:"],
+    runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 30, retryInterrupted: false },
+    idempotency: { ttlSeconds: 86_400 },
+    rateLimit: { enabled: false, max: 120, windowSeconds: 60 },
+    authThrottle: { maxFailures: 20, windowSeconds: 60 },
+    defaultTimeoutSeconds: 600,
+    ...overrides,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The hooks router alone, mounted in an express app exactly as a host does
+ * (`app.use(config.path, router)` followed by the host's own 404), with a fake
+ * host runtime and a recording dispatcher. Captures the plugin's events.
+ */
+import express from "express";
+import type { RequestHandler } from "express";
+import type { ResolvedHooksConfig } from "../../src/config/types";
+import { createPluginEmitter, type PluginEmitter, type PluginEvents } from "../../src/events";
+import { createHooksRouter } from "../../src/http/router";
+import type { IdempotencyGuard, MappedHookResolver, RunLookup } from "../../src/http/types";
+import { createPluginLogger } from "../../src/logging/logger";
+import { createFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host";
+import { createRecordingDispatcher, type RecordingDispatcher } from "./recording-dispatcher";
+import { resolvedConfig, ROUTER_TEST_TOKEN } from "./resolved-config";
+
+export { ROUTER_TEST_TOKEN } from "./resolved-config";
+
+/** Body the host's own 404 handler sends (never the plugin's JSON). */
+export const HOST_NOT_FOUND = "host: no route";
+
+export interface RouterAppOptions {
+  config?: Partial<ResolvedHooksConfig>;
+  host?: FakeHostOptions;
+  mappings?: MappedHookResolver;
+  idempotency?: IdempotencyGuard;
+  runs?: RunLookup;
+  isShuttingDown?: () => boolean;
+  rateLimiter?: RequestHandler;
+  clock?: () => number;
+  idGen?: () => string;
+}
+
+export interface RouterApp {
+  app: express.Express;
+  host: FakeHost;
+  dispatcher: RecordingDispatcher;
+  emitter: PluginEmitter;
+  config: ResolvedHooksConfig;
+  accepted: Array<Parameters<PluginEvents["request:accepted"]>[0]>;
+  rejected: Array<Parameters<PluginEvents["request:rejected"]>[0]>;
+  /** Every log line the plugin sent to the host, as one string each (message + meta JSON). */
+  logText(): string[];
+  close(): void;
+}
+
+export const bearer = (token: string = ROUTER_TEST_TOKEN) => ({ Authorization: `Bearer ${token}` });
+
+export function createRouterApp(options: RouterAppOptions = {}): RouterApp {
+  const config = resolvedConfig(options.config);
+  const host = createFakeHost(options.host);
+  const logs = createPluginLogger(host.api.logger);
+  const emitter = createPluginEmitter();
+  const dispatcher = createRecordingDispatcher();
+  const accepted: RouterApp["accepted"] = [];
+  const rejected: RouterApp["rejected"] = [];
+  emitter.on("request:accepted", (e) => accepted.push(e));
+  emitter.on("request:rejected", (e) => rejected.push(e));
+
+  const app = express();
+  app.use(
+    config.path,
+    createHooksRouter({
+      config,
+      runtime: host.api.runtime,
+      logger: logs.forModule("http"),
+      emitter,
+      dispatcher,
+      mappings: options.mappings,
+      idempotency: options.idempotency,
+      runs: options.runs,
+      isShuttingDown: options.isShuttingDown,
+      rateLimiter: options.rateLimiter,
+      clock: options.clock,
+      idGen: options.idGen,
+    }),
+  );
+  app.use((_req, res) => void res.status(404).type("text/plain").send(HOST_NOT_FOUND));
+
+  return {
+    app,
+    host,
+    dispatcher,
+    emitter,
+    config,
+    accepted,
+    rejected,
+    logText: () => host.logs.map((l) => `${l.level} ${l.message} ${JSON.stringify(l.meta ?? {})}`),
+    close: () => logs.close(),
+  };
+}
