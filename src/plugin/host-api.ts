@@ -14,7 +14,7 @@ import type { EventEmitter } from "eventemitter3";
 import type { RequestHandler, Router } from "express";
 import type { Command } from "commander";
 
-export const HOST_API_VERSION = "1.0.0";
+export const HOST_API_VERSION = "1.1.0";
 
 /** Levels of reasoning effort a run can ask for. */
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
@@ -163,6 +163,23 @@ export interface PluginApi {
   registerPresetProvider(preset: HookPresetContribution): void;
   /** Presets contributed by enabled plugins (manifest-declared and registered so far). */
   listPresets(): HookPresetContribution[];
+  /**
+   * Offers a delivery channel (added in host API 1.1; optional so hosts and test
+   * doubles of 1.0 need not provide it — call it as `api.registerChannel?.(…)`
+   * or require `"hostApi": "^1.1.0"`).
+   */
+  registerChannel?(channel: ChannelRegistration): void;
+}
+
+/**
+ * A delivery channel offered by a channel plugin (host API 1.1). Once registered,
+ * its id appears in `runtime.channels.list()` and `runtime.channels.deliver()`
+ * with that channel calls `deliver`; a rejection is a failed delivery.
+ */
+export interface ChannelRegistration {
+  /** Lowercase letters, digits, underscores; must not be a built-in channel. */
+  id: string;
+  deliver(req: DeliverRequest): void | Promise<void>;
 }
 
 /** What a plugin's entry module exports. */

@@ -1,0 +1,61 @@
+/**
+ * CLI mode: activates the enabled plugins with a runtime whose effects throw, to
+ * collect the commands they register (`api.registerCli`) on the gateway's
+ * commander program — e.g. the hooks plugin's `gateway webhooks …`. No service
+ * starts and nothing listens.
+ */
+import path from "node:path";
+import { EventEmitter } from "eventemitter3";
+import type { Command } from "commander";
+import type { HostEvents } from "../../plugin/host-api";
+import { loadGatewayConfig } from "../config/load-config";
+import type { GatewayLogger } from "../logger";
+import { PACKAGE_ROOT, STATE_FILES } from "../paths";
+import { discoverPlugins } from "../plugins/discover";
+import { openPluginState } from "../plugins/plugin-state";
+import { loadPlugins } from "../plugins/plugin-loader";
+import { createCliRuntime } from "../runtime";
+
+export interface PluginCommandsOptions {
+  program: Command;
+  configFlag?: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  logger: GatewayLogger;
+}
+
+/** Adds plugin commands to `program`; returns a function that deactivates the plugins. */
+export function addPluginCommands(opts: PluginCommandsOptions): () => Promise<void> {
+  const { config } = loadGatewayConfig({ configFlag: opts.configFlag, env: opts.env, cwd: opts.cwd });
+  const discovered = discoverPlugins({
+    builtinDir: PACKAGE_ROOT,
+    paths: config.pluginPaths,
+    installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
+    state: openPluginState(config.stateDir),
+  });
+  const loaded = loadPlugins({
+    config,
+    discovered,
+    runtime: createCliRuntime({ models: config.models, mainLastRoute: config.mainLastRoute }),
+    events: new EventEmitter<HostEvents>(),
+    logger: opts.logger,
+  });
+  for (const { pluginId, registrar } of loaded.clis) {
+    try {
+      registrar(opts.program);
+    } catch (e) {
+      opts.logger.child("cli").error(`plugin ${pluginId} failed to register its commands: ${(e as Error).message}`);
+    }
+  }
+  return () => loaded.deactivate();
+}
+
+/** The value of `--config`/`-c` anywhere in argv, if given. */
+export function configFlagOf(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if ((a === "--config" || a === "-c") && i + 1 < argv.length) return argv[i + 1];
+    if (a.startsWith("--config=")) return a.slice("--config=".length);
+  }
+  return undefined;
+}

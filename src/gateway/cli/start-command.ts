@@ -1,0 +1,55 @@
+/**
+ * `gateway start [--config FILE] [--port N]`: loads the config, starts the
+ * gateway and prints the start-up lines on stdout — `listening: <url>` (parsed by
+ * tests and scripts), one line per plugin, the routes, and for the demo default
+ * the hook token (first start only) with a ready-to-paste curl command. Runs
+ * until SIGINT/SIGTERM, then stops cleanly and exits 0.
+ */
+import type { Command } from "commander";
+import { loadGatewayConfig, type LoadedConfig } from "../config/load-config";
+import { markDemoTokenShown } from "../config/demo-config";
+import { startGateway, type RunningGateway } from "../gateway";
+import { parsePort } from "./cli-error";
+
+export interface StartIo {
+  out: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  waitForStop: () => Promise<string>;
+}
+
+export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (line: string) => void): void {
+  const { config, located, demoToken } = loaded;
+  out(`listening: ${gw.url}`);
+  out(`config: ${config.configPath ?? "demo default (no --config, $GATEWAY_CONFIG or ./gateway.config.json)"}`);
+  out(`state: ${config.stateDir}`);
+  for (const p of gw.plugins) {
+    const name = p.id ?? p.dir;
+    out(`plugin: ${name}${p.version ? ` ${p.version}` : ""} (${p.origin}) ${p.status}${p.reason ? `: ${p.reason}` : ""}`);
+  }
+  for (const r of gw.routes) out(`route: ${gw.url}${r.prefix} → ${r.pluginId}`);
+  if (located.from === "demo" && demoToken) {
+    const tokenExpr = demoToken.firstShow ? demoToken.token : `$(cat ${demoToken.file})`;
+    if (demoToken.firstShow) out(`hook token (generated, stored in ${demoToken.file}; shown only this once): ${demoToken.token}`);
+    else out(`hook token: stored in ${demoToken.file}`);
+    out(`try: curl -X POST -H "Authorization: Bearer ${tokenExpr}" -d '{"text":"hello"}' ${gw.url}/hooks/wake`);
+    if (demoToken.firstShow) markDemoTokenShown(demoToken);
+  }
+}
+
+export function registerStartCommand(program: Command, io: StartIo): void {
+  program
+    .command("start")
+    .description("Start the gateway (HTTP server, plugins, heartbeat) until SIGINT/SIGTERM")
+    .option("-c, --config <file>", "config file (default: $GATEWAY_CONFIG, ./gateway.config.json, else the demo default)")
+    .option("-p, --port <n>", "port to listen on (0 = any free port); overrides gateway.port", parsePort)
+    .action(async (opts: { config?: string; port?: number }) => {
+      const loaded = loadGatewayConfig({ configFlag: opts.config, env: io.env, cwd: io.cwd, portOverride: opts.port });
+      const gw = await startGateway({ config: loaded.config, env: io.env });
+      printStartup(gw, loaded, io.out);
+      const signal = await io.waitForStop();
+      io.out(`stopping (${signal})`);
+      await gw.stop();
+    });
+}

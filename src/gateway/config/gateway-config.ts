@@ -1,0 +1,46 @@
+/**
+ * The gateway's resolved configuration: parsed once from the raw config snapshot
+ * (file or demo default), defaults applied, paths absolute.
+ */
+import type { AllowedModel, LastRoute } from "../../plugin/host-api";
+
+export type RunnerConfig =
+  | { kind: "echo"; delayMs: number }
+  | { kind: "openai"; baseUrl: string; apiKeyEnv?: string; model?: string };
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface GatewayConfig {
+  /** The whole config as loaded (handed to plugins as `api.config`). */
+  raw: Record<string, unknown>;
+  /** Absolute path of the config file; undefined for the demo default. */
+  configPath?: string;
+  /** Directory relative paths resolve against. */
+  configDir: string;
+  /** True when no config file was found and the demo default is used. */
+  demo: boolean;
+  bind: string;
+  port: number;
+  stateDir: string;
+  /** The operator token guarding `/api/*` (resolved secret; never log). */
+  authToken?: string;
+  logLevel: LogLevel;
+  /** Absolute plugin directories from `plugins.paths[]`. */
+  pluginPaths: string[];
+  /** Heartbeat period in ms; 0 = periodic heartbeats disabled. */
+  heartbeatEveryMs: number;
+  runner: RunnerConfig;
+  /** Default model ref of agent turns (`agents.defaults.model`, else `agents.runner.model`). */
+  defaultModel?: string;
+  models: AllowedModel[];
+  defaultTimeoutSeconds: number;
+  mainLastRoute?: LastRoute;
+}
+
+export const DEFAULTS = {
+  bind: "127.0.0.1",
+  port: 18789,
+  stateDir: ".gateway",
+  heartbeatEvery: "30m",
+  timeoutSeconds: 600,
+} as const;

@@ -1,0 +1,59 @@
+/**
+ * The host-side services every gateway mode shares, built from the resolved
+ * config: journal, sessions, channels, runner, agent turns, heartbeat, runtime
+ * and the host event emitter.
+ */
+import path from "node:path";
+import { EventEmitter } from "eventemitter3";
+import type { HostEvents, HostRuntime } from "../plugin/host-api";
+import type { GatewayConfig } from "./config/gateway-config";
+import type { GatewayLogger } from "./logger";
+import { STATE_FILES } from "./paths";
+import { createJournal, type Journal } from "./journal/journal";
+import { createSessionStore, type SessionStore } from "./sessions/session-store";
+import { createChannelRegistry, type ChannelRegistry } from "./channels/channel-registry";
+import { createRunner } from "./runners/create-runner";
+import { createAgentTurns, type AgentTurns } from "./runners/agent-turns";
+import { createHeartbeat, type Heartbeat } from "./heartbeat/heartbeat";
+import { createServeRuntime, MAIN_SESSION_KEY } from "./runtime";
+
+export interface HostState {
+  events: EventEmitter<HostEvents>;
+  journal: Journal;
+  sessions: SessionStore;
+  channels: ChannelRegistry;
+  turns: AgentTurns;
+  heartbeat: Heartbeat;
+  runtime: HostRuntime;
+}
+
+export function createHostState(config: GatewayConfig, logger: GatewayLogger, env: NodeJS.ProcessEnv = process.env): HostState {
+  const events = new EventEmitter<HostEvents>();
+  const journal = createJournal({ file: path.join(config.stateDir, STATE_FILES.journal) });
+  const sessions = createSessionStore({
+    dir: path.join(config.stateDir, STATE_FILES.sessions),
+    onCreated: (sessionKey) => events.emit("session", { phase: "created", sessionKey }),
+  });
+  const channels = createChannelRegistry({ journal, sessions, mainKey: MAIN_SESSION_KEY, seedLastRoute: config.mainLastRoute, logger: logger.child("channels") });
+  const turns = createAgentTurns({
+    runner: createRunner(config.runner, env),
+    sessions,
+    journal,
+    logger: logger.child("agents"),
+    defaultModel: config.defaultModel,
+    mainKey: MAIN_SESSION_KEY,
+  });
+  const heartbeat = createHeartbeat({
+    everyMs: config.heartbeatEveryMs,
+    mainKey: MAIN_SESSION_KEY,
+    sessions,
+    turns,
+    channels,
+    journal,
+    events,
+    logger: logger.child("heartbeat"),
+    turnTimeoutMs: config.defaultTimeoutSeconds * 1000,
+  });
+  const runtime = createServeRuntime({ sessions, journal, heartbeat, turns, channels, models: config.models, events });
+  return { events, journal, sessions, channels, turns, heartbeat, runtime };
+}

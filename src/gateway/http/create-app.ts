@@ -1,0 +1,71 @@
+/**
+ * The gateway's Express app: its own routes (`GET /healthz`, `GET /api/status`
+ * guarded by `gateway.auth.token`), then each plugin route mounted with
+ * `app.use(prefix, handler)` — so the plugin sees URLs relative to its prefix and
+ * `/hooksX` never reaches a plugin mounted on `/hooks` — then a JSON 404.
+ * Routing is case-sensitive.
+ */
+import crypto from "node:crypto";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import type { HostLogger } from "../../plugin/host-api";
+import type { RouteEntry } from "./route-table";
+
+export interface GatewayAppOptions {
+  routes: readonly RouteEntry[];
+  /** Operator token for `/api/*`; undefined disables the operator API (403). */
+  authToken?: string;
+  /** Body of `GET /api/status` (without `ok`). */
+  status: () => Record<string, unknown>;
+  logger: HostLogger;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = crypto.createHash("sha256").update(a).digest();
+  const y = crypto.createHash("sha256").update(b).digest();
+  return crypto.timingSafeEqual(x, y);
+}
+
+function bearer(req: Request): string | undefined {
+  const h = req.headers.authorization;
+  const m = typeof h === "string" ? /^Bearer\s+(.+)$/i.exec(h.trim()) : null;
+  return m?.[1]?.trim();
+}
+
+export function createGatewayApp(opts: GatewayAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("case sensitive routing", true);
+  app.set("strict routing", false);
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  app.use("/api", (req, res, next) => {
+    if (!opts.authToken) {
+      res.status(403).json({ ok: false, code: "forbidden", error: "The operator API is disabled because gateway.auth.token is not set." });
+      return;
+    }
+    const token = bearer(req);
+    if (!token || !sameSecret(token, opts.authToken)) {
+      res.status(401).json({ ok: false, code: "unauthorized", error: "A valid gateway token is required (Authorization: Bearer <gateway.auth.token>)." });
+      return;
+    }
+    next();
+  });
+  app.get("/api/status", (_req, res) => {
+    res.json({ ok: true, ...opts.status() });
+  });
+
+  for (const r of opts.routes) app.use(r.prefix, r.handler);
+
+  app.use((_req: Request, res: Response) => {
+    res.status(404).json({ ok: false, code: "not_found", error: "No route matches this path." });
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    opts.logger.error("unhandled error in a route", { method: req.method, error: (err as Error)?.message ?? String(err) });
+    if (res.headersSent) return;
+    res.status(500).json({ ok: false, code: "internal_error", error: "Internal error." });
+  });
+  return app;
+}

@@ -1,0 +1,135 @@
+/**
+ * `plugin.json`: the manifest a plugin is known by, read and validated without
+ * running any plugin code. Required: `id`, `name`, `version` (semver), `main`
+ * (entry module, relative to the plugin dir) and `hostApi` (a semver range the
+ * host's HOST_API_VERSION must satisfy).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Ajv from "ajv";
+import semver from "semver";
+import { HOST_API_VERSION } from "../../plugin/host-api";
+import { firstProblem } from "../config/ajv-errors";
+
+/** A preset declared in a manifest (`contributes.presets[]`). */
+export interface ManifestPreset {
+  name: string;
+  description?: string;
+  mappings?: Record<string, unknown>[];
+  /** Relative to the plugin dir. */
+  transformsDir?: string;
+}
+
+export interface PluginManifest {
+  id: string;
+  name: string;
+  version: string;
+  description?: string;
+  main: string;
+  hostApi: string;
+  /** Top-level config key holding this plugin's settings (validated against `configSchema`). */
+  configSection?: string;
+  configSchema?: Record<string, unknown>;
+  uiHints?: Record<string, unknown>;
+  activation?: { onStartup?: boolean };
+  contributes?: {
+    httpRoutes?: Array<{ prefix?: string; prefixFromConfig?: string; default?: string }>;
+    cliCommands?: string[];
+    presets?: ManifestPreset[];
+    channels?: string[];
+  };
+}
+
+const MANIFEST_SCHEMA = {
+  type: "object",
+  required: ["id", "name", "version", "main", "hostApi"],
+  properties: {
+    id: { type: "string", pattern: "^[a-z0-9][a-z0-9._-]{0,127}$" },
+    name: { type: "string", minLength: 1 },
+    version: { type: "string", minLength: 1 },
+    description: { type: "string" },
+    main: { type: "string", minLength: 1 },
+    hostApi: { type: "string", minLength: 1 },
+    configSection: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    configSchema: { type: "object" },
+    uiHints: { type: "object" },
+    activation: { type: "object", properties: { onStartup: { type: "boolean" } } },
+    contributes: {
+      type: "object",
+      properties: {
+        httpRoutes: { type: "array", items: { type: "object" } },
+        cliCommands: { type: "array", items: { type: "string" } },
+        channels: { type: "array", items: { type: "string" } },
+        presets: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["name"],
+            properties: {
+              name: { type: "string", minLength: 1 },
+              description: { type: "string" },
+              mappings: { type: "array", items: { type: "object" } },
+              transformsDir: { type: "string", minLength: 1 },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+const ajv = new Ajv({ strict: false });
+const validateManifestShape = ajv.compile(MANIFEST_SCHEMA);
+
+export type ManifestResult = { ok: true; manifest: PluginManifest } | { ok: false; reason: string; id?: string };
+
+/** True when `child` is `parent` or inside it. */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** Reads `<dir>/plugin.json` and checks it; never runs plugin code. */
+export function readManifest(dir: string, hostApiVersion = HOST_API_VERSION): ManifestResult {
+  const file = path.join(dir, "plugin.json");
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return { ok: false, reason: `no plugin.json in ${dir}` };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, reason: `plugin.json is not valid JSON (${(e as Error).message})` };
+  }
+  const id = typeof (data as { id?: unknown })?.id === "string" ? (data as { id: string }).id : undefined;
+  const fail = (reason: string): ManifestResult => ({ ok: false, reason, ...(id ? { id } : {}) });
+  if (!validateManifestShape(data)) {
+    const p = firstProblem("", validateManifestShape.errors);
+    return fail(`plugin.json: ${p.key || "manifest"} ${p.rule}`);
+  }
+  const m = data as PluginManifest;
+  if (!semver.valid(m.version)) return fail(`plugin.json: version "${m.version}" is not a semver version`);
+  if (!semver.validRange(m.hostApi)) return fail(`plugin.json: hostApi "${m.hostApi}" is not a semver range`);
+  if (!semver.satisfies(hostApiVersion, m.hostApi)) {
+    return fail(`plugin.json: needs host API ${m.hostApi}, this gateway implements ${hostApiVersion}`);
+  }
+  const main = path.resolve(dir, m.main);
+  if (!isInside(dir, main)) return fail(`plugin.json: main "${m.main}" points outside the plugin directory`);
+  if (!fs.existsSync(main)) return fail(`plugin.json: main "${m.main}" does not exist (is the plugin built?)`);
+  if (m.configSchema) {
+    try {
+      ajv.compile(m.configSchema);
+    } catch (e) {
+      return fail(`plugin.json: configSchema is not a valid JSON Schema (${(e as Error).message})`);
+    }
+  }
+  for (const p of m.contributes?.presets ?? []) {
+    if (p.transformsDir && !isInside(dir, path.resolve(dir, p.transformsDir))) {
+      return fail(`plugin.json: contributes.presets "${p.name}" transformsDir points outside the plugin directory`);
+    }
+  }
+  return { ok: true, manifest: m };
+}

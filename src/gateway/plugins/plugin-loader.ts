@@ -1,0 +1,193 @@
+/**
+ * Activates the enabled plugins: validates each one's config section against its
+ * manifest (fatal: the user asked for this plugin and configured it wrong), loads
+ * its entry module (a load failure only marks it broken), calls `activate(api)`
+ * and commits its registrations. A `ConfigError` thrown by `activate` and a route
+ * prefix collision are fatal; any other failure marks the plugin broken and the
+ * gateway goes on without it.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { EventEmitter } from "eventemitter3";
+import type { CliRegistrar, HookPresetContribution, HostEvents, HostRuntime, PluginModule, ServiceRegistration } from "../../plugin/host-api";
+import type { GatewayConfig } from "../config/gateway-config";
+import { GatewayConfigError } from "../config/config-error";
+import type { GatewayLogger } from "../logger";
+import { STATE_FILES } from "../paths";
+import { findCollision, type RouteEntry } from "../http/route-table";
+import type { ChannelRegistry } from "../channels/channel-registry";
+import type { DiscoveredPlugin } from "./discover";
+import { checkPluginConfig } from "./plugin-config";
+import { createPluginApi, deepFreeze } from "./plugin-api";
+import { manifestPresets } from "./presets";
+
+export type PluginStatus = "active" | "broken" | "disabled" | "shadowed";
+
+export interface PluginReport {
+  id?: string;
+  name?: string;
+  version?: string;
+  dir: string;
+  origin: DiscoveredPlugin["origin"];
+  status: PluginStatus;
+  reason?: string;
+}
+
+export interface LoadedPlugins {
+  reports: PluginReport[];
+  routes: RouteEntry[];
+  services: Array<ServiceRegistration & { pluginId: string }>;
+  clis: Array<{ pluginId: string; registrar: CliRegistrar }>;
+  presets(): HookPresetContribution[];
+  /** Calls `deactivate()` of the active plugins in reverse order (errors are logged). */
+  deactivate(): Promise<void>;
+}
+
+export interface LoadPluginsOptions {
+  config: GatewayConfig;
+  discovered: DiscoveredPlugin[];
+  runtime: HostRuntime;
+  events: EventEmitter<HostEvents>;
+  logger: GatewayLogger;
+  /** Where plugin channels are registered (absent in CLI mode: registrations are ignored). */
+  channels?: ChannelRegistry;
+  /** Module loader (default: require). */
+  load?: (file: string) => unknown;
+}
+
+/** The manifest key that configures a route, for error messages (e.g. `hooks.path`). */
+function routeKey(p: DiscoveredPlugin): string | undefined {
+  return p.manifest?.contributes?.httpRoutes?.find((r) => r.prefixFromConfig)?.prefixFromConfig;
+}
+
+function entryModule(mod: unknown): PluginModule | undefined {
+  const m = mod as Partial<PluginModule> & { default?: Partial<PluginModule> };
+  if (typeof m?.activate === "function") return m as PluginModule;
+  if (typeof m?.default?.activate === "function") return m.default as PluginModule;
+  return undefined;
+}
+
+export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
+  const { config } = opts;
+  const load = opts.load ?? ((file: string) => require(file) as unknown);
+  const log = opts.logger.child("plugins");
+  const file = config.configPath;
+  const snapshot = deepFreeze(structuredClone(config.raw));
+  const enabled = opts.discovered.filter((p) => p.status === "ok");
+
+  // 1. Config sections, before any plugin code runs.
+  for (const p of enabled) {
+    const problem = checkPluginConfig(p.manifest!, config.raw);
+    if (problem) throw new GatewayConfigError(file, problem.key, problem.rule);
+  }
+
+  // 2. All manifests are read: their presets are visible to every plugin's activate.
+  const presets: HookPresetContribution[] = enabled.flatMap((p) => manifestPresets(p.manifest!, p.dir));
+  const reports: PluginReport[] = opts.discovered.map((p) => ({
+    ...(p.id ? { id: p.id } : {}),
+    ...(p.manifest ? { name: p.manifest.name, version: p.manifest.version } : {}),
+    dir: p.dir,
+    origin: p.origin,
+    status: p.status === "ok" ? "active" : p.status,
+    ...(p.reason ? { reason: p.reason } : {}),
+  }));
+  const routes: RouteEntry[] = [];
+  const services: LoadedPlugins["services"] = [];
+  const clis: LoadedPlugins["clis"] = [];
+  const active: Array<{ id: string; mod: PluginModule }> = [];
+
+  opts.discovered.forEach((p, index) => {
+    if (p.status !== "ok") return;
+    const m = p.manifest!;
+    const report = reports[index]!;
+    const broken = (reason: string) => {
+      report.status = "broken";
+      report.reason = reason;
+      log.error(`plugin ${m.id} is broken and was skipped: ${reason}`, { plugin: m.id });
+    };
+
+    let mod: PluginModule | undefined;
+    try {
+      mod = entryModule(load(path.resolve(p.dir, m.main)));
+    } catch (e) {
+      return broken(`cannot load ${m.main}: ${(e as Error).message.split("\n")[0]}`);
+    }
+    if (!mod) return broken(`${m.main} does not export activate(api)`);
+
+    const stateDir = path.join(config.stateDir, STATE_FILES.pluginData, m.id);
+    fs.mkdirSync(stateDir, { recursive: true });
+    const { api, staged } = createPluginApi({
+      pluginId: m.id,
+      config: snapshot,
+      configDir: config.configDir,
+      configPath: config.configPath,
+      stateDir,
+      logger: opts.logger.child(m.id),
+      events: opts.events,
+      runtime: opts.runtime,
+      listPresets: () => presets.map((x) => ({ ...x })),
+      onPreset: (preset) => presets.push(preset),
+    });
+    const dropPresets = () => {
+      for (const s of staged.presets) presets.splice(presets.indexOf(s), 1);
+    };
+    try {
+      const ret = (mod.activate as (a: unknown) => unknown)(api);
+      if (ret && typeof (ret as Promise<unknown>).then === "function") {
+        dropPresets();
+        return broken("activate(api) returned a promise; it must be synchronous (do async work in a registered service)");
+      }
+    } catch (e) {
+      const err = e as Error;
+      if (err?.name === "ConfigError") throw new GatewayConfigError(file, undefined, err.message);
+      dropPresets();
+      return broken(`activate failed: ${err?.message ?? String(e)}`);
+    }
+
+    // Check every staged registration before committing any.
+    for (const r of staged.routes) {
+      const hit = findCollision(r.prefix, routes) ?? (staged.routes.filter((o) => o !== r).some((o) => o.prefix.toLowerCase() === r.prefix.toLowerCase()) ? { prefix: r.prefix, owner: `plugin ${m.id}` } : undefined);
+      if (hit) {
+        const key = routeKey(p);
+        throw new GatewayConfigError(file, key, `${key ? "" : `plugin ${m.id} route `}"${r.prefix}" collides with ${hit.owner}'s route "${hit.prefix}"`.trim());
+      }
+    }
+    if (opts.channels) {
+      const taken = staged.channels.find((c) => opts.channels!.has(c.id));
+      if (taken) {
+        dropPresets();
+        return broken(`channel "${taken.id}" is already provided`);
+      }
+      for (const c of staged.channels) {
+        try {
+          opts.channels.register(c.id, (req) => c.deliver(req), m.id);
+        } catch (e) {
+          dropPresets();
+          return broken((e as Error).message);
+        }
+      }
+    }
+    for (const r of staged.routes) routes.push({ prefix: r.prefix, handler: r.handler, pluginId: m.id });
+    for (const s of staged.services) services.push({ id: s.id, start: () => s.start(), stop: () => s.stop(), pluginId: m.id });
+    for (const c of staged.clis) clis.push({ pluginId: m.id, registrar: c });
+    active.push({ id: m.id, mod });
+    log.info(`plugin ${m.id} ${m.version} active`, { plugin: m.id, origin: p.origin, routes: staged.routes.length, services: staged.services.length });
+  });
+
+  return {
+    reports,
+    routes,
+    services,
+    clis,
+    presets: () => presets.map((x) => ({ ...x })),
+    async deactivate() {
+      for (const { id, mod } of [...active].reverse()) {
+        try {
+          await mod.deactivate?.();
+        } catch (e) {
+          log.error(`plugin ${id} deactivate failed`, { plugin: id, error: (e as Error).message });
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * `api.runtime` as the embedded gateway provides it: the main session's event
+ * queue, the heartbeat, agent turns, channels and models. In CLI mode (plugins
+ * activated only to collect their commands) the effectful calls throw, because
+ * the running gateway — not a CLI process — owns the state dir's sessions.
+ */
+import type { EventEmitter } from "eventemitter3";
+import type { HostEvents, HostRuntime } from "../plugin/host-api";
+import type { ChannelRegistry } from "./channels/channel-registry";
+import type { Heartbeat } from "./heartbeat/heartbeat";
+import type { Journal } from "./journal/journal";
+import type { AgentTurns } from "./runners/agent-turns";
+import type { SessionStore } from "./sessions/session-store";
+import { BUILTIN_CHANNELS } from "./channels/channel-registry";
+import { createModelRegistry } from "./models";
+import type { AllowedModel, LastRoute } from "../plugin/host-api";
+
+export const MAIN_SESSION_KEY = "main";
+
+export interface ServeRuntimeDeps {
+  sessions: SessionStore;
+  journal: Journal;
+  heartbeat: Heartbeat;
+  turns: AgentTurns;
+  channels: ChannelRegistry;
+  models: readonly AllowedModel[];
+  events: EventEmitter<HostEvents>;
+}
+
+export function createServeRuntime(d: ServeRuntimeDeps): HostRuntime {
+  return {
+    sessions: {
+      mainKey: MAIN_SESSION_KEY,
+      enqueueSystemEvent(sessionKey, text, meta) {
+        if (typeof sessionKey !== "string" || sessionKey === "") throw new Error("enqueueSystemEvent: sessionKey must be a non-empty string");
+        if (typeof text !== "string") throw new Error("enqueueSystemEvent: text must be a string");
+        d.sessions.enqueue(sessionKey, text, meta);
+        d.journal.append({ type: "system_event", sessionKey, text, ...(typeof meta?.source === "string" ? { source: meta.source } : {}) });
+      },
+    },
+    heartbeat: { requestNow: ({ reason }) => d.heartbeat.requestNow(String(reason ?? "request")) },
+    agents: { runTurn: (req) => d.turns.runTurn(req) },
+    channels: {
+      list: () => d.channels.list(),
+      resolveLast: (key) => d.channels.resolveLast(key),
+      deliver: (req) => d.channels.deliver(req),
+    },
+    models: createModelRegistry(d.models),
+  };
+}
+
+const notInCli = (what: string) => () => {
+  throw new Error(`${what} is only available while the gateway runs (gateway start)`);
+};
+
+/** Runtime for CLI mode: lookups work, effects throw a clear error. */
+export function createCliRuntime(opts: { models: readonly AllowedModel[]; mainLastRoute?: LastRoute }): HostRuntime {
+  return {
+    sessions: { mainKey: MAIN_SESSION_KEY, enqueueSystemEvent: notInCli("runtime.sessions.enqueueSystemEvent") },
+    heartbeat: { requestNow: notInCli("runtime.heartbeat.requestNow") },
+    agents: { runTurn: () => Promise.reject(new Error("runtime.agents.runTurn is only available while the gateway runs (gateway start)")) },
+    channels: {
+      list: () => [...BUILTIN_CHANNELS],
+      resolveLast: (key) => (key === MAIN_SESSION_KEY && opts.mainLastRoute ? { ...opts.mainLastRoute } : undefined),
+      deliver: () => Promise.reject(new Error("runtime.channels.deliver is only available while the gateway runs (gateway start)")),
+    },
+    models: createModelRegistry(opts.models),
+  };
+}
