@@ -1,0 +1,38 @@
+/**
+ * Atomic file replacement: write a temp file beside the target, fsync it, rename it
+ * over the target, fsync the directory. A crash leaves either the old or the new file.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+
+/** Writes `data` to `file` atomically with the given mode (default 0600). */
+export function writeFileAtomic(file: string, data: string, mode = 0o600): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const fd = fs.openSync(tmp, "w", mode);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.chmodSync(tmp, mode);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  try {
+    const dfd = fs.openSync(dir, "r");
+    try {
+      fs.fsyncSync(dfd);
+    } finally {
+      fs.closeSync(dfd);
+    }
+  } catch {
+    // Directory fsync is not supported everywhere (e.g. some network filesystems); the rename stands.
+  }
+}

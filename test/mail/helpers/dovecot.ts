@@ -1,0 +1,297 @@
+/**
+ * A real IMAP server for the mail tests: Debian's dovecot (`dovecot-imapd`, listed
+ * in .ci/apt-packages.txt) started as a child process on a free loopback port with a
+ * throwaway config in a temp dir — maildir storage, one passwd-file user with a plain
+ * password, no TLS, logs on stderr. If dovecot is missing or cannot start, the helper
+ * throws with a clear message (the tests never skip).
+ */
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { ImapFlow } from "imapflow";
+
+export interface DovecotServer {
+  readonly host: "127.0.0.1";
+  readonly port: number;
+  readonly user: string;
+  readonly password: string;
+  /** Temp dir holding config, mail and runtime files. */
+  readonly dir: string;
+  /** Everything dovecot wrote to stderr so far (for failure messages). */
+  log(): string;
+  /** Appends a raw message to a mailbox (default INBOX) through IMAP; resolves to its UID. */
+  append(raw: string | Buffer, mailbox?: string): Promise<number>;
+  /** Creates a mailbox (folder). */
+  createMailbox(name: string): Promise<void>;
+  /** Sets the mailbox's UIDVALIDITY with doveadm (simulates a server-side mailbox rebuild). */
+  setUidValidity(value: number, mailbox?: string): void;
+  /** Stops the server (SIGTERM, bounded wait). Connections drop. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same mail. */
+  start(): Promise<void>;
+  /** Stops it and removes the temp dir. */
+  cleanup(): Promise<void>;
+}
+
+const CANDIDATES = ["/usr/sbin/dovecot", "/usr/local/sbin/dovecot", "/sbin/dovecot"];
+
+function findBinary(name: string, candidates: string[]): string {
+  for (const c of candidates) if (fs.existsSync(c)) return c;
+  try {
+    return execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim();
+  } catch {
+    throw new Error(
+      `${name} is not installed: the mail tests need a real IMAP server. Install the packages listed in .ci/apt-packages.txt ` +
+        `(apt-get install dovecot-imapd) — .ci/run does this in CI.`,
+    );
+  }
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once the server sends its IMAP greeting, or rejects at the deadline. */
+async function waitForGreeting(port: number, deadline: number, exited: () => string | undefined): Promise<void> {
+  let lastError = "no answer";
+  while (Date.now() < deadline) {
+    const gone = exited();
+    if (gone) throw new Error(gone);
+    const ok = await new Promise<boolean>((resolve) => {
+      const sock = net.connect(port, "127.0.0.1");
+      let buf = "";
+      const done = (v: boolean): void => {
+        sock.destroy();
+        resolve(v);
+      };
+      sock.setTimeout(2000, () => done(false));
+      sock.on("data", (d) => {
+        buf += d.toString("latin1");
+        if (buf.includes("\r\n")) done(buf.startsWith("* OK"));
+      });
+      sock.on("error", (e) => {
+        lastError = (e as NodeJS.ErrnoException).code ?? e.message;
+        done(false);
+      });
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`dovecot did not greet on 127.0.0.1:${port} in time (${lastError})`);
+}
+
+interface Accounts {
+  internalUser: string;
+  internalGroup: string;
+  loginUser: string;
+  mailUid: number;
+  mailGid: number;
+}
+
+function accounts(): Accounts {
+  const me = os.userInfo();
+  if (me.uid !== 0) {
+    const group = execFileSync("id", ["-gn"], { encoding: "utf8" }).trim();
+    return { internalUser: me.username, internalGroup: group, loginUser: me.username, mailUid: me.uid, mailGid: me.gid };
+  }
+  // As root, dovecot needs its unprivileged users (created by the Debian package) and
+  // refuses to store mail as root: the mail belongs to "nobody".
+  const uidOf = (u: string): number => Number(execFileSync("id", ["-u", u], { encoding: "utf8" }).trim());
+  for (const u of ["dovecot", "dovenull"]) {
+    try {
+      uidOf(u);
+    } catch {
+      throw new Error(`dovecot's system user "${u}" is missing; reinstall dovecot-core (apt-get install --reinstall dovecot-core).`);
+    }
+  }
+  const nobody = uidOf("nobody");
+  const nogroup = Number(execFileSync("id", ["-g", "nobody"], { encoding: "utf8" }).trim());
+  return { internalUser: "dovecot", internalGroup: "dovecot", loginUser: "dovenull", mailUid: nobody, mailGid: nogroup };
+}
+
+function writeConfig(dir: string, port: number, user: string, password: string, acc: Accounts, capability?: string): string {
+  const mailDir = path.join(dir, "mail");
+  fs.mkdirSync(path.join(dir, "run"), { recursive: true });
+  fs.mkdirSync(path.join(dir, "state"), { recursive: true });
+  fs.mkdirSync(mailDir, { recursive: true });
+  fs.chmodSync(dir, 0o755);
+  fs.chownSync(mailDir, acc.mailUid, acc.mailGid);
+  fs.writeFileSync(path.join(dir, "users"), `${user}:{PLAIN}${password}::::::\n`, { mode: 0o644 });
+  const conf = `# throwaway test config (test/mail/helpers/dovecot.ts)
+protocols = imap
+listen = 127.0.0.1
+base_dir = ${dir}/run
+state_dir = ${dir}/state
+instance_name = inbound-webhooks-test-${port}
+log_path = /dev/stderr
+info_log_path = /dev/stderr
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:${mailDir}/%u
+${capability ? `imap_capability = ${capability}` : ""}
+first_valid_uid = 1
+first_valid_gid = 1
+default_internal_user = ${acc.internalUser}
+default_internal_group = ${acc.internalGroup}
+default_login_user = ${acc.loginUser}
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u ${dir}/users
+}
+userdb {
+  driver = passwd-file
+  args = username_format=%u ${dir}/users
+  default_fields = uid=${acc.mailUid} gid=${acc.mailGid} home=${mailDir}/%u
+}
+# No chroot: it needs root, and the tests may run unprivileged.
+service anvil {
+  chroot =
+}
+service imap-login {
+  chroot =
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${port}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service pop3-login {
+  inet_listener pop3 {
+    port = 0
+  }
+  inet_listener pop3s {
+    port = 0
+  }
+}
+`;
+  const file = path.join(dir, "dovecot.conf");
+  fs.writeFileSync(file, conf);
+  return file;
+}
+
+export interface StartDovecotOptions {
+  user?: string;
+  password?: string;
+  /** Replaces the advertised capabilities (e.g. without IDLE, to exercise polling). */
+  imapCapability?: string;
+  /** Bound of startup (default 15 s). */
+  startTimeoutMs?: number;
+}
+
+/** Starts a throwaway dovecot. Always call `cleanup()` (e.g. in afterAll). */
+export async function startDovecot(opts: StartDovecotOptions = {}): Promise<DovecotServer> {
+  const bin = findBinary("dovecot", CANDIDATES);
+  const user = opts.user ?? "tester";
+  const password = opts.password ?? "test-pass-123";
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iw-dovecot-"));
+  const port = await freePort();
+  const acc = accounts();
+  const conf = writeConfig(dir, port, user, password, acc, opts.imapCapability);
+  let child: ChildProcess | undefined;
+  let stderr = "";
+
+  async function start(): Promise<void> {
+    let exitInfo: string | undefined;
+    const proc = spawn(bin, ["-F", "-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
+    child = proc;
+    proc.stderr!.on("data", (d: Buffer) => {
+      stderr += d.toString("utf8");
+    });
+    proc.on("exit", (code, signal) => {
+      exitInfo = `dovecot exited during startup (code ${code}, signal ${signal}). Its log:\n${stderr.slice(-4000)}`;
+    });
+    proc.on("error", (e) => {
+      exitInfo = `dovecot could not be started (${e.message})`;
+    });
+    try {
+      await waitForGreeting(port, Date.now() + (opts.startTimeoutMs ?? 15_000), () => exitInfo);
+    } catch (e) {
+      await stop();
+      throw new Error(`Cannot start the test IMAP server (dovecot): ${(e as Error).message}`);
+    }
+  }
+
+  async function stop(): Promise<void> {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+      proc.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      proc.kill("SIGTERM");
+    });
+    // The master is gone; wait until the port no longer answers (children exit with it).
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const open = await new Promise<boolean>((resolve) => {
+        const s = net.connect(port, "127.0.0.1");
+        s.once("connect", () => {
+          s.destroy();
+          resolve(true);
+        });
+        s.once("error", () => resolve(false));
+      });
+      if (!open) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  await start();
+  const connectClient = (): ImapFlow =>
+    new ImapFlow({ host: "127.0.0.1", port, secure: false, doSTARTTLS: false, auth: { user, pass: password }, logger: false });
+
+  return {
+    host: "127.0.0.1",
+    port,
+    user,
+    password,
+    dir,
+    log: () => stderr,
+    async createMailbox(name) {
+      const client = connectClient();
+      await client.connect();
+      try {
+        await client.mailboxCreate(name);
+      } finally {
+        await client.logout().catch(() => client.close());
+      }
+    },
+    async append(raw, mailbox = "INBOX") {
+      const client = connectClient();
+      await client.connect();
+      try {
+        const res = await client.append(mailbox, raw);
+        if (!res || typeof res.uid !== "number") throw new Error("dovecot did not report the appended message's UID");
+        return res.uid;
+      } finally {
+        await client.logout().catch(() => client.close());
+      }
+    },
+    setUidValidity(value, mailbox = "INBOX") {
+      const doveadm = findBinary("doveadm", ["/usr/bin/doveadm", "/usr/local/bin/doveadm"]);
+      execFileSync(doveadm, ["-c", conf, "mailbox", "update", "-u", user, "--uid-validity", String(value), mailbox], { stdio: "pipe" });
+    },
+    stop,
+    start,
+    async cleanup() {
+      await stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
