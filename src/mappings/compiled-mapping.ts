@@ -1,0 +1,42 @@
+/**
+ * A mapping after activation: matching rule plus a `build` step that turns one
+ * request into an outcome (action, skip, or a coded error). Configured and
+ * preset-plugin mappings build through templates and transforms; the built-in
+ * `mail` preset builds in code.
+ */
+import type { ActionKind } from "../config/types";
+import type { Result } from "../errors";
+import type { MappedHookOutcome } from "../http/types";
+import type { ModuleLogger } from "../logging/logger";
+import type { RequestContext } from "./request-context";
+import type { TransformLoader } from "./transforms/transform-loader";
+import type { ResolvedTransformModule } from "./transforms/transform-path";
+
+export type MappingOrigin =
+  | { kind: "config"; index: number }
+  | { kind: "preset"; preset: string; pluginId: string; index: number };
+
+export interface MappingMatch {
+  /** Exact sub-path, slashes trimmed. */
+  path?: string;
+  /** Must equal `payload.source`. */
+  source?: string;
+}
+
+/** What `build` needs from the engine. */
+export interface BuildDeps {
+  loader: TransformLoader;
+  transformTimeoutMs: number;
+  logger: ModuleLogger;
+}
+
+export interface CompiledMapping {
+  id: string;
+  /** How config errors and warnings name it, e.g. `hooks.mappings[2]`. */
+  key: string;
+  origin: MappingOrigin;
+  match: MappingMatch;
+  action: ActionKind;
+  transform?: ResolvedTransformModule;
+  build(ctx: RequestContext, deps: BuildDeps): Promise<Result<MappedHookOutcome>>;
+}

@@ -1,0 +1,19 @@
+/**
+ * The text/message of a mapping that has no template (and whose transform, if
+ * any, did not set one): the payload's own `text` (wake) or `message` (agent)
+ * string when it has a non-empty one, else a short header naming the hook
+ * followed by the payload as indented JSON, cut at DEFAULT_CONTENT_MAX_CHARS.
+ */
+import type { ActionKind } from "../config/types";
+import type { RequestContext } from "./request-context";
+
+export const DEFAULT_CONTENT_MAX_CHARS = 16000;
+
+export function renderDefaultContent(kind: ActionKind, ctx: Pick<RequestContext, "path" | "payload">, mappingId: string): string {
+  const field = kind === "wake" ? "text" : "message";
+  const own = Object.hasOwn(ctx.payload, field) ? ctx.payload[field] : undefined;
+  if (typeof own === "string" && own.trim() !== "") return own;
+  const json = JSON.stringify(ctx.payload, null, 2) ?? "{}";
+  const body = json.length > DEFAULT_CONTENT_MAX_CHARS ? `${json.slice(0, DEFAULT_CONTENT_MAX_CHARS)}\n… (payload cut at ${DEFAULT_CONTENT_MAX_CHARS} characters)` : json;
+  return `Webhook "${ctx.path}" (mapping ${mappingId}) received this payload:\n${body}`;
+}

@@ -1,0 +1,137 @@
+/**
+ * The mapping engine (SPEC §6): compiled synchronously at activation from the
+ * configured mappings, then the enabled presets in `hooks.presets` order. For a
+ * request on `{hooks.path}/<name>` it finds the first matching mapping, builds the
+ * credential-free context, renders templates, runs the transform and returns a
+ * raw action (validated and dispatched by the HTTP pipeline), a skip, or no match.
+ *
+ * @example
+ *   const engine = createMappingEngine({ config, presets: api.listPresets(), logger, configDir: api.configDir });
+ *   const r = await engine.resolve({ name: "github", payload, headers, query, url, requestId });
+ */
+import type { ActionKind, ResolvedHooksConfig } from "../config/types";
+import { normaliseMatchPath } from "../config/paths";
+import { err, hookError, ok, type Result } from "../errors";
+import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../http/types";
+import type { ModuleLogger } from "../logging/logger";
+import type { HookPresetContribution } from "../plugin/host-api";
+import type { BuildDeps, CompiledMapping, MappingMatch, MappingOrigin } from "./compiled-mapping";
+import { findUnreachable, matches, RESERVED_HOOK_NAMES } from "./match";
+import { compilePresets } from "./presets/compile-presets";
+import { buildRequestContext } from "./request-context";
+import { compileTemplateMapping } from "./template-mapping";
+import { createTransformLoader, type TransformLoader } from "./transforms/transform-loader";
+import { assertTransformsDirInside } from "./transforms/transform-path";
+
+export interface MappingEngineOptions {
+  config: ResolvedHooksConfig;
+  /** Presets contributed by plugins (`api.listPresets()`); entries of this plugin itself are ignored. */
+  presets: HookPresetContribution[];
+  logger: ModuleLogger;
+  /** Request time source; default `() => new Date()`. */
+  clock?: () => Date;
+  /**
+   * Directory of the config file. When given, `hooks.transformsDir` must be inside it
+   * (checked when a configured mapping has a transform).
+   */
+  configDir?: string;
+  /** Transform module loader; default a jiti loader with reload on change. */
+  loader?: TransformLoader;
+}
+
+/** One mapping as `describe()` reports it (for logs, the dry run and docs). */
+export interface MappingDescription {
+  id: string;
+  /** How messages name it, e.g. `hooks.mappings[0]` or `presets.alertmanager.mappings[0]`. */
+  key: string;
+  origin: MappingOrigin;
+  match: MappingMatch;
+  action: ActionKind;
+  transform?: { module: string; export?: string };
+  /** False when it can never match; `unreachableReason` says why. */
+  reachable: boolean;
+  unreachableReason?: string;
+}
+
+export interface MappingEngine extends MappedHookResolver {
+  /** Every compiled mapping in match order. */
+  describe(): MappingDescription[];
+  /** Like `resolve`, for `gateway webhooks test`: same outcome, logged as a dry run. */
+  dryRun(input: MappedHookInput): Promise<Result<MappedHookOutcome>>;
+}
+
+function reportDuplicates(mappings: readonly CompiledMapping[], logger: ModuleLogger): void {
+  const byId = new Map<string, string[]>();
+  for (const m of mappings) byId.set(m.id, [...(byId.get(m.id) ?? []), m.key]);
+  for (const [id, keys] of byId) {
+    if (keys.length > 1) logger.warn(`duplicate mapping id "${id}" (${keys.join(", ")}); responses and logs cannot tell these mappings apart`, { mappingId: id, keys });
+  }
+}
+
+/** Compiles every mapping (throws ConfigError on a bad one) and reports problems at start. */
+export function createMappingEngine(options: MappingEngineOptions): MappingEngine {
+  const { config, logger } = options;
+  const clock = options.clock ?? (() => new Date());
+
+  if (options.configDir !== undefined && config.mappings.some((m) => m.transform)) {
+    assertTransformsDirInside(config.transformsDir, options.configDir);
+  }
+  const configured = config.mappings.map((m, i) =>
+    compileTemplateMapping(m, {
+      key: `hooks.mappings[${i}]`,
+      origin: { kind: "config", index: i },
+      transformsDir: config.transformsDir,
+      transformsDirLabel: "hooks.transformsDir",
+    }),
+  );
+  const mappings: CompiledMapping[] = [...configured, ...compilePresets(config, options.presets, logger)];
+
+  reportDuplicates(mappings, logger);
+  const unreachable = new Map(findUnreachable(mappings).map((u) => [u.mapping, u.reason]));
+  for (const [m, reason] of unreachable) {
+    logger.warn(`mapping "${m.id}" (${m.key}) can never match: ${reason}`, { mappingId: m.id, key: m.key });
+  }
+
+  const deps: BuildDeps = {
+    loader: options.loader ?? createTransformLoader(),
+    transformTimeoutMs: config.transformTimeoutMs,
+    logger,
+  };
+
+  async function run(input: MappedHookInput, dryRun: boolean): Promise<Result<MappedHookOutcome>> {
+    const name = normaliseMatchPath(input.name);
+    const mapping = RESERVED_HOOK_NAMES.has(name) ? undefined : mappings.find((m) => matches(m.match, name, input.payload));
+    if (!mapping) {
+      logger.debug("no mapping matched", { hook: name, requestId: input.requestId, dryRun });
+      return ok({ kind: "no_match" });
+    }
+    const ctx = buildRequestContext({ ...input, name }, clock());
+    try {
+      const outcome = await mapping.build(ctx, deps);
+      logger.debug("mapping resolved", {
+        hook: name,
+        mappingId: mapping.id,
+        requestId: input.requestId,
+        dryRun,
+        outcome: outcome.ok ? outcome.value.kind : outcome.error.code,
+      });
+      return outcome;
+    } catch (e) {
+      logger.error("mapping failed unexpectedly", { mappingId: mapping.id, requestId: input.requestId, cause: e instanceof Error ? e.message : String(e) });
+      return err(hookError("internal_error"));
+    }
+  }
+
+  const descriptions: MappingDescription[] = mappings.map((m) => {
+    const d: MappingDescription = { id: m.id, key: m.key, origin: m.origin, match: { ...m.match }, action: m.action, reachable: !unreachable.has(m) };
+    if (m.transform) d.transform = { module: m.transform.module, ...(m.transform.exportName ? { export: m.transform.exportName } : {}) };
+    if (unreachable.has(m)) d.unreachableReason = unreachable.get(m);
+    return d;
+  });
+
+  return {
+    resolve: (input) => run(input, false),
+    dryRun: (input) => run(input, true),
+    describe: () => descriptions.map((d) => ({ ...d, match: { ...d.match } })),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Compiles the presets enabled in `hooks.presets`, in that order: the built-in
+ * `mail` preset in code, every other name from the presets preset plugins
+ * contribute (through the host's `listPresets()`). An unknown name fails start
+ * with the list of available presets.
+ */
+import path from "node:path";
+import type { ResolvedHooksConfig } from "../../config/types";
+import { parseMappings } from "../../config/mappings";
+import { ConfigError } from "../../errors";
+import type { ModuleLogger } from "../../logging/logger";
+import type { HookPresetContribution } from "../../plugin/host-api";
+import type { CompiledMapping } from "../compiled-mapping";
+import { compileTemplateMapping } from "../template-mapping";
+import { createMailPresetMappings, MAIL_PRESET_NAME } from "./mail-preset";
+
+/** Plugin id of this plugin: its own manifest entry for `mail` is implemented in code, not read from there. */
+export const SELF_PLUGIN_ID = "inbound-webhooks";
+
+/** Names of every preset that could be enabled: `mail` plus the contributed ones, sorted. */
+export function availablePresetNames(contributions: readonly HookPresetContribution[]): string[] {
+  const names = new Set(contributions.filter((c) => c.pluginId !== SELF_PLUGIN_ID).map((c) => c.name));
+  names.delete(MAIL_PRESET_NAME);
+  return [MAIL_PRESET_NAME, ...[...names].sort()];
+}
+
+function compileContributed(contribution: HookPresetContribution, logger: ModuleLogger): CompiledMapping[] {
+  const { name, pluginId } = contribution;
+  const parsed = parseMappings(contribution.mappings, { label: ["presets", name, "mappings"], idPrefix: `${name}-` });
+  if (!parsed.ok) throw new ConfigError(`Preset "${name}" of plugin ${pluginId} has invalid mappings: ${parsed.error.join("; ")}`);
+  const dir = contribution.transformsDir;
+  if (dir !== undefined && !path.isAbsolute(dir)) {
+    throw new ConfigError(`Preset "${name}" of plugin ${pluginId}: transformsDir must be an absolute path (the host resolves it against the plugin's directory)`);
+  }
+  const compiled = parsed.value.map((m, i) =>
+    compileTemplateMapping(m, {
+      key: `presets.${name}.mappings[${i}]`,
+      origin: { kind: "preset", preset: name, pluginId, index: i },
+      transformsDir: dir,
+      transformsDirLabel: `the transformsDir of preset "${name}" (plugin ${pluginId})`,
+    }),
+  );
+  logger.debug("preset compiled", { preset: name, pluginId, mappings: compiled.length });
+  return compiled;
+}
+
+/** The mappings of every enabled preset, in `hooks.presets` order. Throws ConfigError. */
+export function compilePresets(config: ResolvedHooksConfig, contributions: readonly HookPresetContribution[], logger: ModuleLogger): CompiledMapping[] {
+  const foreign = contributions.filter((c) => c.pluginId !== SELF_PLUGIN_ID);
+  const out: CompiledMapping[] = [];
+  const seen = new Set<string>();
+  config.presets.forEach((name, i) => {
+    if (seen.has(name)) {
+      logger.warn("preset listed twice in hooks.presets; the repeat is ignored", { preset: name, key: `hooks.presets[${i}]` });
+      return;
+    }
+    seen.add(name);
+    const offers = foreign.filter((c) => c.name === name);
+    if (name === MAIL_PRESET_NAME) {
+      for (const c of offers) logger.warn("a plugin contributes a preset named like the built-in one; the built-in preset is used", { preset: name, pluginId: c.pluginId });
+      out.push(...createMailPresetMappings(config));
+      return;
+    }
+    if (offers.length === 0) {
+      throw new ConfigError(`hooks.presets[${i}] names an unknown preset "${name}"; available presets: ${availablePresetNames(contributions).join(", ")}`);
+    }
+    if (offers.length > 1) {
+      throw new ConfigError(`hooks.presets[${i}]: preset "${name}" is contributed by more than one plugin (${offers.map((c) => c.pluginId).join(", ")}); disable all but one`);
+    }
+    out.push(...compileContributed(offers[0], logger));
+  });
+  return out;
+}

@@ -1,0 +1,125 @@
+/**
+ * Compiles a configured (or preset-plugin) mapping: its templates are parsed
+ * once, its transform module is confined and resolved, and `build` renders the
+ * action for a request, runs the transform and merges its override (SPEC §6.1–6.3).
+ */
+import type { ActionKind, MappingConfig } from "../config/types";
+import { ConfigError, err, hookError, ok } from "../errors";
+import type { RawAction } from "../http/types";
+import type { BuildDeps, CompiledMapping, MappingOrigin } from "./compiled-mapping";
+import { renderDefaultContent } from "./default-content";
+import type { TransformContext, TransformOverride } from "./define-transform";
+import type { RequestContext } from "./request-context";
+import { compileTemplate, type CompiledTemplate } from "./templates/compile-template";
+import { TemplateSyntaxError } from "./templates/parse-template";
+import { runTransform } from "./transforms/run-transform";
+import { resolveTransformModule } from "./transforms/transform-path";
+
+/** Mapping fields that are templates. */
+const TEMPLATE_FIELDS = ["textTemplate", "messageTemplate", "name", "sessionKey", "channel", "to", "model"] as const;
+type TemplateField = (typeof TEMPLATE_FIELDS)[number];
+
+export interface TemplateMappingOptions {
+  key: string;
+  origin: MappingOrigin;
+  /** Absolute directory transform modules resolve against, and how errors name it. */
+  transformsDir?: string;
+  transformsDirLabel: string;
+}
+
+function compileField(mapping: MappingConfig, field: TemplateField, key: string): CompiledTemplate | undefined {
+  const source = mapping[field];
+  if (source === undefined) return undefined;
+  try {
+    return compileTemplate(source);
+  } catch (e) {
+    if (e instanceof TemplateSyntaxError) throw new ConfigError(`${key}.${field} is not a valid template: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Sets `out[k]` unless the value is undefined or an empty string. */
+function put(out: Record<string, unknown>, k: string, v: unknown): void {
+  if (v !== undefined && v !== "") out[k] = v;
+}
+
+export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMappingOptions): CompiledMapping {
+  const { key } = opts;
+  const templates: Partial<Record<TemplateField, CompiledTemplate>> = {};
+  for (const f of TEMPLATE_FIELDS) templates[f] = compileField(mapping, f, key);
+
+  let transform: CompiledMapping["transform"];
+  if (mapping.transform) {
+    const modKey = `${key}.transform.module`;
+    if (!opts.transformsDir) throw new ConfigError(`${modKey}: ${opts.transformsDirLabel} is not set, so no transform can be loaded`);
+    transform = resolveTransformModule({
+      module: mapping.transform.module,
+      exportName: mapping.transform.export,
+      dir: opts.transformsDir,
+      key: modKey,
+      dirLabel: opts.transformsDirLabel,
+    });
+  }
+
+  const render = (f: TemplateField, ctx: RequestContext): string | undefined => templates[f]?.render(ctx);
+
+  const baseAction = (kind: ActionKind, ctx: RequestContext): Record<string, unknown> => {
+    const out: Record<string, unknown> = { kind };
+    const own = kind === "wake" ? "textTemplate" : "messageTemplate";
+    const other = kind === "wake" ? "messageTemplate" : "textTemplate";
+    const content = render(own, ctx) ?? render(other, ctx) ?? renderDefaultContent(kind, ctx, mapping.id);
+    if (kind === "wake") {
+      out.text = content;
+      put(out, "mode", mapping.wakeMode);
+      return out;
+    }
+    out.message = content;
+    put(out, "name", render("name", ctx) ?? ctx.path);
+    put(out, "sessionKey", render("sessionKey", ctx));
+    put(out, "wakeMode", mapping.wakeMode);
+    put(out, "deliver", mapping.deliver);
+    put(out, "channel", render("channel", ctx));
+    put(out, "to", render("to", ctx));
+    put(out, "model", render("model", ctx));
+    put(out, "thinking", mapping.thinking);
+    put(out, "timeoutSeconds", mapping.timeoutSeconds);
+    return out;
+  };
+
+  const compiled: CompiledMapping = {
+    id: mapping.id,
+    key,
+    origin: opts.origin,
+    match: { ...(mapping.match?.path !== undefined ? { path: mapping.match.path } : {}), ...(mapping.match?.source !== undefined ? { source: mapping.match.source } : {}) },
+    action: mapping.action,
+    transform,
+    async build(ctx: RequestContext, deps: BuildDeps) {
+      let override: TransformOverride | undefined;
+      if (transform) {
+        const tctx: TransformContext = {
+          payload: structuredClone(ctx.payload),
+          headers: { ...ctx.headers },
+          query: { ...ctx.query },
+          path: ctx.path,
+          url: ctx.url,
+          now: ctx.now,
+          mapping: { id: mapping.id },
+        };
+        const t = transform;
+        const run = await runTransform(() => deps.loader.load(t), tctx, deps.transformTimeoutMs);
+        if (!run.ok) {
+          deps.logger.error("transform failed", { mappingId: mapping.id, module: t.module, export: t.exportName, reason: run.reason, cause: run.cause, requestId: ctx.requestId });
+          return err(hookError("transform_failed"));
+        }
+        if (run.value === null) return ok({ kind: "skip" as const, mappingId: mapping.id });
+        override = run.value;
+      }
+      const { kind: overrideKind, allowUnsafeExternalContent: overrideUnsafe, ...fields } = override ?? {};
+      const kind = overrideKind ?? mapping.action;
+      const raw = { ...baseAction(kind, ctx), ...fields, kind } as RawAction;
+      const allowUnsafeExternalContent = overrideUnsafe ?? mapping.allowUnsafeExternalContent ?? false;
+      return ok({ kind: "action" as const, mappingId: mapping.id, raw, allowUnsafeExternalContent });
+    },
+  };
+  return compiled;
+}

@@ -1,0 +1,83 @@
+/**
+ * Compiles a template once (at activation) into a render function over a
+ * request's template context (SPEC §6.2). Roots: `path`, `now`,
+ * `headers.<name>`, `query.<name>`, `payload.<path>`; any other first name is a
+ * path into the payload. Rendering is pure data lookup: no eval, no getters,
+ * no prototype access.
+ */
+import { applyFilter, checkFilterCall } from "./filters";
+import { parseTemplate, TemplateSyntaxError, type TemplateExpr, type TemplatePart } from "./parse-template";
+import { resolvePath } from "./resolve-path";
+import { stringifyValue } from "./stringify-value";
+
+/** What templates can see. Headers and query are already stripped of credentials. */
+export interface TemplateContext {
+  /** Hook name (sub-path after `{hooks.path}/`). */
+  path: string;
+  /** Request time, ISO-8601 UTC. */
+  now: string;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  payload: Record<string, unknown>;
+}
+
+export interface CompiledTemplate {
+  /** The template source as configured. */
+  readonly source: string;
+  /** True when the template has no `{{ }}` expression. */
+  readonly isStatic: boolean;
+  render(ctx: TemplateContext): string;
+}
+
+function evaluate(expr: TemplateExpr, ctx: TemplateContext): unknown {
+  if (expr.kind === "literal") return expr.value;
+  const [root, ...rest] = expr.segments;
+  switch (root) {
+    case "path":
+      return rest.length === 0 ? ctx.path : undefined;
+    case "now":
+      return rest.length === 0 ? ctx.now : undefined;
+    case "headers": {
+      const [name, ...deeper] = rest;
+      if (name === undefined) return resolvePath(ctx.headers, []);
+      return resolvePath(ctx.headers, [typeof name === "string" ? name.toLowerCase() : name, ...deeper]);
+    }
+    case "query":
+      return resolvePath(ctx.query, rest);
+    case "payload":
+      return resolvePath(ctx.payload, rest);
+    default:
+      return resolvePath(ctx.payload, expr.segments);
+  }
+}
+
+function renderPart(part: TemplatePart, ctx: TemplateContext): string {
+  if (part.kind === "text") return part.text;
+  let value = evaluate(part.expr, ctx);
+  for (const f of part.filters) value = applyFilter(f, value);
+  return stringifyValue(value);
+}
+
+/**
+ * Parses and checks a template. Throws TemplateSyntaxError (with a position)
+ * for malformed syntax, an unknown filter or wrong filter arguments.
+ *
+ * @example
+ * compileTemplate('{{ payload.repository.full_name }}: {{ payload.head_commit.message | truncate: 80 }}')
+ */
+export function compileTemplate(source: string): CompiledTemplate {
+  const parts = parseTemplate(source);
+  for (const part of parts) {
+    if (part.kind !== "expr") continue;
+    for (const f of part.filters) {
+      const problem = checkFilterCall(f);
+      if (problem) throw new TemplateSyntaxError(problem, part.position);
+    }
+  }
+  const isStatic = parts.every((p) => p.kind === "text");
+  return {
+    source,
+    isStatic,
+    render: (ctx) => parts.map((p) => renderPart(p, ctx)).join(""),
+  };
+}

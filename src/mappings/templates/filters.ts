@@ -1,0 +1,69 @@
+/**
+ * The template filters (documented in docs/mappings.md). Each filter receives
+ * the value produced so far (the resolved value, or the output of the previous
+ * filter) and its literal arguments, checked once when the template compiles.
+ */
+import type { FilterArg, FilterCall } from "./parse-template";
+import { stringifyValue } from "./stringify-value";
+
+interface FilterDef {
+  /** Argument types, in order; `optional` marks how many trailing ones may be left out. */
+  args: Array<"string" | "number">;
+  optional: number;
+  /** Extra argument rule, returns a problem or undefined. */
+  check?(args: FilterArg[]): string | undefined;
+  apply(value: unknown, args: FilterArg[]): unknown;
+}
+
+const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === "";
+
+/** Cuts to at most `max` characters (code points, so emoji are never split). */
+function truncate(text: string, max: number, suffix: string): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join("") + suffix;
+}
+
+export const FILTERS: Record<string, FilterDef> = {
+  /** `default: "x"` — the argument when the value is missing, null or "". */
+  default: { args: ["string"], optional: 0, apply: (v, [fallback]) => (isEmpty(v) ? fallback : v) },
+  /** `json` / `json: 2` — the value as JSON (strings quoted); missing stays "". */
+  json: {
+    args: ["number"],
+    optional: 1,
+    check: ([indent]) => (indent !== undefined && (!Number.isInteger(indent) || (indent as number) < 0 || (indent as number) > 10) ? "json indent must be an integer from 0 to 10" : undefined),
+    apply: (v, [indent]) => (v === undefined ? "" : (JSON.stringify(v, null, indent as number | undefined) ?? "")),
+  },
+  /** `truncate: 200` / `truncate: 200, "..."` — at most N characters, then the suffix (default "…") when cut. */
+  truncate: {
+    args: ["number", "string"],
+    optional: 1,
+    check: ([max]) => (!Number.isInteger(max) || (max as number) < 0 ? "truncate needs a non-negative integer length" : undefined),
+    apply: (v, [max, suffix]) => truncate(stringifyValue(v), max as number, (suffix as string | undefined) ?? "…"),
+  },
+  lower: { args: [], optional: 0, apply: (v) => stringifyValue(v).toLowerCase() },
+  upper: { args: [], optional: 0, apply: (v) => stringifyValue(v).toUpperCase() },
+  trim: { args: [], optional: 0, apply: (v) => stringifyValue(v).trim() },
+};
+
+/** Names of the available filters, for error messages and docs. */
+export const FILTER_NAMES = Object.keys(FILTERS);
+
+/** Checks a filter call's name and arguments; returns a problem sentence or undefined. */
+export function checkFilterCall(call: FilterCall): string | undefined {
+  const def = Object.hasOwn(FILTERS, call.name) ? FILTERS[call.name] : undefined;
+  if (!def) return `unknown filter "${call.name}" (available: ${FILTER_NAMES.join(", ")})`;
+  const min = def.args.length - def.optional;
+  if (call.args.length < min || call.args.length > def.args.length) {
+    const want = min === def.args.length ? `${min}` : `${min} to ${def.args.length}`;
+    return `filter "${call.name}" takes ${want} argument(s), got ${call.args.length}`;
+  }
+  for (let i = 0; i < call.args.length; i++) {
+    if (typeof call.args[i] !== def.args[i]) return `argument ${i + 1} of filter "${call.name}" must be a ${def.args[i]}`;
+  }
+  return def.check?.(call.args);
+}
+
+/** Applies a checked filter call. */
+export function applyFilter(call: FilterCall, value: unknown): unknown {
+  return FILTERS[call.name].apply(value, call.args);
+}

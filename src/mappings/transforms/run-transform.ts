@@ -1,0 +1,51 @@
+/**
+ * Calls a transform with a time bound and checks its result. Failures are
+ * returned (never thrown) with the cause, for the engine to log and turn into
+ * `transform_failed`.
+ */
+import type { TransformContext, TransformFn, TransformResult } from "../define-transform";
+import { validateTransformResult } from "./validate-transform-result";
+
+export type TransformRun =
+  | { ok: true; value: TransformResult }
+  | { ok: false; reason: "load_failed" | "threw" | "timeout" | "invalid_result"; cause: string };
+
+function describe(e: unknown): string {
+  if (e instanceof Error || (typeof e === "object" && e !== null && "message" in e)) {
+    const err = e as { name?: unknown; message?: unknown };
+    return `${String(err.name ?? "Error")}: ${String(err.message)}`;
+  }
+  return `non-error value thrown: ${typeof e}`;
+}
+
+/**
+ * Loads (via `load`) and runs the transform, bounded by `timeoutMs` in total.
+ * A transform that blocks the event loop synchronously cannot be interrupted.
+ */
+export async function runTransform(load: () => Promise<TransformFn>, ctx: TransformContext, timeoutMs: number): Promise<TransformRun> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<TransformRun>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, reason: "timeout", cause: `the transform did not finish within ${timeoutMs} ms` }), timeoutMs);
+  });
+  const work = (async (): Promise<TransformRun> => {
+    let fn: TransformFn;
+    try {
+      fn = await load();
+    } catch (e) {
+      return { ok: false, reason: "load_failed", cause: describe(e) };
+    }
+    let value: unknown;
+    try {
+      value = await fn(ctx);
+    } catch (e) {
+      return { ok: false, reason: "threw", cause: describe(e) };
+    }
+    const check = validateTransformResult(value);
+    return check.ok ? { ok: true, value: check.value } : { ok: false, reason: "invalid_result", cause: check.problem };
+  })();
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The transform loader runs inside jest (its own module registry and VM context)
+ * in the other tests. Here the mapping engine is compiled to CommonJS the way the
+ * build does it and run by plain `node`, as in the built gateway: .js, .mjs, .cjs
+ * and .ts transforms load, the `inbound-webhooks` import resolves, and editing a
+ * file changes the next result.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { tempDir, TRANSFORM_FIXTURES } from "./helpers";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const SRC = path.join(ROOT, "src");
+
+/** Transpiles `entry` and every module it imports relatively into `outDir` (same layout as dist/). */
+function transpileClosure(entry: string, outDir: string): void {
+  const todo = [entry];
+  const done = new Set<string>();
+  while (todo.length > 0) {
+    const file = todo.pop() as string;
+    if (done.has(file)) continue;
+    done.add(file);
+    const source = fs.readFileSync(file, "utf8");
+    for (const m of source.matchAll(/(?:from|import)\s+"(\.{1,2}\/[^"]+)"/g)) {
+      todo.push(path.resolve(path.dirname(file), `${m[1]}.ts`));
+    }
+    const out = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+      fileName: file,
+    });
+    const target = path.join(outDir, path.relative(SRC, file)).replace(/\.ts$/, ".js");
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, out.outputText);
+  }
+}
+
+const SCRIPT = `
+const fs = require("node:fs");
+const path = require("node:path");
+const { createMappingEngine } = require("./mappings/engine.js");
+const [dir] = process.argv.slice(2);
+const logger = { debug() {}, info() {}, warn() {}, error(m, meta) { console.error(m, JSON.stringify(meta)); } };
+const base = { enabled: true, token: "x".repeat(32), path: "/hooks", maxBodyBytes: 1000, bodyTimeoutMs: 1000, allowQueryToken: true,
+  presets: [], transformsDir: dir, transformTimeoutMs: 5000, allowedSessionKeyPrefixes: ["hook:"],
+  runs: { maxConcurrent: 1, maxQueued: 1, shutdownGraceSeconds: 1, retryInterrupted: false }, idempotency: { ttlSeconds: 1 },
+  rateLimit: { enabled: false, max: 1, windowSeconds: 1 }, authThrottle: { maxFailures: 1, windowSeconds: 1 }, defaultTimeoutSeconds: 60 };
+const mappings = [
+  { id: "ts", match: { path: "ts" }, action: "agent", transform: { module: "summarize.ts" } },
+  { id: "mjs", match: { path: "mjs" }, action: "agent", transform: { module: "never-edited.mjs" } },
+  { id: "cjs", match: { path: "cjs" }, action: "agent", transform: { module: "skip.js" } },
+  { id: "esm-js", match: { path: "esm-js" }, action: "agent", transform: { module: "github-push.js" } },
+  { id: "live", match: { path: "live" }, action: "agent", transform: { module: "live.ts" } },
+];
+const engine = createMappingEngine({ config: { ...base, mappings }, presets: [], logger, clock: () => new Date("2025-01-01T00:00:00Z") });
+const input = (name, payload, headers = {}) => ({ name, payload, headers, query: {}, url: "/hooks/" + name, requestId: "r" });
+(async () => {
+  const out = {};
+  out.ts = await engine.resolve(input("ts", { readings: [{ sensor: "a", value: 1 }] }));
+  out.mjs = await engine.resolve(input("mjs", {}));
+  out.cjs = await engine.resolve(input("cjs", {}));
+  out.esmJs = await engine.resolve(input("esm-js", { repository: { full_name: "o/r" }, ref: "refs/heads/main", commits: [] }, { "x-github-event": "push" }));
+  out.live1 = await engine.resolve(input("live", {}));
+  fs.writeFileSync(path.join(dir, "live.ts"), 'export default (): { message: string } => ({ message: "two" });\\n');
+  out.live2 = await engine.resolve(input("live", {}));
+  process.stdout.write(JSON.stringify(out));
+})();
+`;
+
+describe("the mapping engine under plain node (as in the built dist)", () => {
+  let work: string;
+  beforeAll(() => {
+    work = tempDir("iw-engine-node-");
+  });
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  test("loads .ts, .mjs, .cjs and ESM .js transforms and reloads an edited file", () => {
+    const build = path.join(work, "build");
+    const dir = path.join(work, "transforms");
+    transpileClosure(path.join(SRC, "mappings/engine.ts"), build);
+    fs.mkdirSync(dir);
+    for (const f of ["summarize.ts", "skip.js", "github-push.js"]) fs.copyFileSync(path.join(TRANSFORM_FIXTURES, f), path.join(dir, f));
+    fs.writeFileSync(path.join(dir, "never-edited.mjs"), 'export default async () => ({ kind: "wake", text: "from mjs" });\n');
+    fs.writeFileSync(path.join(dir, "live.ts"), 'export default (): { message: string } => ({ message: "one" });\n');
+    fs.writeFileSync(path.join(build, "run.js"), SCRIPT);
+
+    const stdout = execFileSync(process.execPath, [path.join(build, "run.js"), dir], {
+      env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
+      encoding: "utf8",
+    });
+    const out = JSON.parse(stdout);
+    expect(out.ts).toEqual({ ok: true, value: { kind: "action", mappingId: "ts", allowUnsafeExternalContent: false, raw: { kind: "wake", mode: "next-heartbeat", text: "Readings from ts (ts): a=1" } } });
+    expect(out.mjs).toEqual({ ok: true, value: { kind: "action", mappingId: "mjs", allowUnsafeExternalContent: false, raw: { kind: "wake", text: "from mjs" } } });
+    expect(out.cjs).toEqual({ ok: true, value: { kind: "skip", mappingId: "cjs" } });
+    expect(out.esmJs.value.raw).toEqual({ kind: "agent", name: "GitHub", sessionKey: "hook:github:o/r", message: "0 commit(s) pushed to o/r on main:" });
+    expect(out.live1.value.raw.message).toBe("one");
+    expect(out.live2.value.raw.message).toBe("two");
+  });
+});
