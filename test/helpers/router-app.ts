@@ -8,7 +8,7 @@ import type { RequestHandler } from "express";
 import type { ResolvedHooksConfig } from "../../src/config/types";
 import { createPluginEmitter, type PluginEmitter, type PluginEvents } from "../../src/events";
 import { createHooksRouter } from "../../src/http/router";
-import type { IdempotencyGuard, MappedHookResolver, RunLookup } from "../../src/http/types";
+import type { Dispatcher, IdempotencyGuard, MappedHookResolver, RunLookup } from "../../src/http/types";
 import { createPluginLogger } from "../../src/logging/logger";
 import { createFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host";
 import { createRecordingDispatcher, type RecordingDispatcher } from "./recording-dispatcher";
@@ -29,11 +29,14 @@ export interface RouterAppOptions {
   rateLimiter?: RequestHandler;
   clock?: () => number;
   idGen?: () => string;
+  /** Use another dispatcher (e.g. the real one on the fake host) instead of the recording double. */
+  dispatcherFor?: (host: FakeHost, config: ResolvedHooksConfig) => Dispatcher;
 }
 
 export interface RouterApp {
   app: express.Express;
   host: FakeHost;
+  /** The recording double (unused when `dispatcherFor` is given). */
   dispatcher: RecordingDispatcher;
   emitter: PluginEmitter;
   config: ResolvedHooksConfig;
@@ -65,7 +68,7 @@ export function createRouterApp(options: RouterAppOptions = {}): RouterApp {
       runtime: host.api.runtime,
       logger: logs.forModule("http"),
       emitter,
-      dispatcher,
+      dispatcher: options.dispatcherFor ? options.dispatcherFor(host, config) : dispatcher,
       mappings: options.mappings,
       idempotency: options.idempotency,
       runs: options.runs,

@@ -5,15 +5,33 @@
  *   start with `{`, which is what `curl -d '{…}'` sends) or
  *   `application/x-www-form-urlencoded`, where a `payload` field holding JSON is
  *   unwrapped as GitHub sends it; an empty body is `{}`; other types → 415.
- * Malformed JSON, JSON that is not an object, and prototype-polluting keys
- * (`__proto__`, `constructor.prototype`) → 400 `invalid_json`. Form data becomes
- * null-prototype objects.
+ * Malformed JSON, JSON that is not an object, prototype-polluting keys
+ * (`__proto__`, `constructor.prototype`) and nesting deeper than 64 levels
+ * → 400 `invalid_json`. Form data becomes null-prototype objects.
  */
 import sjson from "secure-json-parse";
 import { err, hookError, ok, type Result } from "../../errors";
 import { FORM_TYPE, isJsonType, isUtf8Charset, parseMediaType, printableMediaType } from "./media-type";
 
 export type Payload = Record<string, unknown>;
+
+/**
+ * Deepest nesting accepted. Deeper JSON parses, but later steps that recurse
+ * (JSON.stringify in templates, structuredClone) would overflow the stack.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Nesting depth of a parsed JSON value, walked iteratively; stops past `limit`. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<{ v: unknown; d: number }> = [{ v: value, d: 1 }];
+  while (stack.length > 0) {
+    const { v, d } = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (d > limit) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === "object") stack.push({ v: child, d: d + 1 });
+  }
+  return false;
+}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -53,6 +71,7 @@ export function parseJsonObject(text: string, what = "The body"): Result<Payload
   } catch {
     return invalidJson(`${what} contains a forbidden key (__proto__ or constructor.prototype).`);
   }
+  if (depthExceeds(value, MAX_JSON_DEPTH)) return invalidJson(`${what} is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   return ok(value as Payload);
 }
 
