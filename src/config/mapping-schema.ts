@@ -1,0 +1,59 @@
+/**
+ * joi schema of one `hooks.mappings[]` entry (SPEC §6.1). Also used for the
+ * mappings that presets contribute, so both are held to the same rules.
+ */
+import Joi from "joi";
+import { boundedNumber, line, patterned, template } from "./joi-builders";
+import { ACTIONS, BOUNDS, MAPPING_DEFAULTS, MAX_LENGTHS, THINKING_VALUES, WAKE_MODES } from "./rules";
+
+const matchSchema = Joi.object({
+  path: patterned("pathChars", "pathNotRoot", "pathNoDots"),
+  source: line(MAX_LENGTHS.source),
+});
+
+const transformSchema = Joi.object({
+  module: patterned("transformModule").max(MAX_LENGTHS.generic).required(),
+  export: patterned("exportName").max(MAX_LENGTHS.name),
+});
+
+const mappingRateLimitSchema = Joi.object({
+  max: boundedNumber(BOUNDS.rateMax).required(),
+  windowSeconds: boundedNumber(BOUNDS.windowSeconds).required(),
+});
+
+/** Condition: the mapping has a transform (then templates are optional). */
+const hasTransform = Joi.object({ transform: Joi.exist() }).unknown();
+/** Condition: the mapping's action is `wake`. */
+const isWake = Joi.object({ action: Joi.valid("wake").required() }).unknown();
+
+/**
+ * One mapping. Without a transform, a `wake` mapping needs `textTemplate` and an
+ * `agent` mapping (the default action) needs `messageTemplate`.
+ */
+export const mappingSchema: Joi.ObjectSchema = Joi.object({
+  id: patterned("mappingId"),
+  match: matchSchema,
+  action: Joi.string().valid(...ACTIONS).default(MAPPING_DEFAULTS.action),
+  wakeMode: Joi.string().valid(...WAKE_MODES),
+  name: line(MAX_LENGTHS.name),
+  sessionKey: line(MAX_LENGTHS.sessionKey),
+  textTemplate: template(),
+  messageTemplate: template(),
+  deliver: Joi.boolean(),
+  channel: line(MAX_LENGTHS.channel),
+  to: line(MAX_LENGTHS.to),
+  model: line(MAX_LENGTHS.model),
+  thinking: Joi.string().valid(...THINKING_VALUES),
+  timeoutSeconds: boundedNumber(BOUNDS.timeoutSeconds),
+  allowUnsafeExternalContent: Joi.boolean(),
+  transform: transformSchema,
+  rateLimit: mappingRateLimitSchema,
+}).when(hasTransform, {
+  otherwise: Joi.when(isWake, {
+    then: Joi.object({ textTemplate: Joi.required() }),
+    otherwise: Joi.object({ messageTemplate: Joi.required() }),
+  }),
+});
+
+/** A list of mappings. */
+export const mappingListSchema: Joi.ArraySchema = Joi.array().items(mappingSchema);

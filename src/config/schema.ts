@@ -1,0 +1,108 @@
+/**
+ * joi schemas of the `hooks` section and of the related keys the plugin reads
+ * (`agents.defaults.timeoutSeconds`, `agents.defaults.models`, `gateway.auth.token`).
+ *
+ * Unknown keys inside `hooks` (at any depth) are errors, so a typo such as
+ * `hooks.tokn` is reported instead of silently ignored. Other sections belong to
+ * the host: only the keys read here are checked, the rest is left alone.
+ *
+ * Validation never converts types (`convert: false`): `"true"` is not a boolean
+ * and `"5"` is not a number. Defaults are applied.
+ */
+import Joi from "joi";
+import { boundedNumber, line, patterned, secretRef, tokenSource } from "./joi-builders";
+import { mailSchema } from "./mail-schema";
+import { mappingSchema } from "./mapping-schema";
+import { describeProblems } from "./problems";
+import { BOUNDS, DEFAULT_AGENT_TIMEOUT_SECONDS, HOOKS_DEFAULTS, MAX_LENGTHS, REGEXES } from "./rules";
+
+const d = HOOKS_DEFAULTS;
+
+const runsSchema = Joi.object({
+  maxConcurrent: boundedNumber(BOUNDS.maxConcurrent).default(d.runs.maxConcurrent),
+  maxQueued: boundedNumber(BOUNDS.maxQueued).default(d.runs.maxQueued),
+  shutdownGraceSeconds: boundedNumber(BOUNDS.shutdownGraceSeconds).default(d.runs.shutdownGraceSeconds),
+  retryInterrupted: Joi.boolean().default(d.runs.retryInterrupted),
+}).default();
+
+const idempotencySchema = Joi.object({
+  ttlSeconds: boundedNumber(BOUNDS.ttlSeconds).default(d.idempotency.ttlSeconds),
+}).default();
+
+const rateLimitSchema = Joi.object({
+  enabled: Joi.boolean().default(d.rateLimit.enabled),
+  max: boundedNumber(BOUNDS.rateMax).default(d.rateLimit.max),
+  windowSeconds: boundedNumber(BOUNDS.windowSeconds).default(d.rateLimit.windowSeconds),
+}).default();
+
+const authThrottleSchema = Joi.object({
+  maxFailures: boundedNumber(BOUNDS.maxFailures).default(d.authThrottle.maxFailures),
+  windowSeconds: boundedNumber(BOUNDS.windowSeconds).default(d.authThrottle.windowSeconds),
+}).default();
+
+/** The `hooks` section (the same shape plugin.json#configSchema describes). */
+export const hooksSectionSchema: Joi.ObjectSchema = Joi.object({
+  enabled: Joi.boolean().default(d.enabled),
+  token: tokenSource().when("enabled", { is: Joi.valid(true), then: Joi.required() }),
+  path: patterned("pathChars", "pathNotRoot", "pathNoDots").max(MAX_LENGTHS.generic).default(d.path),
+  maxBodyBytes: boundedNumber(BOUNDS.maxBodyBytes).default(d.maxBodyBytes),
+  bodyTimeoutMs: boundedNumber(BOUNDS.bodyTimeoutMs).default(d.bodyTimeoutMs),
+  allowQueryToken: Joi.boolean().default(d.allowQueryToken),
+  presets: Joi.array().items(line(MAX_LENGTHS.name)).unique().default([]),
+  mappings: Joi.array().items(mappingSchema).default([]),
+  transformsDir: line(MAX_LENGTHS.generic).default(d.transformsDir),
+  transformTimeoutMs: boundedNumber(BOUNDS.transformTimeoutMs).default(d.transformTimeoutMs),
+  mail: mailSchema,
+  allowedSessionKeyPrefixes: Joi.array()
+    .items(patterned("sessionKeyPrefix").max(MAX_LENGTHS.name))
+    .min(1)
+    .unique()
+    .default([...d.allowedSessionKeyPrefixes]),
+  runs: runsSchema,
+  idempotency: idempotencySchema,
+  rateLimit: rateLimitSchema,
+  authThrottle: authThrottleSchema,
+}).default();
+
+/** One entry of `agents.defaults.models` (host-owned: other keys are left to the host). */
+const allowedModelSchema = Joi.object({ alias: line(MAX_LENGTHS.model) }).unknown(true);
+
+/** The whole config as far as the plugin reads it. */
+export const rawConfigSchema: Joi.ObjectSchema = Joi.object({
+  hooks: hooksSectionSchema,
+  agents: Joi.object({
+    defaults: Joi.object({
+      timeoutSeconds: boundedNumber(BOUNDS.timeoutSeconds).default(DEFAULT_AGENT_TIMEOUT_SECONDS),
+      models: Joi.object().pattern(REGEXES.modelRef, allowedModelSchema),
+    })
+      .unknown(true)
+      .default(),
+  })
+    .unknown(true)
+    .default(),
+  gateway: Joi.object({
+    auth: Joi.object({
+      token: Joi.alternatives().conditional(Joi.string(), { then: Joi.string().allow(""), otherwise: secretRef() }),
+    }).unknown(true),
+  }).unknown(true),
+})
+  .unknown(true)
+  .default();
+
+/** Validation options: collect every problem, never convert types, apply defaults. */
+export const VALIDATION_OPTIONS: Joi.ValidationOptions = {
+  abortEarly: false,
+  convert: false,
+  errors: { wrap: { label: false } },
+};
+
+/**
+ * Checks a `hooks` section on its own (what plugin.json's JSON Schema also judges)
+ * and returns one sentence per problem; `[]` when valid. The rules that need the
+ * environment, files or other sections (token from env/file, token ≠ gateway token)
+ * are checked by `resolveConfig()` only.
+ */
+export function checkHooksSection(section: unknown): string[] {
+  const { error } = hooksSectionSchema.validate(section, VALIDATION_OPTIONS);
+  return describeProblems(error, hooksSectionSchema, ["hooks"]);
+}
