@@ -71,7 +71,15 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
             state.aborted += 1;
           }
         });
-        if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+        if (delayMs > 0) {
+          await new Promise<void>((r) => {
+            const timer = setTimeout(r, delayMs);
+            res.on("close", () => {
+              clearTimeout(timer);
+              r();
+            });
+          });
+        }
         if (gone) return;
         const r = await reply(entry, index);
         if (typeof r === "string") {

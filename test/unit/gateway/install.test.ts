@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import path from "node:path";
+import * as tar from "tar";
+import { installPlugin } from "../../../src/gateway/plugins/install";
+import { manifestOf, tmpDir, writePlugin } from "./plugin-fixtures";
+
+/** A fake host package root with `node_modules/<name>@<version>`. */
+function hostRoot(pkgs: Record<string, string>): string {
+  const root = tmpDir("gw-host-");
+  for (const [name, version] of Object.entries(pkgs)) {
+    const dir = path.join(root, "node_modules", name);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, version }));
+  }
+  return root;
+}
+
+describe("installPlugin", () => {
+  it("copies a directory without node_modules/.git and links dependencies the host satisfies", async () => {
+    const src = writePlugin(tmpDir(), "src", manifestOf("demo"));
+    fs.writeFileSync(path.join(src, "package.json"), JSON.stringify({ name: "demo", dependencies: { "lib-a": "^1.2.0" } }));
+    fs.mkdirSync(path.join(src, "node_modules", "junk"), { recursive: true });
+    fs.mkdirSync(path.join(src, ".git"));
+    const host = hostRoot({ "lib-a": "1.4.0" });
+    const pluginsDir = path.join(tmpDir(), "plugins");
+    const res = await installPlugin({ source: src, pluginsDir, hostRoot: host, npmInstall: () => { throw new Error("must not run"); } });
+    expect(res).toEqual({ id: "demo", version: "1.0.0", dir: path.join(pluginsDir, "demo"), dependencies: "linked" });
+    expect(fs.existsSync(path.join(res.dir, ".git"))).toBe(false);
+    expect(fs.existsSync(path.join(res.dir, "node_modules", "junk"))).toBe(false);
+    expect(fs.realpathSync(path.join(res.dir, "node_modules", "lib-a"))).toBe(fs.realpathSync(path.join(host, "node_modules", "lib-a")));
+    expect(fs.readdirSync(pluginsDir)).toEqual(["demo"]);
+  });
+
+  it("unpacks an npm pack tarball (package/ prefix) and reports the replaced version", async () => {
+    const work = tmpDir();
+    const pkgDir = writePlugin(path.join(work, "stage"), "package", manifestOf("packed", { version: "2.0.0" }));
+    const tgz = path.join(work, "packed-2.0.0.tgz");
+    await tar.c({ gzip: true, file: tgz, cwd: path.dirname(pkgDir) }, ["package"]);
+    const pluginsDir = path.join(tmpDir(), "plugins");
+    writePlugin(pluginsDir, "packed", manifestOf("packed", { version: "1.0.0" }));
+    const res = await installPlugin({ source: tgz, pluginsDir, hostRoot: hostRoot({}) });
+    expect(res).toEqual({ id: "packed", version: "2.0.0", dir: path.join(pluginsDir, "packed"), replaced: "1.0.0", dependencies: "none" });
+    expect(JSON.parse(fs.readFileSync(path.join(res.dir, "plugin.json"), "utf8")).version).toBe("2.0.0");
+  });
+
+  it("runs npm install when the host cannot provide a dependency", async () => {
+    const src = writePlugin(tmpDir(), "src", manifestOf("needs"));
+    fs.writeFileSync(path.join(src, "package.json"), JSON.stringify({ dependencies: { "lib-a": "^2.0.0", "lib-b": "^1.0.0" } }));
+    const ran: string[] = [];
+    const res = await installPlugin({ source: src, pluginsDir: path.join(tmpDir(), "plugins"), hostRoot: hostRoot({ "lib-a": "1.0.0", "lib-b": "1.0.0" }), npmInstall: (d) => void ran.push(path.basename(d)) });
+    expect(res.dependencies).toBe("npm-install");
+    expect(ran).toHaveLength(1);
+    expect(fs.existsSync(path.join(res.dir, "node_modules", "lib-b"))).toBe(false);
+  });
+
+  it("refuses a source with an invalid manifest and leaves no staging dir", async () => {
+    const src = writePlugin(tmpDir(), "src", { id: "x", name: "x" });
+    const pluginsDir = path.join(tmpDir(), "plugins");
+    await expect(installPlugin({ source: src, pluginsDir, hostRoot: hostRoot({}) })).rejects.toThrow(`${src} is not a valid plugin: plugin.json: version is required`);
+    expect(fs.readdirSync(pluginsDir)).toEqual([]);
+  });
+
+  it("refuses a file that is neither a directory nor a tarball", async () => {
+    const dir = tmpDir();
+    const f = path.join(dir, "plugin.zip");
+    fs.writeFileSync(f, "x");
+    await expect(installPlugin({ source: f, pluginsDir: path.join(dir, "plugins"), hostRoot: dir })).rejects.toThrow(`${f} is neither a directory nor a .tgz file`);
+  });
+});

@@ -1,0 +1,155 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadGatewayConfig, locateConfig } from "../../../src/gateway/config/load-config";
+import { GatewayConfigError } from "../../../src/gateway/config/config-error";
+import { parseDuration } from "../../../src/gateway/config/duration";
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "gw-cfg-"));
+const write = (dir: string, name: string, text: string) => {
+  const f = path.join(dir, name);
+  fs.writeFileSync(f, text);
+  return f;
+};
+function configError(fn: () => unknown): GatewayConfigError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof GatewayConfigError) return e;
+    throw e;
+  }
+  throw new Error("expected a GatewayConfigError");
+}
+
+describe("locateConfig", () => {
+  it("prefers --config, then $GATEWAY_CONFIG, then ./gateway.config.json, else the demo default", () => {
+    const dir = tmp();
+    expect(locateConfig({ cwd: dir, env: {} })).toEqual({ from: "demo" });
+    write(dir, "gateway.config.json", "{}");
+    expect(locateConfig({ cwd: dir, env: {} })).toEqual({ from: "cwd", path: path.join(dir, "gateway.config.json") });
+    expect(locateConfig({ cwd: dir, env: { GATEWAY_CONFIG: "other.json" } })).toEqual({ from: "env", path: path.join(dir, "other.json") });
+    expect(locateConfig({ cwd: dir, env: { GATEWAY_CONFIG: "other.json" }, configFlag: "/x/flag.json" })).toEqual({ from: "flag", path: "/x/flag.json" });
+  });
+});
+
+describe("loadGatewayConfig", () => {
+  it("parses JSON5, applies defaults and resolves paths against the config file's directory", () => {
+    const dir = tmp();
+    const file = write(dir, "gw.json5", `{
+      // comments and trailing commas are fine
+      gateway: { stateDir: "state", },
+      plugins: { paths: ["../p1"] },
+      agents: { defaults: { models: { "openai/gpt-4o": { alias: "smart" }, "local/x": {} } } },
+    }`);
+    const { config, located } = loadGatewayConfig({ configFlag: file, cwd: "/", env: {} });
+    expect(located.from).toBe("flag");
+    expect(config.configPath).toBe(file);
+    expect(config.configDir).toBe(dir);
+    expect(config.stateDir).toBe(path.join(dir, "state"));
+    expect(config.pluginPaths).toEqual([path.resolve(dir, "../p1")]);
+    expect(config.bind).toBe("127.0.0.1");
+    expect(config.port).toBe(18789);
+    expect(config.heartbeatEveryMs).toBe(30 * 60_000);
+    expect(config.runner).toEqual({ kind: "echo", delayMs: 0 });
+    expect(config.models).toEqual([{ ref: "openai/gpt-4o", alias: "smart" }, { ref: "local/x" }]);
+    expect(config.defaultTimeoutSeconds).toBe(600);
+    expect(config.demo).toBe(false);
+  });
+
+  it("uses --port over gateway.port", () => {
+    const dir = tmp();
+    const file = write(dir, "c.json", '{"gateway":{"port":1234}}');
+    expect(loadGatewayConfig({ configFlag: file, portOverride: 0, env: {} }).config.port).toBe(0);
+    expect(loadGatewayConfig({ configFlag: file, env: {} }).config.port).toBe(1234);
+  });
+
+  it("names the file, line and column of a JSON syntax error", () => {
+    const dir = tmp();
+    const file = write(dir, "bad.json", '{\n  "gateway": { "port": 1 ,, }\n}');
+    const e = configError(() => loadGatewayConfig({ configFlag: file, env: {} }));
+    expect(e.file).toBe(file);
+    expect(e.message).toMatch(new RegExp(`^invalid config ${file}: is not valid JSON: .* at line 2, column \\d+$`));
+  });
+
+  it("names the key of a value of the wrong type", () => {
+    const dir = tmp();
+    const file = write(dir, "c.json", '{"gateway":{"port":"eighty"}}');
+    const e = configError(() => loadGatewayConfig({ configFlag: file, env: {} }));
+    expect(e.message).toBe(`invalid config ${file}: gateway.port must be integer`);
+  });
+
+  it("refuses unknown keys under gateway and out-of-range ports", () => {
+    const dir = tmp();
+    const a = write(dir, "a.json", '{"gateway":{"prot":80}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: a, env: {} })).message).toBe(`invalid config ${a}: gateway.prot is not a known key`);
+    const b = write(dir, "b.json", '{"gateway":{"port":70000}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: b, env: {} })).message).toBe(`invalid config ${b}: gateway.port must be <= 65535`);
+  });
+
+  it("reports a missing config file given with --config", () => {
+    const e = configError(() => loadGatewayConfig({ configFlag: "/nonexistent/gw.json", env: {} }));
+    expect(e.message).toBe("invalid config /nonexistent/gw.json: the file does not exist");
+  });
+
+  it("requires a top-level object", () => {
+    const dir = tmp();
+    const file = write(dir, "c.json", "[1,2]");
+    expect(configError(() => loadGatewayConfig({ configFlag: file, env: {} })).message).toBe(`invalid config ${file}: must contain a JSON object at the top level`);
+  });
+
+  it("validates the openai runner and the heartbeat period", () => {
+    const dir = tmp();
+    const noUrl = write(dir, "a.json", '{"agents":{"runner":{"kind":"openai","model":"openai/x"}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: noUrl, env: {} })).key).toBe("agents.runner.baseUrl");
+    const noModel = write(dir, "b.json", '{"agents":{"runner":{"kind":"openai","baseUrl":"http://127.0.0.1:1/v1"}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: noModel, env: {} })).key).toBe("agents.runner.model");
+    const badKind = write(dir, "c.json", '{"agents":{"runner":{"kind":"claude"}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: badKind, env: {} })).message).toBe(`invalid config ${badKind}: agents.runner.kind must be one of: "echo", "openai"`);
+    const every = write(dir, "d.json", '{"agents":{"defaults":{"heartbeat":{"every":"soon"}}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: every, env: {} })).key).toBe("agents.defaults.heartbeat.every");
+    const ok = write(dir, "e.json", '{"agents":{"runner":{"kind":"openai","baseUrl":"http://127.0.0.1:1/v1/","model":"openai/gpt"},"defaults":{"heartbeat":{"every":"off"}}}}');
+    const { config } = loadGatewayConfig({ configFlag: ok, env: {} });
+    expect(config.runner).toEqual({ kind: "openai", baseUrl: "http://127.0.0.1:1/v1", model: "openai/gpt" });
+    expect(config.defaultModel).toBe("openai/gpt");
+    expect(config.heartbeatEveryMs).toBe(0);
+  });
+
+  it("resolves gateway.auth.token from the environment and names a missing variable", () => {
+    const dir = tmp();
+    const file = write(dir, "c.json", '{"gateway":{"auth":{"token":{"env":"GW_TOKEN"}}}}');
+    expect(loadGatewayConfig({ configFlag: file, env: { GW_TOKEN: " op-secret " } }).config.authToken).toBe("op-secret");
+    expect(configError(() => loadGatewayConfig({ configFlag: file, env: {} })).message).toBe(
+      `invalid config ${file}: gateway.auth.token refers to environment variable GW_TOKEN, which is not set`,
+    );
+  });
+
+  it("builds the demo default with a token generated once and kept in the state dir", () => {
+    const dir = tmp();
+    const first = loadGatewayConfig({ cwd: dir, env: {} });
+    expect(first.located.from).toBe("demo");
+    expect(first.config.demo).toBe(true);
+    expect(first.config.stateDir).toBe(path.join(dir, ".gateway"));
+    const hooks = first.config.raw.hooks as { enabled: boolean; token: string; path: string };
+    expect(hooks.enabled).toBe(true);
+    expect(hooks.path).toBe("/hooks");
+    expect(hooks.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(first.demoToken?.firstShow).toBe(true);
+    const file = path.join(dir, ".gateway", "hook-token");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const second = loadGatewayConfig({ cwd: dir, env: {} });
+    expect((second.config.raw.hooks as { token: string }).token).toBe(hooks.token);
+  });
+});
+
+describe("parseDuration", () => {
+  it.each([
+    ["30m", 1_800_000],
+    ["45s", 45_000],
+    ["1h30m", 5_400_000],
+    ["500ms", 500],
+    ["off", 0],
+    [0, 0],
+    ["0", 0],
+  ])("%p → %p", (input, ms) => expect(parseDuration(input)).toBe(ms));
+  it.each([["soon"], [30], ["-1m"], [""]])("%p is not a duration", (input) => expect(parseDuration(input)).toBeUndefined());
+});
