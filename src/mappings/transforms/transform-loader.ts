@@ -23,7 +23,15 @@ export interface TransformLoaderOptions {
   importModule?: (file: string) => Promise<unknown>;
 }
 
-/** Default module importer: one jiti instance that never reuses Node's module cache. */
+/** Node's code when `import()` is unavailable in the current VM context (e.g. inside jest). */
+const NO_DYNAMIC_IMPORT = "ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG";
+
+/**
+ * Default module importer: one jiti instance that never reuses Node's module
+ * cache. Modules are imported asynchronously (top-level await works); where the
+ * host VM context has no dynamic `import()` (jest's module sandbox), jiti's
+ * synchronous loader is used instead, which resolves built-ins with `require`.
+ */
 export function createJitiImporter(): (file: string) => Promise<unknown> {
   const jiti = createJiti(__filename, {
     moduleCache: false,
@@ -31,7 +39,18 @@ export function createJitiImporter(): (file: string) => Promise<unknown> {
     interopDefault: false,
     virtualModules: { "inbound-webhooks": defineTransformModule },
   });
-  return (file) => jiti.import(file);
+  let dynamicImport = true;
+  return async (file) => {
+    if (dynamicImport) {
+      try {
+        return await jiti.import(file);
+      } catch (e) {
+        if ((e as { code?: unknown })?.code !== NO_DYNAMIC_IMPORT) throw e;
+        dynamicImport = false;
+      }
+    }
+    return jiti(file) as unknown;
+  };
 }
 
 function ownValue(obj: unknown, key: string): unknown {

@@ -52,6 +52,8 @@ const mappings = [
   { id: "cjs", match: { path: "cjs" }, action: "agent", transform: { module: "skip.js" } },
   { id: "esm-js", match: { path: "esm-js" }, action: "agent", transform: { module: "github-push.js" } },
   { id: "live", match: { path: "live" }, action: "agent", transform: { module: "live.ts" } },
+  { id: "builtin", match: { path: "builtin" }, action: "agent", messageTemplate: "x", transform: { module: "digest.ts" } },
+  { id: "tla", match: { path: "tla" }, action: "agent", transform: { module: "tla.mjs" } },
 ];
 const engine = createMappingEngine({ config: { ...base, mappings }, presets: [], logger, clock: () => new Date("2025-01-01T00:00:00Z") });
 const input = (name, payload, headers = {}) => ({ name, payload, headers, query: {}, url: "/hooks/" + name, requestId: "r" });
@@ -61,6 +63,8 @@ const input = (name, payload, headers = {}) => ({ name, payload, headers, query:
   out.mjs = await engine.resolve(input("mjs", {}));
   out.cjs = await engine.resolve(input("cjs", {}));
   out.esmJs = await engine.resolve(input("esm-js", { repository: { full_name: "o/r" }, ref: "refs/heads/main", commits: [] }, { "x-github-event": "push" }));
+  out.builtin = await engine.resolve(input("builtin", { orderId: "A-1001" }));
+  out.tla = await engine.resolve(input("tla", {}));
   out.live1 = await engine.resolve(input("live", {}));
   fs.writeFileSync(path.join(dir, "live.ts"), 'export default (): { message: string } => ({ message: "two" });\\n');
   out.live2 = await engine.resolve(input("live", {}));
@@ -75,13 +79,14 @@ describe("the mapping engine under plain node (as in the built dist)", () => {
   });
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-  test("loads .ts, .mjs, .cjs and ESM .js transforms and reloads an edited file", () => {
+  test("loads .ts, .mjs (with top-level await), .cjs and ESM .js transforms, Node built-ins, and reloads an edited file", () => {
     const build = path.join(work, "build");
     const dir = path.join(work, "transforms");
     transpileClosure(path.join(SRC, "mappings/engine.ts"), build);
     fs.mkdirSync(dir);
-    for (const f of ["summarize.ts", "skip.js", "github-push.js"]) fs.copyFileSync(path.join(TRANSFORM_FIXTURES, f), path.join(dir, f));
+    for (const f of ["summarize.ts", "skip.js", "github-push.js", "digest.ts"]) fs.copyFileSync(path.join(TRANSFORM_FIXTURES, f), path.join(dir, f));
     fs.writeFileSync(path.join(dir, "never-edited.mjs"), 'export default async () => ({ kind: "wake", text: "from mjs" });\n');
+    fs.writeFileSync(path.join(dir, "tla.mjs"), 'const greeting = await Promise.resolve("top-level await");\nexport default () => ({ message: greeting });\n');
     fs.writeFileSync(path.join(dir, "live.ts"), 'export default (): { message: string } => ({ message: "one" });\n');
     fs.writeFileSync(path.join(build, "run.js"), SCRIPT);
 
@@ -94,6 +99,8 @@ describe("the mapping engine under plain node (as in the built dist)", () => {
     expect(out.mjs).toEqual({ ok: true, value: { kind: "action", mappingId: "mjs", allowUnsafeExternalContent: false, raw: { kind: "wake", text: "from mjs" } } });
     expect(out.cjs).toEqual({ ok: true, value: { kind: "skip", mappingId: "cjs" } });
     expect(out.esmJs.value.raw).toEqual({ kind: "agent", name: "GitHub", sessionKey: "hook:github:o/r", message: "0 commit(s) pushed to o/r on main:" });
+    expect(out.builtin.value.raw.sessionKey).toBe("hook:orders:0b1336d9f2ad");
+    expect(out.tla.value.raw.message).toBe("top-level await");
     expect(out.live1.value.raw.message).toBe("one");
     expect(out.live2.value.raw.message).toBe("two");
   });

@@ -38,6 +38,12 @@ describe("transforms (SPEC §6.3)", () => {
     expect(out.raw).toEqual({ kind: "wake", mode: "next-heartbeat", text: "Readings from garden (sensors): bed-3=41%, bed-4=12" });
   });
 
+  test("a .ts transform importing a Node built-in and the package helper works", async () => {
+    const { engine } = engineFor([mapping({ id: "orders", messageTemplate: "Order {{ orderId }}", transform: { module: "digest.ts" } })]);
+    const out = await action(engine, hookInput("orders", { orderId: "A-1001" }));
+    expect(out.raw).toEqual({ kind: "agent", message: "Order A-1001", name: "orders", sessionKey: "hook:orders:0b1336d9f2ad" });
+  });
+
   test("null skips the request", async () => {
     const { engine } = engineFor([mapping({ id: "quiet", transform: { module: "skip.js" } })]);
     expect(await engine.resolve(hookInput("x", {}))).toEqual({ ok: true, value: { kind: "skip", mappingId: "quiet" } });
