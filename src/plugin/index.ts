@@ -51,6 +51,7 @@ export function activate(api: PluginApi): void {
     config,
     presets: api.listPresets(),
     logger: logs.forModule("mappings"),
+    configDir: api.configDir,
   });
 
   registerWebhooksCli(api, { config, mappings, logs });
