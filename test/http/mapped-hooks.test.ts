@@ -184,6 +184,18 @@ describe("mapped hooks over HTTP", () => {
       }
     });
 
+    test("a transformsDir outside the config directory fails activation", async () => {
+      const dir = makeConfigDir();
+      const outside = makeConfigDir();
+      try {
+        const hooks = { mappings: [{ id: "t", match: { path: "t" }, transform: { module: "skip.js" } }], transformsDir: path.join(outside, "hooks", "transforms") };
+        await expect(startPluginApp({ configDir: dir, stateDir: dir, hooks })).rejects.toThrow(`hooks.transformsDir must be inside the config directory (${dir})`);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+        fs.rmSync(outside, { recursive: true, force: true });
+      }
+    });
+
     test("a shadowed mapping is reported as a warning at start", async () => {
       h = await start({ hooks: { mappings: [{ id: "all", messageTemplate: "x" }, { id: "never", match: { path: "github" }, messageTemplate: "y" }] } });
       const warning = h.host.logs.find((l) => l.level === "warn" && l.message.startsWith('mapping "never"'));

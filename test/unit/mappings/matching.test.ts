@@ -145,7 +145,12 @@ describe("mapping matching (SPEC §6.1)", () => {
 
   test("invalid preset mappings fail start naming the preset and plugin", () => {
     const bad: HookPresetContribution = { name: "bad", pluginId: "bad-plugin", mappings: [{ id: "b", action: "shout", messageTemplate: "x" }] };
-    expect(() => engineWith([], { presets: ["bad"] }, [bad])).toThrow(/^Preset "bad" of plugin bad-plugin has invalid mappings: .*action/);
+    expect(() => engineWith([], { presets: ["bad"] }, [bad])).toThrow('Preset "bad" of plugin bad-plugin has invalid mappings: presets.bad.mappings[0].action must be one of: wake, agent');
+  });
+
+  test("preset mapping ids default to <preset>-<n>", () => {
+    const p: HookPresetContribution = { name: "ops", pluginId: "ops-plugin", mappings: [{ match: { path: "a" }, messageTemplate: "x" }, { match: { path: "b" }, messageTemplate: "y" }] };
+    expect(engineWith([], { presets: ["ops"] }, [p]).engine.describe().map((d) => d.id)).toEqual(["ops-1", "ops-2"]);
   });
 
   test("a template syntax error fails start naming the mapping key", () => {
