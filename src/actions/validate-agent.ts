@@ -1,6 +1,7 @@
 /**
  * `/agent` fields (SPEC §4.4). The schema depends on what the host offers at
- * request time (channels, model allow-list), so it is built per call.
+ * request time (channels, model allow-list); it is compiled once per distinct
+ * offer and cached.
  */
 import Joi from "joi";
 import type { WakeMode } from "../config/types";
@@ -82,6 +83,21 @@ function agentSchema(channels: string[], allowList: AllowedModel[]): Joi.ObjectS
   }).messages(BASE_MESSAGES);
 }
 
+/** Compiled schemas by offer (channels + allow-list); a handful at most in practice. */
+const schemaCache = new Map<string, Joi.ObjectSchema>();
+const MAX_CACHED_SCHEMAS = 16;
+
+function schemaFor(channels: string[], allowList: AllowedModel[]): Joi.ObjectSchema {
+  const key = JSON.stringify([channels, allowList.map((m) => [m.ref, m.alias ?? null])]);
+  let schema = schemaCache.get(key);
+  if (!schema) {
+    schema = agentSchema(channels, allowList);
+    if (schemaCache.size >= MAX_CACHED_SCHEMAS) schemaCache.delete(schemaCache.keys().next().value as string);
+    schemaCache.set(key, schema);
+  }
+  return schema;
+}
+
 interface AgentFields {
   message: string;
   name?: string;
@@ -105,7 +121,7 @@ interface AgentFields {
  */
 export function validateAgent(raw: unknown, ctx: ValidationContext, subject = "request body"): Result<AgentAction> {
   const { runtime, config } = ctx;
-  const schema = agentSchema(runtime.channels.list(), runtime.models.allowList());
+  const schema = schemaFor(runtime.channels.list(), runtime.models.allowList());
   const { error, value } = schema.validate(raw, VALIDATION_OPTIONS);
   if (error) return err(validationError(toProblems(error), subject));
   const v = value as AgentFields;
