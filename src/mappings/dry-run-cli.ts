@@ -28,6 +28,7 @@ export interface DryRunDeps {
 
 interface DryRunOptions {
   payload: string;
+  config?: string;
   header: string[];
   query: string[];
   json?: boolean;
@@ -128,6 +129,8 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
     .option("--header <name:value>", "a request header, repeatable (content-type selects JSON or form parsing)", collect, [])
     .option("--query <name=value>", "a query parameter, repeatable", collect, [])
     .option("--json", "print the report as JSON")
+    // Read by the host before plugins activate (it decides which config the mappings come from).
+    .option("-c, --config <file>", "gateway config file (default: $GATEWAY_CONFIG, else ./gateway.config.json)")
     .action(async (name: string, opts: DryRunOptions, cmd: Command) => {
       const out = cmd.configureOutput();
       const write = out.writeOut ?? ((s: string) => process.stdout.write(s));
