@@ -39,6 +39,20 @@ export interface HookRequestContext {
 
 export type HookHandler = (ctx: HookRequestContext) => Promise<HookResponse>;
 
+/**
+ * The outcome of a response: what the handler recorded, or — for a replay, when
+ * the handler did not run — what the stored response says.
+ */
+export function outcomeOf(response: HookResponse, recorded: HookOutcome): HookOutcome {
+  if (recorded.kind) return recorded;
+  const body = (response.body ?? {}) as { runId?: unknown; mapping?: unknown };
+  return {
+    kind: response.status === 202 ? "agent" : response.status === 204 ? "skip" : "wake",
+    runId: typeof body.runId === "string" ? body.runId : undefined,
+    mappingId: typeof body.mapping === "string" ? body.mapping : undefined,
+  };
+}
+
 export interface HookHandlerDeps {
   config: ResolvedHooksConfig;
   runtime: HostRuntime;

@@ -25,11 +25,12 @@ import { unsupportedEncoding } from "./body/media-type";
 import { parseBody } from "./body/parse-body";
 import { readBody } from "./body/read-body";
 import { clientKey } from "./client-key";
-import { createHookHandler, type HookOutcome, type HookRequestContext } from "./hook-handler";
+import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
 import { allowedMethod, hookName, parseHookRoute, type HookRoute } from "./hook-route";
 import { extractIdempotencyKey } from "./idempotency-key";
 import { renderHookError, renderHookResponse, toHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
+import { flatHeaders, flatQuery } from "./request-input";
 import { codeForStatus, createRequestReporter, type RequestRecord } from "./request-reporter";
 import { lookupRun } from "./run-status";
 import type { Dispatcher, HookResponse, IdempotencyGuard, MappedHookResolver, RunLookup } from "./types";
@@ -65,33 +66,6 @@ export const QUERY_TOKEN_WARNING =
 
 interface RequestState extends RequestRecord {
   route?: HookRoute;
-}
-
-function flatHeaders(req: Request): Record<string, string> {
-  const out = Object.create(null) as Record<string, string>;
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
-}
-
-function flatQuery(url: string): Record<string, string> {
-  const out = Object.create(null) as Record<string, string>;
-  const q = url.indexOf("?");
-  if (q === -1) return out;
-  for (const [name, value] of new URLSearchParams(url.slice(q + 1))) if (!(name in out)) out[name] = value;
-  return out;
-}
-
-/** Outcome of a replayed response (the handler did not run), read back from it. */
-function outcomeOf(response: HookResponse, outcome: HookOutcome): HookOutcome {
-  if (outcome.kind) return outcome;
-  const body = (response.body ?? {}) as { runId?: unknown; mapping?: unknown };
-  return {
-    kind: response.status === 202 ? "agent" : response.status === 204 ? "skip" : "wake",
-    runId: typeof body.runId === "string" ? body.runId : undefined,
-    mappingId: typeof body.mapping === "string" ? body.mapping : undefined,
-  };
 }
 
 export function createHooksRouter(deps: HooksRouterDeps): Router {
@@ -218,7 +192,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       route,
       name: state.hook!,
       payload: payload.value,
-      headers: flatHeaders(req),
+      headers: flatHeaders(req.headers),
       query: flatQuery(req.originalUrl),
       url: state.url,
       outcome: {},
