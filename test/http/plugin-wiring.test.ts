@@ -1,0 +1,60 @@
+/**
+ * The whole plugin, activated on the fake host: config → pipeline → dispatcher →
+ * durable run queue → executor → host effects. Checks the wiring that unit tests
+ * of each module cannot see.
+ */
+import request from "supertest";
+import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
+
+const auth = { Authorization: `Bearer ${TEST_TOKEN}` };
+
+describe("plugin wiring (activate on a host, real pipeline and run queue)", () => {
+  let p: PluginApp;
+  afterEach(async () => {
+    await p?.close();
+  });
+
+  it("wake: enqueues wrapped text on main and requests a heartbeat", async () => {
+    p = await startPluginApp();
+    const res = await request(p.app).post("/hooks/wake").set(auth).send({ text: "disk almost full" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, mode: "now" });
+    expect(res.headers["x-request-id"]).toBeTruthy();
+    expect(p.host.systemEvents).toHaveLength(1);
+    expect(p.host.systemEvents[0].sessionKey).toBe("main");
+    expect(p.host.systemEvents[0].text).toContain("disk almost full");
+    expect(p.host.systemEvents[0].text).toMatch(/<<<EXTERNAL_UNTRUSTED_CONTENT id="[0-9a-f]+">>>/);
+    expect(p.host.heartbeats).toEqual([{ reason: "hook:wake" }]);
+  });
+
+  it("agent: 202, run persisted and executed, summary on main, reply delivered on the last route", async () => {
+    p = await startPluginApp({ lastRoute: { channel: "bot_chat", to: "42" } });
+    const res = await request(p.app).post("/hooks/agent").set(auth).send({ message: "summarise the build", name: "CI" });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ ok: true, runId: expect.any(String), sessionKey: expect.stringMatching(/^hook:[0-9a-f-]{36}$/) });
+    await p.host.waitForSystemEvents(1);
+    expect(p.host.turns).toHaveLength(1);
+    expect(p.host.turns[0].sessionKey).toBe(res.body.sessionKey);
+    expect(p.host.turns[0].message).toContain("summarise the build");
+    expect(p.host.systemEvents[0].text).toMatch(/^Hook CI: echo: /);
+    await p.host.waitFor(() => p.host.deliveries.length === 1, 5000, "delivery");
+    expect(p.host.deliveries[0]).toMatchObject({ channel: "bot_chat", to: "42" });
+    await p.host.waitFor(() => p.host.heartbeats.length === 1, 5000, "heartbeat");
+    expect(p.host.heartbeats[0].reason).toBe("hook:agent");
+
+    const status = await request(p.app).get(`/hooks/runs/${res.body.runId}`).set(auth);
+    expect(status.status).toBe(200);
+    expect(status.body.run).toMatchObject({ id: res.body.runId, status: "succeeded", name: "CI", sessionKey: res.body.sessionKey });
+  });
+
+  it("invalid configuration fails activation naming the key", async () => {
+    await expect(startPluginApp({ hooks: { token: "short" } })).rejects.toThrow(/hooks\.token/);
+  });
+
+  it("the host's routes are untouched: /hooksX is not the plugin's", async () => {
+    p = await startPluginApp();
+    const res = await request(p.app).post("/hooksX/wake").set(auth).send({ text: "x" });
+    expect(res.status).toBe(404);
+    expect(res.text).toBe("host: no route");
+  });
+});
