@@ -16,6 +16,7 @@ import { createSqliteRunStore } from "../runs/sqlite-store";
 import { createDispatcher } from "../runs/dispatcher";
 import { createMappingEngine } from "../mappings/engine";
 import { createIdempotencyGuard } from "../reliability/idempotency";
+import { createRateLimiter } from "../reliability/rate-limit";
 import { registerWebhooksCli } from "../cli/webhooks";
 import { openPluginDatabase, type PluginDatabase } from "../reliability/database";
 import { createMailService } from "../mail/service";
@@ -103,6 +104,7 @@ export function activate(api: PluginApi): void {
       mappings,
       idempotency,
       runs: { get: (id) => queue?.get(id) },
+      rateLimiter: createRateLimiter(config, { logger: logs.forModule("rate-limit") }),
       isShuttingDown: () => shuttingDown,
     }),
   });
