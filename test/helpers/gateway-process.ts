@@ -44,6 +44,8 @@ export interface StartGatewayOptions {
   dir?: string;
   /** Bound on start-up (default 20 s). */
   startTimeoutMs?: number;
+  /** Start without any config file (the demo default): no `--config`, cwd = the temp dir. */
+  demo?: boolean;
 }
 
 export interface GatewayProcess {
@@ -132,7 +134,10 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
   const dir = opts.dir ?? makeGatewayDir();
   let configPath: string;
   let config: Record<string, unknown> | undefined;
-  if (opts.configPath) {
+  if (opts.demo) {
+    configPath = path.join(dir, "gateway.config.json");
+    config = undefined;
+  } else if (opts.configPath) {
     configPath = opts.configPath;
     try {
       config = JSON.parse(fs.readFileSync(configPath, "utf8")) as Record<string, unknown>;
@@ -145,7 +150,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
     fs.writeFileSync(configPath, JSON.stringify(config, null, 2));
   }
   const stateDir = stateDirOf(configPath, config);
-  const args = [GATEWAY_BIN, "start", "--config", configPath, "--port", String(opts.port ?? 0), ...(opts.args ?? [])];
+  const args = [GATEWAY_BIN, "start", ...(opts.demo ? [] : ["--config", configPath]), "--port", String(opts.port ?? 0), ...(opts.args ?? [])];
   const child = spawn(process.execPath, args, {
     cwd: opts.cwd ?? dir,
     env: cleanEnv(opts.env),

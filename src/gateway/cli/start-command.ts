@@ -1,8 +1,8 @@
 /**
  * `gateway start [--config FILE] [--port N]`: loads the config, starts the
- * gateway and prints the start-up lines on stdout — `listening: <url>` (parsed by
- * tests and scripts), one line per plugin, the routes, and for the demo default
- * the hook token (first start only) with a ready-to-paste curl command. Runs
+ * gateway and prints the start-up lines on stdout — one line per plugin, the routes, for
+ * the demo default the hook token (first start only) with a ready-to-paste curl
+ * command, and last `listening: <url>` (parsed by tests and scripts). Runs
  * until SIGINT/SIGTERM, then stops cleanly and exits 0.
  */
 import type { Command } from "commander";
@@ -21,7 +21,6 @@ export interface StartIo {
 
 export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (line: string) => void): void {
   const { config, located, demoToken } = loaded;
-  out(`listening: ${gw.url}`);
   out(`config: ${config.configPath ?? "demo default (no --config, $GATEWAY_CONFIG or ./gateway.config.json)"}`);
   out(`state: ${config.stateDir}`);
   for (const p of gw.plugins) {
@@ -36,6 +35,8 @@ export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (lin
     out(`try: curl -X POST -H "Authorization: Bearer ${tokenExpr}" -d '{"text":"hello"}' ${gw.url}/hooks/wake`);
     if (demoToken.firstShow) markDemoTokenShown(demoToken);
   }
+  // Last, so a reader of this line has all the lines above.
+  out(`listening: ${gw.url}`);
 }
 
 export function registerStartCommand(program: Command, io: StartIo): void {
@@ -46,9 +47,12 @@ export function registerStartCommand(program: Command, io: StartIo): void {
     .option("-p, --port <n>", "port to listen on (0 = any free port); overrides gateway.port", parsePort)
     .action(async (opts: { config?: string; port?: number }) => {
       const loaded = loadGatewayConfig({ configFlag: opts.config, env: io.env, cwd: io.cwd, portOverride: opts.port });
+      // Listen for SIGINT/SIGTERM before anything is printed: a signal right after
+      // the `listening:` line (or during start-up) must stop the gateway cleanly.
+      const stopRequested = io.waitForStop();
       const gw = await startGateway({ config: loaded.config, env: io.env });
       printStartup(gw, loaded, io.out);
-      const signal = await io.waitForStop();
+      const signal = await stopRequested;
       io.out(`stopping (${signal})`);
       await gw.stop();
     });

@@ -6,6 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import addFormats from "ajv-formats";
 import Ajv from "ajv";
 import semver from "semver";
 import { HOST_API_VERSION } from "../../plugin/host-api";
@@ -78,8 +79,15 @@ const MANIFEST_SCHEMA = {
   },
 } as const;
 
-const ajv = new Ajv({ strict: false });
-const validateManifestShape = ajv.compile(MANIFEST_SCHEMA);
+const validateManifestShape = new Ajv({ strict: false }).compile(MANIFEST_SCHEMA);
+
+/** A validator for plugin-supplied schemas: `$id`s are not registered, so the same schema compiles twice. */
+export function createSchemaAjv(): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: false, addUsedSchema: false });
+  addFormats(ajv);
+  return ajv;
+}
+const schemaAjv = createSchemaAjv();
 
 export type ManifestResult = { ok: true; manifest: PluginManifest } | { ok: false; reason: string; id?: string };
 
@@ -121,7 +129,7 @@ export function readManifest(dir: string, hostApiVersion = HOST_API_VERSION): Ma
   if (!fs.existsSync(main)) return fail(`plugin.json: main "${m.main}" does not exist (is the plugin built?)`);
   if (m.configSchema) {
     try {
-      ajv.compile(m.configSchema);
+      schemaAjv.compile(m.configSchema);
     } catch (e) {
       return fail(`plugin.json: configSchema is not a valid JSON Schema (${(e as Error).message})`);
     }

@@ -3,11 +3,11 @@
  * its manifest's `configSchema` with ajv, before any plugin code runs. An absent
  * section is not validated (the plugin applies its own defaults).
  */
-import Ajv, { type ValidateFunction } from "ajv";
+import type { ValidateFunction } from "ajv";
 import { firstProblem, type KeyedProblem } from "../config/ajv-errors";
-import type { PluginManifest } from "./manifest";
+import { createSchemaAjv, type PluginManifest } from "./manifest";
 
-const ajv = new Ajv({ strict: false, allErrors: false });
+const ajv = createSchemaAjv();
 const cache = new WeakMap<object, ValidateFunction>();
 
 /** The first problem of the plugin's section, or undefined when it is valid or absent. */

@@ -1,0 +1,68 @@
+/**
+ * Issue 3, check 4: a bad config file makes `gateway start` exit non-zero with
+ * one clear line naming the file and the key; bad flags too; --help everywhere.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { makeGatewayDir, runGatewayCli } from "../helpers/gateway-process";
+
+function writeConfig(text: string): string {
+  const file = path.join(makeGatewayDir("gw-badcfg-"), "gateway.config.json");
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+async function startFails(file: string): Promise<string> {
+  const r = await runGatewayCli(["start", "--config", file, "--port", "0"]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).not.toContain("listening:");
+  const lines = r.stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  return lines[0]!;
+}
+
+describe("gateway e2e: bad config", () => {
+  it("invalid JSON: names the file and the position", async () => {
+    const file = writeConfig('{ "hooks": { "enabled": true, }, oops }');
+    expect(await startFails(file)).toMatch(new RegExp(`^gateway: invalid config ${file}: is not valid JSON: .+ at line 1, column \\d+$`));
+  });
+
+  it("wrong type for a gateway key: names the key", async () => {
+    const file = writeConfig('{ "gateway": { "port": "eighty" } }');
+    expect(await startFails(file)).toBe(`gateway: invalid config ${file}: gateway.port must be integer`);
+  });
+
+  it("wrong type for a hooks key: names the key", async () => {
+    const file = writeConfig('{ "hooks": { "enabled": "yes", "token": "0123456789abcdef0123" } }');
+    expect(await startFails(file)).toMatch(new RegExp(`^gateway: invalid config ${file}: hooks\\.enabled .+`));
+  });
+
+  it("hooks enabled without a token: names hooks.token", async () => {
+    const file = writeConfig('{ "hooks": { "enabled": true } }');
+    expect(await startFails(file)).toMatch(new RegExp(`^gateway: invalid config ${file}: .*hooks\\.token.*`));
+  });
+
+  it("a config file that does not exist", async () => {
+    const file = path.join(makeGatewayDir(), "missing.json");
+    expect(await startFails(file)).toBe(`gateway: invalid config ${file}: the file does not exist`);
+  });
+
+  it("bad flags: one line, exit 1", async () => {
+    const port = await runGatewayCli(["start", "--port", "abc"]);
+    expect(port.code).toBe(1);
+    expect(port.stderr).toContain('--port must be an integer between 0 and 65535 (got "abc")');
+    const unknown = await runGatewayCli(["start", "--frobnicate"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("unknown option '--frobnicate'");
+    const cmd = await runGatewayCli(["plugins", "explode"], { cwd: makeGatewayDir() });
+    expect(cmd.code).toBe(1);
+    expect(cmd.stderr).toContain("unknown command 'explode'");
+  });
+
+  it.each([[["--help"]], [["start", "--help"]], [["plugins", "--help"]], [["plugins", "install", "--help"]], [["plugins", "list", "--help"]]])("%j prints usage and exits 0", async (args) => {
+    const r = await runGatewayCli(args, { cwd: makeGatewayDir() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: gateway/);
+  });
+});

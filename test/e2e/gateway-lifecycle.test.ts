@@ -1,0 +1,79 @@
+/**
+ * Issue 3, checks 6 and 7: pending system events survive a restart and one
+ * heartbeat consumes them in one main-agent turn; SIGTERM/SIGINT on an idle
+ * gateway exit 0 within 2 s; periodic heartbeats run on their own.
+ */
+import { startGateway, makeGatewayDir, type GatewayProcess } from "../helpers/gateway-process";
+import { apiStatus, hooksConfig, postJson } from "./gateway-setup";
+
+/** Waits for the child's exit after a signal, failing past `ms`. */
+async function stopWithin(gw: GatewayProcess, signal: NodeJS.Signals, ms: number): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_r, reject) => (timer = setTimeout(() => reject(new Error(`gateway did not exit within ${ms} ms after ${signal}`)), ms)));
+  try {
+    return await Promise.race([gw.stop(signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe("gateway e2e: main session and heartbeat", () => {
+  let gw: GatewayProcess | undefined;
+  afterEach(async () => {
+    await gw?.stop();
+    gw = undefined;
+  });
+
+  it("keeps pending events across a restart; the next heartbeat consumes them in one main-agent turn", async () => {
+    const dir = makeGatewayDir();
+    const config = hooksConfig();
+    gw = await startGateway({ dir, config });
+    const r1 = await postJson(`${gw.baseUrl}/hooks/wake`, { text: "event one", mode: "next-heartbeat" });
+    expect(r1).toEqual({ status: 200, body: { ok: true, mode: "next-heartbeat" } });
+    await gw.waitForJournal((e) => e.type === "system_event" && String(e.text).includes("event one"));
+    expect(await gw.stop()).toBe(0);
+    expect(gw.journal().filter((e) => e.type === "heartbeat")).toEqual([]);
+
+    gw = await startGateway({ dir, config });
+    expect((await apiStatus(gw.baseUrl)).mainSession).toEqual({ pending: 1, lastRoute: null });
+    const r2 = await postJson(`${gw.baseUrl}/hooks/wake`, { text: "event two" });
+    expect(r2).toEqual({ status: 200, body: { ok: true, mode: "now" } });
+    const consumed = await gw.waitForJournal((e) => e.type === "system_events_consumed" && e.sessionKey === "main");
+    expect(consumed.count).toBe(2);
+
+    const journal = gw.journal();
+    const heartbeats = journal.filter((e) => e.type === "heartbeat");
+    expect(heartbeats).toHaveLength(1);
+    expect(heartbeats[0]!.pending).toBe(2);
+    const mainTurns = journal.filter((e) => e.type === "agent_turn" && e.sessionKey === "main");
+    expect(mainTurns).toHaveLength(1);
+    expect(mainTurns[0]!.status).toBe("ok");
+    expect(String(mainTurns[0]!.reply)).toContain("event one");
+    expect(String(mainTurns[0]!.reply)).toContain("event two");
+    expect((await apiStatus(gw.baseUrl)).mainSession).toEqual({ pending: 0, lastRoute: null });
+  });
+
+  it("delivers a non-ack heartbeat reply to the main session's last route", async () => {
+    gw = await startGateway({ config: hooksConfig({ session: { main: { lastRoute: { channel: "phone_chat", to: "+15550100" } } } }) });
+    await postJson(`${gw.baseUrl}/hooks/wake`, { text: "doorbell rang" });
+    const delivery = await gw.waitForJournal((e) => e.type === "delivery");
+    expect(delivery).toMatchObject({ channel: "phone_chat", to: "+15550100" });
+    expect(String(delivery.text)).toContain("doorbell rang");
+  });
+
+  it("runs periodic heartbeats every agents.defaults.heartbeat.every", async () => {
+    gw = await startGateway({ config: hooksConfig({ agents: { defaults: { heartbeat: { every: "300ms" } } } }) });
+    const hb = await gw.waitForJournal((e) => e.type === "heartbeat");
+    expect(hb).toMatchObject({ reason: "interval", pending: 0 });
+  });
+});
+
+describe("gateway e2e: signals", () => {
+  it.each(["SIGTERM", "SIGINT"] as const)("%s on an idle gateway stops services and exits 0 within 2 s", async (signal) => {
+    const gw = await startGateway({ config: hooksConfig() });
+    expect(await stopWithin(gw, signal, 2000)).toBe(0);
+    const phases = gw.journal().filter((e) => e.type === "gateway").map((e) => e.phase);
+    expect(phases).toEqual(["started", "stopping", "stopped"]);
+    expect(gw.stdout()).toContain(`stopping (${signal})`);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Shared pieces of the gateway end-to-end tests: the hook token, a config
+ * builder, and JSON POST helpers. The tests run the real `gateway` process with
+ * the real hooks plugin (the built-in one, this package's dist/).
+ */
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { REPO_ROOT } from "../helpers/gateway-process";
+
+export const HOOK_TOKEN = "e2e-hook-token-0123456789abcdef";
+export const GATEWAY_TOKEN = "e2e-operator-token-0123456789";
+export const CHANNEL_PLUGIN_DIR = path.join(REPO_ROOT, "examples", "channel-plugin");
+
+/** True when dist/plugin/index.js loads (the plugin is built). */
+function realPluginLoads(): boolean {
+  try {
+    execFileSync(process.execPath, ["-e", "require(process.argv[1])", path.join(REPO_ROOT, "dist", "plugin", "index.js")], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** True when the built plugin does not load (tests then fail with a clear hint). */
+export const PLUGIN_NOT_BUILT = !realPluginLoads();
+/** @deprecated alias of PLUGIN_NOT_BUILT (kept for tests written against an earlier version). */
+export const USE_FIXTURE = PLUGIN_NOT_BUILT;
+
+/** A gateway config with hooks enabled; `extra` is merged one level deep. */
+export function hooksConfig(extra: Record<string, Record<string, unknown>> = {}): Record<string, unknown> {
+  const base: Record<string, Record<string, unknown>> = {
+    gateway: { auth: { token: GATEWAY_TOKEN } },
+    hooks: { enabled: true, token: HOOK_TOKEN },
+    agents: { defaults: { heartbeat: { every: "off" } } },
+  };
+  const out: Record<string, Record<string, unknown>> = { ...base };
+  for (const [k, v] of Object.entries(extra)) {
+    out[k] = { ...(base[k] ?? {}), ...v };
+  }
+  return out;
+}
+
+export async function postJson(url: string, body: unknown, token = HOOK_TOKEN): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+export async function apiStatus(baseUrl: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${baseUrl}/api/status`, { headers: { authorization: `Bearer ${GATEWAY_TOKEN}` } });
+  if (res.status !== 200) throw new Error(`/api/status answered ${res.status}`);
+  return (await res.json()) as Record<string, unknown>;
+}
