@@ -126,7 +126,7 @@ function writeConfig(dir: string, port: number, user: string, password: string, 
   fs.mkdirSync(mailDir, { recursive: true });
   fs.chmodSync(dir, 0o755);
   fs.chownSync(mailDir, acc.mailUid, acc.mailGid);
-  fs.writeFileSync(path.join(dir, "users"), `${user}:{PLAIN}${password}::::::\n`, { mode: 0o644 });
+  fs.writeFileSync(path.join(dir, "users"), `${user}:{PLAIN}${password}::::::nodelay=yes\n`, { mode: 0o644 });
   const conf = `# throwaway test config (test/mail/helpers/dovecot.ts)
 protocols = imap
 listen = 127.0.0.1
@@ -138,6 +138,9 @@ info_log_path = /dev/stderr
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+# Fail wrong logins at once: no failure delay (nodelay in the users file, auth_failure_delay)
+# and no per-IP auth penalty (the anvil-auth-penalty listener is disabled below).
+auth_failure_delay = 0
 mail_location = maildir:${mailDir}/%u
 ${capability ? `imap_capability = ${capability}` : ""}
 first_valid_uid = 1
@@ -157,6 +160,9 @@ userdb {
 # No chroot: it needs root, and the tests may run unprivileged.
 service anvil {
   chroot =
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
 }
 service imap-login {
   chroot =
@@ -205,7 +211,9 @@ export async function startDovecot(opts: StartDovecotOptions = {}): Promise<Dove
 
   async function start(): Promise<void> {
     let exitInfo: string | undefined;
-    const proc = spawn(bin, ["-F", "-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
+    // Its own process group, so stopping it also ends the per-connection imap processes
+    // (dovecot leaves those running when only the master exits).
+    const proc = spawn(bin, ["-F", "-c", conf], { stdio: ["ignore", "ignore", "pipe"], detached: true });
     child = proc;
     proc.stderr!.on("data", (d: Buffer) => {
       stderr += d.toString("utf8");
@@ -228,14 +236,24 @@ export async function startDovecot(opts: StartDovecotOptions = {}): Promise<Dove
     const proc = child;
     child = undefined;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const group = proc.pid!;
+    const signalGroup = (sig: NodeJS.Signals): void => {
+      try {
+        process.kill(-group, sig);
+      } catch {
+        // The group is already gone.
+      }
+    };
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+      const timer = setTimeout(() => signalGroup("SIGKILL"), 10_000);
       proc.once("exit", () => {
         clearTimeout(timer);
         resolve();
       });
-      proc.kill("SIGTERM");
+      signalGroup("SIGTERM");
     });
+    // Whatever of the group outlived the master (connection processes) ends now.
+    signalGroup("SIGKILL");
     // The master is gone; wait until the port no longer answers (children exit with it).
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
