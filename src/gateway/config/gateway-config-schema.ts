@@ -8,6 +8,7 @@ const secretRef = {
   anyOf: [
     { type: "string", minLength: 1 },
     { type: "object", properties: { env: { type: "string", minLength: 1 } }, required: ["env"], additionalProperties: false },
+    { type: "object", properties: { file: { type: "string", minLength: 1 } }, required: ["file"], additionalProperties: false },
   ],
 };
 

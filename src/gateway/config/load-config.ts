@@ -119,10 +119,18 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
   let authToken: string | undefined;
   const auth = obj(gw.auth).token;
   if (typeof auth === "string") authToken = auth.trim();
-  else if (auth && typeof auth === "object") {
+  else if (auth && typeof auth === "object" && "env" in auth) {
     const name = (auth as { env: string }).env;
     authToken = env[name]?.trim();
     if (!authToken) throw new GatewayConfigError(file, "gateway.auth.token", `refers to environment variable ${name}, which is not set`);
+  } else if (auth && typeof auth === "object") {
+    const tokenFile = path.resolve(opts.configDir, (auth as { file: string }).file);
+    try {
+      authToken = fs.readFileSync(tokenFile, "utf8").trim();
+    } catch {
+      throw new GatewayConfigError(file, "gateway.auth.token", `refers to file ${tokenFile}, which cannot be read`);
+    }
+    if (!authToken) throw new GatewayConfigError(file, "gateway.auth.token", `refers to file ${tokenFile}, which is empty`);
   }
 
   const every = obj(defaults.heartbeat).every ?? DEFAULTS.heartbeatEvery;

@@ -123,6 +123,17 @@ describe("loadGatewayConfig", () => {
     );
   });
 
+  it("reads gateway.auth.token from a file relative to the config file", () => {
+    const dir = tmp();
+    write(dir, "op-token", "file-secret\n");
+    const file = write(dir, "c.json", '{"gateway":{"auth":{"token":{"file":"op-token"}}}}');
+    expect(loadGatewayConfig({ configFlag: file, env: {} }).config.authToken).toBe("file-secret");
+    const missing = write(dir, "m.json", '{"gateway":{"auth":{"token":{"file":"nope"}}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: missing, env: {} })).message).toBe(
+      `invalid config ${missing}: gateway.auth.token refers to file ${path.join(dir, "nope")}, which cannot be read`,
+    );
+  });
+
   it("builds the demo default with a token generated once and kept in the state dir", () => {
     const dir = tmp();
     const first = loadGatewayConfig({ cwd: dir, env: {} });
