@@ -26,7 +26,8 @@ export function generateHookToken(): string {
 }
 
 export function applyMailSetup(raw: Readonly<Obj>, answers: MailSetupAnswers, opts: { generateToken?: () => string } = {}): ApplyMailSetupResult {
-  const config = structuredClone(raw) as Obj;
+  // A JSON round trip (the config is JSON data): a deep copy whose objects all share one realm.
+  const config = JSON.parse(JSON.stringify(raw)) as Obj;
   const changes: string[] = [];
   if (!isObj(config.hooks)) {
     config.hooks = {};

@@ -2,7 +2,7 @@
  * Posts one batch to the hook URL with the hook token and the batch's Idempotency-Key,
  * retrying with capped exponential backoff while the gateway is down or answers
  * 408/425/429/5xx (Retry-After respected). Other answers end the attempt:
- * - 2xx → delivered;
+ * - 2xx → delivered (`replayed` when the gateway answered `Idempotent-Replayed: true`);
  * - 401/403/404/405 → MailError `hook_misconfigured` (wrong token or URL: retrying cannot help);
  * - any other 4xx → rejected (the caller logs it and skips the batch).
  */
@@ -12,7 +12,7 @@ import type { MailBatch } from "./batch";
 import { MailError } from "./mail-error";
 
 export type PostOutcome =
-  | { kind: "delivered"; status: number; attempts: number }
+  | { kind: "delivered"; status: number; attempts: number; replayed: boolean }
   | { kind: "rejected"; status: number; code?: string; attempts: number }
   | { kind: "aborted"; attempts: number };
 
@@ -55,7 +55,11 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
   const now = opts.now ?? Date.now;
   const log = opts.logger;
 
-  async function attempt(batch: MailBatch, body: string, signal: AbortSignal): Promise<{ status: number; retryAfter: string | null; code?: string } | { error: string }> {
+  async function attempt(
+    batch: MailBatch,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<{ status: number; retryAfter: string | null; replayed: boolean; code?: string } | { error: string }> {
     try {
       const res = await doFetch(opts.hookUrl, {
         method: "POST",
@@ -75,7 +79,7 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
       } catch {
         // Not JSON (e.g. a proxy's error page): the status alone decides.
       }
-      return { status: res.status, retryAfter: res.headers.get("retry-after"), code };
+      return { status: res.status, retryAfter: res.headers.get("retry-after"), replayed: res.headers.get("idempotent-replayed") === "true", code };
     } catch (e) {
       const cause = (e as { cause?: { code?: string } }).cause;
       return { error: cause?.code ?? (e as Error).name ?? "error" };
@@ -93,8 +97,9 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
         let delay: number;
         if ("status" in r) {
           if (r.status >= 200 && r.status < 300) {
-            log.info("mail batch delivered", { ...meta, status: r.status, attempts: n });
-            return { kind: "delivered", status: r.status, attempts: n };
+            // A replay means the gateway had already accepted this batch (e.g. before a crash): no second run.
+            log.info(r.replayed ? "mail batch was already accepted by the gateway (replayed)" : "mail batch delivered", { ...meta, status: r.status, attempts: n });
+            return { kind: "delivered", status: r.status, attempts: n, replayed: r.replayed };
           }
           if (MISCONFIGURED.has(r.status)) {
             throw new MailError(

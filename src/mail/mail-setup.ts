@@ -194,7 +194,7 @@ export async function runMailSetup(flags: MailSetupFlags, ctx: MailSetupContext)
 
 /** Runs the plugin's own config resolution on the result, so setup never writes a config the gateway would refuse. */
 function checkAcceptedByPlugin(config: Obj, file: string, env: NodeJS.ProcessEnv): void {
-  const probe = structuredClone(config);
+  const probe = JSON.parse(JSON.stringify(config)) as Obj;
   const hooks = obj(probe.hooks);
   // A token reference may only resolve where the gateway runs; validate the rest with a stand-in.
   if (typeof hooks.token !== "string") hooks.token = "x".repeat(32);

@@ -21,12 +21,19 @@ const live = () => new AbortController().signal;
 
 test("posts the batch as JSON with the bearer token and the idempotency key", async () => {
   const { p } = poster();
-  await expect(p.post(batch, live())).resolves.toEqual({ kind: "delivered", status: 202, attempts: 1 });
+  await expect(p.post(batch, live())).resolves.toEqual({ kind: "delivered", status: 202, attempts: 1, replayed: false });
   const [post] = receiver.posts;
   expect(post!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   expect(post!.headers["idempotency-key"]).toBe(batch.idempotencyKey);
   expect(post!.headers["content-type"]).toBe("application/json");
   expect(post!.body).toEqual(batch.payload);
+});
+
+test("a replay of an already accepted batch counts as delivered and is logged as such", async () => {
+  const { p, log } = poster();
+  await p.post(batch, live());
+  await expect(p.post(batch, live())).resolves.toEqual({ kind: "delivered", status: 202, attempts: 1, replayed: true });
+  expect(log.lines.map((l) => l.message)).toEqual(["mail batch delivered", "mail batch was already accepted by the gateway (replayed)"]);
 });
 
 test.each([408, 425, 429, 500, 502, 503])("HTTP %i is retried", async (status) => {
