@@ -54,6 +54,6 @@ export function createHostState(config: GatewayConfig, logger: GatewayLogger, en
     logger: logger.child("heartbeat"),
     turnTimeoutMs: config.defaultTimeoutSeconds * 1000,
   });
-  const runtime = createServeRuntime({ sessions, journal, heartbeat, turns, channels, models: config.models, events });
+  const runtime = createServeRuntime({ sessions, journal, heartbeat, turns, channels, models: config.models });
   return { events, journal, sessions, channels, turns, heartbeat, runtime };
 }

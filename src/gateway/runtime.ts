@@ -4,8 +4,7 @@
  * activated only to collect their commands) the effectful calls throw, because
  * the running gateway — not a CLI process — owns the state dir's sessions.
  */
-import type { EventEmitter } from "eventemitter3";
-import type { HostEvents, HostRuntime } from "../plugin/host-api";
+import type { HostRuntime } from "../plugin/host-api";
 import type { ChannelRegistry } from "./channels/channel-registry";
 import type { Heartbeat } from "./heartbeat/heartbeat";
 import type { Journal } from "./journal/journal";
@@ -24,7 +23,6 @@ export interface ServeRuntimeDeps {
   turns: AgentTurns;
   channels: ChannelRegistry;
   models: readonly AllowedModel[];
-  events: EventEmitter<HostEvents>;
 }
 
 export function createServeRuntime(d: ServeRuntimeDeps): HostRuntime {
