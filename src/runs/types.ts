@@ -75,6 +75,11 @@ export interface RunOutcome {
   summary: string;
   delivered: boolean;
   deliveryError?: string;
+  /**
+   * True when the caller's signal (shutdown) ended the run before the turn finished:
+   * nothing was posted or delivered, and the run is left "running" for recovery.
+   */
+  cancelled?: boolean;
 }
 
 /** The run queue (src/runs/run-queue.ts): store + scheduler + executor. */
@@ -94,8 +99,17 @@ export interface RunQueue {
 
 /** Executes one run against the host (src/runs/executor.ts). */
 export interface RunExecutor {
-  /** runTurn with timeout → delivery → summary on the main session → heartbeat if wakeMode "now". */
-  execute(run: RunRecord, signal?: AbortSignal): Promise<RunOutcome>;
-  /** Posts `Hook <name> (interrupted): …` for a run that was running when the process died. */
+  /**
+   * runTurn with timeout → delivery → summary on the main session → heartbeat if wakeMode "now".
+   * `signal` cancels the run (shutdown). `onOutcome` is called with the outcome after the summary
+   * and heartbeat and before `run:finished` is emitted (the queue persists the terminal state there,
+   * so `run:finished` subscribers read the final status); it is not called for a cancelled run.
+   */
+  execute(run: RunRecord, signal?: AbortSignal, onOutcome?: (outcome: RunOutcome) => void): Promise<RunOutcome>;
+  /**
+   * Posts `Hook <name> (interrupted): <run.error or a default reason>` for a run that was running
+   * when the process died, requests a heartbeat for wakeMode "now", and returns the summary.
+   * The caller records the state and emits `run:finished`.
+   */
   reportInterrupted(run: RunRecord): Promise<string>;
 }

@@ -1,0 +1,155 @@
+/**
+ * The run executor: one accepted run against the host — a bounded agent turn,
+ * then delivery of the reply, the summary on the main session, and an immediate
+ * heartbeat for wakeMode "now" (SPEC §5.3).
+ */
+import type { HostRuntime, RunTurnRequest } from "../plugin/host-api";
+import type { ModuleLogger } from "../logging/logger";
+import type { PluginEmitter } from "../events";
+import type { RunExecutor, RunOutcome, RunRecord } from "./types";
+import { boundedTurn, type TurnEnd } from "./bounded-turn";
+import { carryOutDelivery, planDelivery, type DeliveryResult } from "./delivery";
+import { failureSummary, successSummary } from "./summary";
+import { systemClock, type Clock } from "./clock";
+import { safeEmit } from "./safe-emit";
+
+export interface RunExecutorOptions {
+  runtime: HostRuntime;
+  logger: ModuleLogger;
+  emitter: PluginEmitter;
+  /** For durations in logs; default the system clock. */
+  clock?: Clock;
+}
+
+/** Heartbeat reason requested after an agent run (direct or mapped) with wakeMode "now". */
+export const AGENT_HEARTBEAT_REASON = "hook:agent";
+
+/** Default reason of an interrupted run when the record carries none. */
+export const INTERRUPTED_REASON =
+  "the gateway stopped while this run was in progress; it was not re-run (set hooks.runs.retryInterrupted to re-run such runs)";
+
+type Verdict = { status: "succeeded"; reply: string } | { status: "failed" | "timed_out"; error: string };
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function judge(end: Exclude<TurnEnd, { kind: "cancelled" }>, timeoutSeconds: number): Verdict {
+  const timedOut = `the run did not finish within ${timeoutSeconds} s (timeoutSeconds) and was aborted`;
+  switch (end.kind) {
+    case "timed_out":
+      return { status: "timed_out", error: timedOut };
+    case "threw":
+      return { status: "failed", error: `the agent runner failed: ${errorText(end.error)}` };
+    case "result": {
+      const r = end.result;
+      if (r.status === "ok") return { status: "succeeded", reply: r.reply ?? "" };
+      if (r.status === "timeout") return { status: "timed_out", error: r.error || timedOut };
+      return { status: "failed", error: r.error || "the agent runner reported an error without a reason" };
+    }
+  }
+}
+
+/** Creates the executor used by the run queue. `execute` never throws. */
+export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
+  const { runtime, logger, emitter } = options;
+  const clock = options.clock ?? systemClock;
+  const mainKey = (): string => runtime.sessions.mainKey;
+
+  async function postSummary(run: RunRecord, summary: string): Promise<void> {
+    try {
+      await runtime.sessions.enqueueSystemEvent(mainKey(), summary, {
+        source: `hook:${run.source.hook}`,
+        kind: "run-summary",
+        runId: run.id,
+        ...(run.source.mappingId !== undefined ? { mappingId: run.source.mappingId } : {}),
+      });
+    } catch (e) {
+      logger.error("run summary could not be posted to the main session", { runId: run.id, code: "summary_failed", error: errorText(e) });
+    }
+  }
+
+  function wakeIfAsked(run: RunRecord): void {
+    if (run.action.wakeMode !== "now") return;
+    try {
+      runtime.heartbeat.requestNow({ reason: AGENT_HEARTBEAT_REASON });
+    } catch (e) {
+      logger.error("heartbeat request failed", { runId: run.id, code: "heartbeat_failed", error: errorText(e) });
+    }
+  }
+
+  async function deliver(run: RunRecord, reply: string): Promise<DeliveryResult> {
+    const plan = planDelivery(run.action, run.source, reply, () => runtime.channels.resolveLast(mainKey()));
+    const result = await carryOutDelivery(plan, reply.trim(), runtime.channels);
+    if (result.code === "no_last_route") {
+      logger.warn("reply not delivered: no last route", { runId: run.id, code: result.code });
+    } else if (result.code === "delivery_failed") {
+      logger.error("reply delivery failed", { runId: run.id, code: result.code, channel: result.channel, error: result.error });
+    } else if (plan.kind === "skip") {
+      logger.debug("reply not delivered", { runId: run.id, reason: plan.reason });
+    }
+    return result;
+  }
+
+  async function execute(run: RunRecord, signal?: AbortSignal, onOutcome?: (o: RunOutcome) => void): Promise<RunOutcome> {
+    const { action } = run;
+    const base = { runId: run.id, sessionKey: action.sessionKey, name: action.name };
+    const startedAt = clock();
+    safeEmit(logger, () => emitter.emit("run:started", base));
+    logger.info("run started", { runId: run.id, sessionKey: action.sessionKey, hook: run.source.hook, timeoutSeconds: action.timeoutSeconds });
+
+    const end = await boundedTurn(
+      (turnSignal) => {
+        const req: RunTurnRequest = { sessionKey: action.sessionKey, message: action.message, timeoutMs: action.timeoutSeconds * 1000, signal: turnSignal };
+        if (action.model !== undefined) req.model = action.model;
+        if (action.thinking !== undefined) req.thinking = action.thinking;
+        return runtime.agents.runTurn(req);
+      },
+      { timeoutMs: action.timeoutSeconds * 1000, cancel: signal },
+    );
+
+    if (end.kind === "cancelled") {
+      logger.warn("run cancelled before its turn finished; left for recovery", { runId: run.id, reason: end.reason });
+      return { status: "failed", error: `cancelled: ${end.reason}`, summary: "", delivered: false, cancelled: true };
+    }
+
+    const verdict = judge(end, action.timeoutSeconds);
+    let outcome: RunOutcome;
+    if (verdict.status === "succeeded") {
+      const d = await deliver(run, verdict.reply);
+      const note = d.code === "no_last_route" ? "not delivered: no last route" : d.error;
+      outcome = { status: "succeeded", reply: verdict.reply, summary: successSummary(action.name, verdict.reply, note), delivered: d.delivered };
+      if (d.error) outcome.deliveryError = d.error;
+    } else {
+      outcome = { status: verdict.status, error: verdict.error, summary: failureSummary(action.name, verdict.status, verdict.error), delivered: false };
+    }
+
+    await postSummary(run, outcome.summary);
+    wakeIfAsked(run);
+    try {
+      onOutcome?.(outcome);
+    } catch (e) {
+      logger.error("recording the run outcome failed", { runId: run.id, code: "store_failed", error: errorText(e) });
+    }
+    safeEmit(logger, () => emitter.emit("run:finished", { ...base, status: outcome.status, delivered: outcome.delivered }));
+    logger.info("run finished", {
+      runId: run.id,
+      status: outcome.status,
+      delivered: outcome.delivered,
+      replyChars: outcome.reply?.length ?? 0,
+      durationMs: clock() - startedAt,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    });
+    return outcome;
+  }
+
+  async function reportInterrupted(run: RunRecord): Promise<string> {
+    const summary = failureSummary(run.action.name, "interrupted", run.error ?? INTERRUPTED_REASON);
+    await postSummary(run, summary);
+    wakeIfAsked(run);
+    logger.warn("run interrupted by a restart; reported to the main session", { runId: run.id, sessionKey: run.action.sessionKey });
+    return summary;
+  }
+
+  return { execute, reportInterrupted };
+}

@@ -1,0 +1,28 @@
+/**
+ * Heartbeat acknowledgements: a reply that is only `HEARTBEAT_OK` (possibly with
+ * a little markup and whitespace around it) is not worth delivering (SPEC §5.3).
+ */
+
+export const HEARTBEAT_TOKEN = "HEARTBEAT_OK";
+/** Characters other than the token an acknowledgement may carry. */
+export const HEARTBEAT_ACK_MAX_OTHER_CHARS = 300;
+
+const HTML_TAG = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;
+const HTML_ENTITY = /&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#x[0-9A-Fa-f]+);/g;
+const MARKUP_ONLY = /^[\s\p{P}\p{S}\p{Cf}]*$/u;
+
+/**
+ * True when the reply is `HEARTBEAT_OK` plus at most 300 other characters, all of
+ * them whitespace or markup (punctuation/symbols such as `**`, `` ` ``, `>`, HTML tags
+ * and entities).
+ *
+ * @example isHeartbeatAck("**HEARTBEAT_OK**") // true
+ * @example isHeartbeatAck("HEARTBEAT_OK, but the disk is full") // false
+ */
+export function isHeartbeatAck(reply: string): boolean {
+  const parts = reply.split(HEARTBEAT_TOKEN);
+  if (parts.length < 2) return false;
+  const rest = parts.join("");
+  if (Array.from(rest).length > HEARTBEAT_ACK_MAX_OTHER_CHARS) return false;
+  return MARKUP_ONLY.test(rest.replace(HTML_TAG, "").replace(HTML_ENTITY, ""));
+}

@@ -1,0 +1,242 @@
+/**
+ * The run queue (SPEC §5.1, §7): persists accepted runs, runs at most
+ * `maxConcurrent` at once, one at a time per session key in arrival order,
+ * recovers after a restart, and drains within a grace period on shutdown.
+ */
+import { randomUUID } from "node:crypto";
+import type { HostRuntime } from "../plugin/host-api";
+import type { RunsConfig } from "../config/types";
+import type { ModuleLogger } from "../logging/logger";
+import type { PluginEmitter } from "../events";
+import { err, hookError, ok, type Result } from "../errors";
+import type { RunExecutor, RunOutcome, RunQueue, RunRecord, RunStore } from "./types";
+import { isoAt, systemClock, type Clock } from "./clock";
+import { INTERRUPTED_REASON } from "./executor";
+import { failureSummary } from "./summary";
+import { safeEmit } from "./safe-emit";
+import { waitAtMost } from "./wait-at-most";
+
+export interface RunQueueOptions {
+  store: RunStore;
+  executor: RunExecutor;
+  config: RunsConfig;
+  /** Used to refuse runs addressed to the main session (defence in depth behind §5.1 confinement). */
+  runtime: HostRuntime;
+  logger: ModuleLogger;
+  /** `run:finished` for runs recovered as interrupted (the executor emits the others). */
+  emitter: PluginEmitter;
+  /** Timestamps (createdAt, startedAt, finishedAt); default the system clock. */
+  clock?: Clock;
+  /** Run ids; default uuid v4. */
+  idGen?: () => string;
+  /** `Retry-After` seconds of an `overloaded` refusal; default 30. */
+  overloadRetryAfterSeconds?: number;
+  /** After the grace period, how long stop() waits for cancelled runs to settle; default 1000 ms. */
+  cancelSettleMs?: number;
+}
+
+type Phase = "idle" | "starting" | "started" | "stopping" | "stopped";
+
+const SHUTDOWN_REASON = "the gateway is shutting down";
+
+/** Creates the queue. Call `start()` (recovery + workers) before serving, `stop(graceMs)` on shutdown. */
+export function createRunQueue(options: RunQueueOptions): RunQueue {
+  const { store, executor, config, runtime, logger, emitter } = options;
+  const clock = options.clock ?? systemClock;
+  const idGen = options.idGen ?? randomUUID;
+  const retryAfter = String(options.overloadRetryAfterSeconds ?? 30);
+  const cancelSettleMs = options.cancelSettleMs ?? 1000;
+
+  /** Queued runs in seq order. */
+  const queued: RunRecord[] = [];
+  const queuedIds = new Set<string>();
+  /** Session keys with a run in progress. */
+  const busyKeys = new Set<string>();
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let phase: Phase = "idle";
+  /** Once true the store is never written again (it may be closed right after stop()). */
+  let closed = false;
+  let pumpScheduled = false;
+  let startPromise: Promise<void> | undefined;
+  let stopPromise: Promise<void> | undefined;
+
+  /** Applies a state change; false (logged) when it could not be stored. */
+  function persist(id: string, patch: Parameters<RunStore["update"]>[1], transition: string): boolean {
+    if (closed) {
+      logger.warn("run state not recorded: the queue has stopped; the next start recovers the run", { runId: id, transition });
+      return false;
+    }
+    try {
+      store.update(id, patch);
+      return true;
+    } catch (e) {
+      logger.error("run state could not be stored", { runId: id, transition, code: "store_failed", error: e instanceof Error ? e.message : String(e) });
+      return false;
+    }
+  }
+
+  function addQueued(run: RunRecord): void {
+    if (queuedIds.has(run.id) || running.has(run.id)) return;
+    let i = queued.length;
+    while (i > 0 && queued[i - 1].seq > run.seq) i--;
+    queued.splice(i, 0, run);
+    queuedIds.add(run.id);
+  }
+
+  function schedulePump(): void {
+    if (pumpScheduled) return;
+    pumpScheduled = true;
+    // Deferred so that enqueue() returns (and the 202 is sent) before any run starts.
+    setImmediate(() => {
+      pumpScheduled = false;
+      pump();
+    });
+  }
+
+  function pump(): void {
+    while (phase === "started" && running.size < config.maxConcurrent) {
+      const index = queued.findIndex((r) => !busyKeys.has(r.action.sessionKey));
+      if (index < 0) return;
+      const [run] = queued.splice(index, 1);
+      queuedIds.delete(run.id);
+      if (!launch(run)) {
+        // Not started: a run whose start is not on record would run again after a restart.
+        addQueued(run);
+        return;
+      }
+    }
+  }
+
+  function finish(run: RunRecord, outcome: RunOutcome): void {
+    const patch: Parameters<RunStore["update"]>[1] = { status: outcome.status, finishedAt: isoAt(clock), summary: outcome.summary };
+    const error = outcome.error ?? outcome.deliveryError;
+    if (error !== undefined) patch.error = error;
+    persist(run.id, patch, outcome.status);
+  }
+
+  /** Starts a run; false when its "running" state could not be stored (the run is not started). */
+  function launch(run: RunRecord): boolean {
+    const key = run.action.sessionKey;
+    const startedAt = isoAt(clock);
+    if (!persist(run.id, { status: "running", startedAt }, "running")) return false;
+    busyKeys.add(key);
+    const record: RunRecord = { ...run, status: "running", startedAt };
+    const controller = new AbortController();
+    const done = executor
+      .execute(record, controller.signal, (outcome) => finish(record, outcome))
+      .then(
+        (outcome) => {
+          if (outcome.cancelled) logger.warn("run left running for recovery", { runId: run.id, sessionKey: key });
+        },
+        (e: unknown) => {
+          const reason = `the run failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`;
+          logger.error("run executor failed", { runId: run.id, code: "executor_failed", error: reason });
+          finish(record, { status: "failed", error: reason, summary: failureSummary(run.action.name, "failed", reason), delivered: false });
+          safeEmit(logger, () => emitter.emit("run:finished", { runId: run.id, sessionKey: key, name: run.action.name, status: "failed", delivered: false }));
+        },
+      )
+      .finally(() => {
+        running.delete(run.id);
+        busyKeys.delete(key);
+        pump();
+      });
+    running.set(run.id, { controller, done });
+    return true;
+  }
+
+  async function recover(): Promise<void> {
+    let interrupted = 0;
+    let requeued = 0;
+    for (const run of store.listByStatus(["running"])) {
+      if (config.retryInterrupted) {
+        persist(run.id, { status: "queued" }, "queued (retry interrupted)");
+        requeued++;
+        logger.warn("run was running when the gateway stopped; queued again (hooks.runs.retryInterrupted)", { runId: run.id });
+        continue;
+      }
+      const error = INTERRUPTED_REASON;
+      let summary: string;
+      try {
+        // Reported before it is recorded: a crash in between reports twice rather than never.
+        summary = await executor.reportInterrupted({ ...run, error });
+      } catch (e) {
+        summary = failureSummary(run.action.name, "interrupted", error);
+        logger.error("interrupted run could not be reported", { runId: run.id, code: "summary_failed", error: e instanceof Error ? e.message : String(e) });
+      }
+      persist(run.id, { status: "interrupted", finishedAt: isoAt(clock), summary, error }, "interrupted");
+      safeEmit(logger, () =>
+        emitter.emit("run:finished", { runId: run.id, sessionKey: run.action.sessionKey, name: run.action.name, status: "interrupted", delivered: false }),
+      );
+      interrupted++;
+    }
+    for (const run of store.listByStatus(["queued"])) addQueued(run);
+    logger.info("run queue recovered", { queued: queued.length, interrupted, requeued });
+  }
+
+  async function start(): Promise<void> {
+    if (phase !== "idle") return startPromise;
+    phase = "starting";
+    startPromise = recover().then(() => {
+      if (phase !== "starting") return;
+      phase = "started";
+      pump();
+    });
+    return startPromise;
+  }
+
+  async function doStop(graceMs: number): Promise<void> {
+    phase = "stopping";
+    if (startPromise) await startPromise.catch(() => undefined);
+    const allDone = (): Promise<unknown> => Promise.all([...running.values()].map((r) => r.done));
+    if (running.size > 0 && !(await waitAtMost(allDone(), graceMs))) {
+      logger.warn("grace period over; cancelling runs still in progress (the next start reports them as interrupted)", {
+        runs: running.size,
+        graceMs,
+      });
+      for (const r of running.values()) r.controller.abort(new Error(SHUTDOWN_REASON));
+      await waitAtMost(allDone(), cancelSettleMs);
+    }
+    closed = true;
+    phase = "stopped";
+    logger.info("run queue stopped", { queued: queued.length, leftRunning: running.size });
+  }
+
+  function enqueue(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Result<RunRecord> {
+    if (phase === "stopping" || phase === "stopped") return err(hookError("shutting_down"));
+    if (action.sessionKey === runtime.sessions.mainKey) {
+      const message = "sessionKey must not address the main session.";
+      return err(hookError("invalid_payload", message, { details: [{ field: "sessionKey", message }] }));
+    }
+    const depth = phase === "started" ? queued.length : store.countQueued();
+    if (depth >= config.maxQueued) {
+      logger.warn("run refused: queue full", { code: "overloaded", queued: depth, maxQueued: config.maxQueued, requestId: source.requestId });
+      return err(hookError("overloaded", `Too many runs are queued (hooks.runs.maxQueued is ${config.maxQueued}); retry later.`, { headers: { "Retry-After": retryAfter } }));
+    }
+    let record: RunRecord;
+    try {
+      record = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
+      if (opts.idempotencyKey !== undefined) record.idempotencyKey = opts.idempotencyKey;
+      store.insert(record);
+    } catch (e) {
+      logger.error("run could not be stored; not accepted", { code: "store_failed", requestId: source.requestId, error: e instanceof Error ? e.message : String(e) });
+      return err(hookError("internal_error", "The run could not be stored, so it was not accepted; retry later.", { cause: e }));
+    }
+    addQueued(record);
+    logger.info("run queued", { runId: record.id, seq: record.seq, sessionKey: action.sessionKey, hook: source.hook, requestId: source.requestId });
+    schedulePump();
+    return ok({ ...record });
+  }
+
+  return {
+    enqueue,
+    get: (id) => store.get(id),
+    start,
+    stop(graceMs) {
+      stopPromise ??= doStop(graceMs);
+      return stopPromise;
+    },
+    get queuedCount() {
+      return queued.length;
+    },
+  };
+}
