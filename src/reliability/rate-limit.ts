@@ -20,10 +20,11 @@
  *   createHooksRouter({ ..., rateLimiter: createRateLimiter(config, { logger }) })
  */
 import type { Request, RequestHandler, Response } from "express";
-import { rateLimit, ipKeyGenerator } from "express-rate-limit";
+import { rateLimit } from "express-rate-limit";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { ModuleLogger } from "../logging/logger";
 import { hookError } from "../errors";
+import { clientKey as defaultClientKey } from "../http/client-key";
 
 /** What was exceeded, passed to `onLimited`. */
 export interface RateLimitedInfo {
@@ -57,11 +58,6 @@ function subPath(req: Request): string {
   } catch {
     return trimmed;
   }
-}
-
-function defaultClientKey(req: Request): string {
-  const address = req.ip ?? req.socket?.remoteAddress;
-  return address ? ipKeyGenerator(address) : "unknown";
 }
 
 export function createRateLimiter(config: ResolvedHooksConfig, opts: RateLimiterOptions = {}): RequestHandler {
