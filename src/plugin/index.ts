@@ -82,6 +82,7 @@ export function activate(api: PluginApi): void {
     runtime: api.runtime,
     queue: { enqueue: (...a) => requireQueue().enqueue(...a), get: (id) => requireQueue().get(id) },
     isShuttingDown: () => shuttingDown,
+    logger: logs.forModule("dispatch"),
   });
 
   const idempotency = createIdempotencyGuard({
@@ -133,7 +134,7 @@ export function activate(api: PluginApi): void {
   });
 
   if (config.mail?.autoStart) {
-    api.registerService(createMailService({ config, stateDir: api.stateDir, logger: logs.forModule("mail") }));
+    api.registerService(createMailService({ config, stateDir: api.stateDir, configDir: api.configDir, logger: logs.forModule("mail") }));
   }
 
   log.info("hooks enabled", { path: config.path, mappings: mappings.describe().length, presets: config.presets });
