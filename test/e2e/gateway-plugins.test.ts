@@ -106,7 +106,8 @@ describe("gateway e2e: plugin manager", () => {
     gw = await startGateway({ dir, configPath });
     expect(gw.stdout()).toContain("plugin: workspace-chat-channel 1.0.0 (path) disabled");
     const refused = await postJson(`${gw.baseUrl}/hooks/agent`, body);
-    expect(refused.status).toBe(400);
+    // status and body together, so a failure shows what answered
+    expect({ status: refused.status, body: refused.body }).toMatchObject({ status: 400, body: { code: "invalid_payload" } });
     expect(JSON.stringify(refused.body)).toContain("channel");
   });
 
