@@ -11,7 +11,8 @@ import type { MappingEngine } from "../mappings/engine";
 import type { PluginApi } from "../plugin/host-api";
 import { isMailError } from "./mail-error";
 import { formatRunSummary, runMailCommand, type MailRunFlags } from "./mail-run";
-import { formatSetupSummary, runMailSetup, setupJson, type MailSetupFlags } from "./mail-setup";
+import { runMailSetup, type MailSetupFlags } from "./mail-setup";
+import { formatSetupSummary, setupJson } from "./setup-report";
 
 export interface MailCliDeps {
   api: PluginApi;

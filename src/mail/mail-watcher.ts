@@ -15,20 +15,15 @@
 import type { MailConfig } from "../config/types";
 import type { ModuleLogger } from "../logging/logger";
 import { backoffDelay, sleep, DEFAULT_RECONNECT_BACKOFF, type BackoffPolicy } from "./backoff";
-import { splitIntoBatches, type MailBatch, type UidMessage } from "./batch";
-import { createCheckpointStore, type Checkpoint, type CheckpointStore, type MailboxIdentity } from "./checkpoint-store";
+import { createCheckpointStore, type MailboxIdentity } from "./checkpoint-store";
 import { createHookPoster, type HookPoster } from "./hook-poster";
 import { openImapSession, type ImapSession, type OpenImapSessionOptions } from "./imap-session";
+import { createMailboxSync, type MailRunSummary, type MailSince, type SyncState } from "./mailbox-sync";
 import { isMailError, MailError } from "./mail-error";
-import { parseMessage } from "./parse-message";
 import { resolvePassword } from "./password";
 import { acquireWatcherLock } from "./watcher-lock";
 
-/** Where to start when `--since` is given: a UID (inclusive) or a date (internal date, day granularity). */
-export type MailSince = { uid: number } | { date: Date };
-
-/** Messages larger than this are parsed from their first bytes only. */
-export const SOURCE_FETCH_MAX_BYTES = 2 * 1024 * 1024;
+export { SOURCE_FETCH_MAX_BYTES, type MailRunSummary, type MailSince } from "./mailbox-sync";
 
 export interface MailWatcherOptions {
   mail: MailConfig;
@@ -53,17 +48,6 @@ export interface MailWatcherOptions {
   poster?: HookPoster;
 }
 
-export interface MailRunSummary {
-  /** Messages the gateway accepted (2xx). */
-  delivered: number;
-  /** Messages in batches the gateway rejected permanently (skipped). */
-  rejected: number;
-  /** Posts answered with 2xx. */
-  batches: number;
-  lastUid: number;
-  uidValidity: string;
-}
-
 export interface MailWatcher {
   /** Processes what is new once, then disconnects. */
   runOnce(signal?: AbortSignal): Promise<MailRunSummary>;
@@ -86,6 +70,7 @@ export function createMailWatcher(opts: MailWatcherOptions): MailWatcher {
     createHookPoster({ hookUrl: opts.hookUrl, token: opts.token, logger: log, backoff: opts.postBackoff, fetch: opts.fetch, random: opts.random });
   const open = opts.openSession ?? openImapSession;
   const reconnectPolicy = opts.reconnectBackoff ?? DEFAULT_RECONNECT_BACKOFF;
+  const sync = createMailboxSync({ mail, identity, store, poster, logger: log, maxBodyBytes: opts.maxBodyBytes });
 
   async function connect(): Promise<ImapSession> {
     const password = resolvePassword(mail.imap.password, { baseDir: opts.configDir, env: opts.env });
@@ -94,100 +79,6 @@ export function createMailWatcher(opts: MailWatcherOptions): MailWatcher {
 
   function newSummary(): MailRunSummary {
     return { delivered: 0, rejected: 0, batches: 0, lastUid: 0, uidValidity: "" };
-  }
-
-  /** Posts one batch and advances the checkpoint; undefined when stopped before the gateway answered. */
-  async function deliver(batch: MailBatch, cp: Checkpoint, nextLastUid: number, summary: MailRunSummary, signal: AbortSignal): Promise<Checkpoint | undefined> {
-    store.save({ uidValidity: cp.uidValidity, lastUid: cp.lastUid, pending: batch });
-    const outcome = await poster.post(batch, signal);
-    if (outcome.kind === "aborted") return undefined;
-    if (outcome.kind === "delivered") {
-      summary.delivered += batch.uids.length;
-      summary.batches += 1;
-    } else {
-      summary.rejected += batch.uids.length;
-    }
-    return store.save({ uidValidity: cp.uidValidity, lastUid: Math.max(cp.lastUid, nextLastUid) });
-  }
-
-  /** Brings the checkpoint up to date with the mailbox. Returns false when stopped. */
-  async function sync(session: ImapSession, state: { since?: MailSince }, summary: MailRunSummary, signal: AbortSignal): Promise<boolean> {
-    const mb = session.mailbox;
-    let cp = store.load();
-    if (!cp || cp.uidValidity !== mb.uidValidity) {
-      if (cp) {
-        log.warn("mailbox UIDVALIDITY changed; checkpoint restarts at the current end of the mailbox", {
-          mailbox: identity.mailbox,
-          previousUidValidity: cp.uidValidity,
-          uidValidity: mb.uidValidity,
-          previousLastUid: cp.lastUid,
-          droppedPendingMessages: cp.pending?.uids.length ?? 0,
-        });
-      } else {
-        log.info("first start for this mailbox: only mail arriving from now on is sent", { mailbox: identity.mailbox, uidNext: mb.uidNext });
-      }
-      cp = store.save({ uidValidity: mb.uidValidity, lastUid: mb.uidNext - 1 });
-    }
-    if (cp.pending) {
-      log.info("re-sending the batch that was in flight when the watcher stopped", { uids: cp.pending.uids, idempotencyKey: cp.pending.idempotencyKey });
-      const next = await deliver(cp.pending, cp, Math.max(...cp.pending.uids), summary, signal);
-      if (!next) return false;
-      cp = next;
-    }
-    if (state.since) {
-      const since = state.since;
-      let lastUid: number;
-      if ("uid" in since) {
-        lastUid = since.uid - 1;
-      } else {
-        const uids = await session.uidsSince(since.date);
-        lastUid = uids.length > 0 ? uids[0]! - 1 : mb.uidNext - 1;
-      }
-      cp = store.save({ uidValidity: cp.uidValidity, lastUid });
-      log.info("checkpoint set from --since", { lastUid });
-      state.since = undefined;
-    }
-    for (;;) {
-      if (signal.aborted) return false;
-      const uids = await session.newUids(cp.lastUid);
-      if (uids.length === 0) break;
-      const chunk = uids.slice(0, Math.max(mail.maxMessages, 1));
-      const sources = await session.fetchSources(chunk, SOURCE_FETCH_MAX_BYTES);
-      const items: UidMessage[] = [];
-      for (const s of sources) {
-        const fallbackId = `${mb.uidValidity}.${s.uid}@${identity.host}`;
-        try {
-          const message = await parseMessage(s.source, {
-            maxBytes: mail.maxBytes,
-            includeBody: mail.includeBody,
-            fallbackId,
-            internalDate: s.internalDate,
-          });
-          items.push({ uid: s.uid, message });
-        } catch (e) {
-          log.warn("message could not be parsed; sending its envelope only", { uid: s.uid, size: s.size, error: (e as Error).name });
-          items.push({ uid: s.uid, message: { id: fallbackId, from: "(unknown sender)", subject: "(message could not be parsed)", snippet: "" } });
-        }
-      }
-      log.info("new mail", { uids: chunk, fetched: sources.length, bytes: sources.reduce((n, s) => n + (s.size ?? s.source.length), 0) });
-      const batches = splitIntoBatches(items, { maxMessages: Math.max(mail.maxMessages, 1), maxBodyBytes: opts.maxBodyBytes });
-      const chunkEnd = chunk[chunk.length - 1]!;
-      if (batches.length === 0) {
-        // Everything in the chunk was expunged before it could be fetched.
-        cp = store.save({ uidValidity: cp.uidValidity, lastUid: chunkEnd });
-        continue;
-      }
-      for (let i = 0; i < batches.length; i++) {
-        const batch = batches[i]!;
-        const end = i === batches.length - 1 ? chunkEnd : batch.uids[batch.uids.length - 1]!;
-        const next = await deliver(batch, cp, end, summary, signal);
-        if (!next) return false;
-        cp = next;
-      }
-    }
-    summary.lastUid = cp.lastUid;
-    summary.uidValidity = cp.uidValidity;
-    return true;
   }
 
   async function withLock<T>(fn: () => Promise<T>): Promise<T> {
@@ -225,7 +116,7 @@ export function createMailWatcher(opts: MailWatcherOptions): MailWatcher {
     run(signal) {
       return withLock(async () => {
         const summary = newSummary();
-        const state: { since?: MailSince } = { since: opts.since };
+        const state: SyncState = { since: opts.since };
         const pollMs = Math.max(mail.pollSeconds, 1) * 1000;
         let failures = 0;
         while (!signal.aborted) {

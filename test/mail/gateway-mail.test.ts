@@ -125,7 +125,7 @@ test("checks 2 and 5: three new messages → one post, one agent run listing all
   for (const m of [plain, html, utf8]) await imap.append(m.raw);
 
   const r = await mailCli(s, ["--once"]);
-  expect(r.code).toBe(0);
+  expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
   expect(r.stdout).toMatch(/^Done: 3 message\(s\) delivered in 1 post\(s\); the checkpoint is at UID \d+\.\n$/);
   const turn = await gw.waitForJournal((e) => e.type === "agent_turn" && String(e.sessionKey).startsWith("hook:mail:"));
   expect(turn.sessionKey).toBe(`hook:mail:${plain.id}`);
@@ -146,7 +146,7 @@ test("checks 2 and 5: three new messages → one post, one agent run listing all
   const cp = JSON.parse(fs.readFileSync(cpFile, "utf8"));
   fs.writeFileSync(cpFile, JSON.stringify({ ...cp, lastUid: cp.lastUid - 3 }));
   const replay = await mailCli(s, ["--once"]);
-  expect(replay.code).toBe(0);
+  expect({ code: replay.code, stderr: replay.stderr }).toMatchObject({ code: 0 });
   expect(replay.stdout).toMatch(/^Done: 3 message\(s\) delivered in 1 post\(s\)/);
   expect(replay.stderr).toContain("mail batch was already accepted by the gateway (replayed)");
   expect(mailTurns(s.stateDir)).toHaveLength(1);
