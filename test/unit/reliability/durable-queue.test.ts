@@ -10,42 +10,8 @@ import { createRunExecutor } from "../../../src/runs/executor";
 import { createPluginEmitter } from "../../../src/events";
 import type { RunsConfig } from "../../../src/config/types";
 import type { RunQueue, RunStatus } from "../../../src/runs/types";
-import type { RunTurnResult } from "../../../src/plugin/host-api";
 import { createFakeHost, type FakeHost } from "../../helpers/fake-host";
-import { actionSource, agentAction, recordingLogger, tempDir } from "./support";
-
-/** A runner whose turns finish only when the test releases them (or their signal aborts). */
-function gatedRunner() {
-  const gates = new Map<string, (r: RunTurnResult) => void>();
-  const active = new Set<string>();
-  let maxActive = 0;
-  const started: string[] = [];
-  return {
-    started,
-    active,
-    get maxActive() {
-      return maxActive;
-    },
-    release(message: string, reply = `done ${message}`) {
-      const open = gates.get(message);
-      if (!open) throw new Error(`no turn waiting for ${message}`);
-      open({ status: "ok", reply });
-    },
-    runTurn: (req: { message: string; signal: AbortSignal }) =>
-      new Promise<RunTurnResult>((resolve) => {
-        started.push(req.message);
-        active.add(req.message);
-        maxActive = Math.max(maxActive, active.size);
-        const done = (r: RunTurnResult) => {
-          active.delete(req.message);
-          gates.delete(req.message);
-          resolve(r);
-        };
-        gates.set(req.message, done);
-        req.signal.addEventListener("abort", () => done({ status: "error", error: "aborted" }), { once: true });
-      }),
-  };
-}
+import { actionSource, agentAction, gatedRunner, recordingLogger, tempDir } from "./support";
 
 describe("run queue on the durable store", () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -179,7 +145,7 @@ describe("run queue on the durable store", () => {
 
     await boot(runsConfig({ maxConcurrent: 1, retryInterrupted: true }));
     await host.waitFor(() => runner.started.filter((m) => m === "again").length === 2, 5000, "re-run");
-    runner.release("again", "second time");
+    runner.release("again", { status: "ok", reply: "second time" });
     await waitStatus(run.id, "succeeded");
     expect(queue.get(run.id)!.summary).toBe("Hook again: second time");
     expect(host.systemEvents.some((e) => e.text.includes("(interrupted)"))).toBe(false);

@@ -1,0 +1,79 @@
+/** Helpers of the crash suites: HTTP against a gateway child process, and its plugin database. */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { GatewayProcess } from "../helpers/gateway-process";
+
+export const CRASH_TOKEN = "crash-suite-hook-token-0123456789";
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown> | undefined;
+}
+
+/** POSTs JSON; rejects when the connection fails (e.g. the gateway was killed). */
+export async function postJson(gw: GatewayProcess, sub: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+  const res = await fetch(`${gw.baseUrl}/hooks/${sub}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${CRASH_TOKEN}`, "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+}
+
+/** GET {path}/runs/<id> with the token. */
+export async function getRun(gw: GatewayProcess, id: string): Promise<HttpResult> {
+  const res = await fetch(`${gw.baseUrl}/hooks/runs/${id}`, {
+    headers: { authorization: `Bearer ${CRASH_TOKEN}` },
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+}
+
+/** Polls until `pred` holds (bounded). */
+export async function until(pred: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await pred())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The plugin's database file in a gateway state dir (`<stateDir>/data/inbound-webhooks/`). */
+export function pluginDatabaseFile(stateDir: string): string {
+  return path.join(stateDir, "data", "inbound-webhooks", "inbound-webhooks.sqlite");
+}
+
+/** Runs a read-only query on the plugin database (the gateway may be stopped or running). */
+export function queryPluginDb<T>(stateDir: string, sql: string, ...params: unknown[]): T[] {
+  const file = pluginDatabaseFile(stateDir);
+  if (!fs.existsSync(file)) throw new Error(`no plugin database at ${file}`);
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs `tasks` with at most `limit` in flight; returns settled results in order. */
+export async function pool<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<Array<PromiseSettledResult<T>>> {
+  const results: Array<PromiseSettledResult<T>> = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      try {
+        results[i] = { status: "fulfilled", value: await tasks[i]!() };
+      } catch (reason) {
+        results[i] = { status: "rejected", reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
