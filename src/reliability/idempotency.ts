@@ -45,6 +45,8 @@ export interface IdempotencyGuardOptions {
   purgeIntervalMs?: number;
   /** Which handler responses are stored for replay. Default: 2xx only. */
   isStorable?: (response: HookResponse) => boolean;
+  /** `Retry-After` of the `shutting_down` answer when the store is already closed. Default 5. */
+  shutdownRetryAfterSeconds?: number;
 }
 
 /** Default storage rule: only successful (2xx) responses are replayed. */
@@ -128,7 +130,7 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
       }
 
       const database = options.database();
-      if (!database.isOpen) throw hookError("shutting_down");
+      if (!database.isOpen) throw hookError("shutting_down", undefined, { headers: { "Retry-After": String(options.shutdownRetryAfterSeconds ?? 5) } });
       const store = storeFor(database);
       const now = clock();
       if (now - lastPurge >= purgeIntervalMs) {

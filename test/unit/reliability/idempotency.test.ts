@@ -245,7 +245,7 @@ describe("createIdempotencyGuard", () => {
   it("answers shutting_down when the database is already closed", async () => {
     const guard = guardFor();
     database.close();
-    await expect(guard.handle({ scope: "agent", key: "k", bodyHash: "h" }, async () => accepted("r"))).rejects.toMatchObject({ code: "shutting_down", status: 503 });
+    await expect(guard.handle({ scope: "agent", key: "k", bodyHash: "h" }, async () => accepted("r"))).rejects.toMatchObject({ code: "shutting_down", status: 503, headers: { "Retry-After": "5" } });
   });
 
   it("still answers the request when the database closes while the handler runs", async () => {
