@@ -4,8 +4,7 @@
  * own (used for mappings that presets contribute) with the same schema and messages
  * as `hooks.mappings`.
  */
-import type { ActionKind, MappingConfig, WakeMode } from "./types";
-import type { ThinkingLevel } from "../plugin/host-api";
+import type { MappingConfig } from "./types";
 import { err, ok, type Result } from "../errors";
 import { mappingListSchema } from "./mapping-schema";
 import { normaliseMatchPath } from "./paths";
@@ -14,25 +13,7 @@ import { MAPPING_DEFAULTS } from "./rules";
 import { VALIDATION_OPTIONS } from "./schema";
 
 /** A mapping entry as the joi schema returns it (validated, action defaulted). */
-export interface ValidatedMapping {
-  id?: string;
-  match?: { path?: string; source?: string };
-  action: ActionKind;
-  wakeMode?: WakeMode;
-  name?: string;
-  sessionKey?: string;
-  textTemplate?: string;
-  messageTemplate?: string;
-  deliver?: boolean;
-  channel?: string;
-  to?: string;
-  model?: string;
-  thinking?: ThinkingLevel;
-  timeoutSeconds?: number;
-  allowUnsafeExternalContent?: boolean;
-  transform?: { module: string; export?: string };
-  rateLimit?: { max: number; windowSeconds: number };
-}
+export type ValidatedMapping = Omit<MappingConfig, "id"> & { id?: string };
 
 /**
  * Builds the `MappingConfig` of the entry at `index` (0-based). Duplicate ids are
