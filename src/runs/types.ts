@@ -46,7 +46,8 @@ export interface RunView {
 
 export function toRunView(r: RunRecord): RunView {
   const v: RunView = { id: r.id, status: r.status, name: r.action.name, sessionKey: r.action.sessionKey, createdAt: r.createdAt };
-  if (r.startedAt) v.startedAt = r.startedAt;
+  // A run re-queued after an interruption keeps its old startedAt in the store; queued means not started.
+  if (r.startedAt && r.status !== "queued") v.startedAt = r.startedAt;
   if (r.finishedAt) v.finishedAt = r.finishedAt;
   if (r.summary !== undefined) v.summary = r.summary;
   return v;
