@@ -3,7 +3,6 @@
  * resolved config, a real IMAP server (dovecot) and a local hook receiver.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { Command, CommanderError } from "commander";
@@ -13,29 +12,11 @@ import type { PluginApi } from "../../src/plugin/host-api";
 import type { MappingEngine } from "../../src/mappings/engine";
 import type { MailBatchPayload } from "../../src/mail/mail-payload";
 import { createPluginLogger } from "../../src/logging/logger";
-import { startDovecot, type DovecotServer } from "./helpers/dovecot";
-import { startHookReceiver, type HookReceiver } from "./helpers/hook-receiver";
+import { useMailFixture } from "./helpers/mail-fixture";
 import { plainMessage } from "./helpers/messages";
 
 const TOKEN = "cli-test-token-0123456789abcdefghij";
-let imap: DovecotServer;
-let receiver: HookReceiver;
-let dir: string;
-
-beforeAll(async () => {
-  imap = await startDovecot();
-});
-afterAll(async () => {
-  await imap?.cleanup();
-});
-beforeEach(async () => {
-  receiver = await startHookReceiver();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "iw-mail-cli-"));
-});
-afterEach(async () => {
-  await receiver.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const fx = useMailFixture("iw-mail-cli-");
 
 interface CliRun {
   code: number;
@@ -45,9 +26,9 @@ interface CliRun {
 
 /** Builds the command tree as the host does and runs `args` (after `gateway`). */
 async function cli(raw: Record<string, unknown>, args: string[], opts: { env?: NodeJS.ProcessEnv; stop?: AbortController; configPath?: string } = {}): Promise<CliRun> {
-  const configPath = opts.configPath ?? path.join(dir, "gateway.config.json");
-  const api = { config: raw, configDir: dir, configPath, stateDir: path.join(dir, "state"), pluginId: "inbound-webhooks" } as unknown as PluginApi;
-  const config = resolveConfig(raw, { configDir: dir });
+  const configPath = opts.configPath ?? path.join(fx.dir, "gateway.config.json");
+  const api = { config: raw, configDir: fx.dir, configPath, stateDir: path.join(fx.dir, "state"), pluginId: "inbound-webhooks" } as unknown as PluginApi;
+  const config = resolveConfig(raw, { configDir: fx.dir });
   let out = "";
   let err = "";
   const program = new Command("gateway").exitOverride().configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (err += s) });
@@ -56,7 +37,7 @@ async function cli(raw: Record<string, unknown>, args: string[], opts: { env?: N
   const stop = opts.stop ?? new AbortController();
   registerMailCommands(webhooks, { api, config, mappings: {} as MappingEngine, logs }, {
     env: opts.env ?? {},
-    cwd: () => dir,
+    cwd: () => fx.dir,
     stdin: Object.assign(new PassThrough(), { isTTY: false }),
     stopSignal: () => ({ signal: stop.signal, dispose() {} }),
   });
@@ -76,8 +57,8 @@ function mailConfig(extra: Record<string, unknown> = {}): Record<string, unknown
       token: TOKEN,
       presets: ["mail"],
       mail: {
-        imap: { host: "127.0.0.1", port: imap.port, tls: "none", user: imap.user, password: { env: "IMAP_PW" }, mailbox: "INBOX" },
-        hookUrl: receiver.url,
+        imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password: { env: "IMAP_PW" }, mailbox: "INBOX" },
+        hookUrl: fx.receiver.url,
         pollSeconds: 3600,
         ...extra,
       },
@@ -87,13 +68,13 @@ function mailConfig(extra: Record<string, unknown> = {}): Record<string, unknown
 
 test("setup --json writes the config and prints a machine-readable report", async () => {
   const r = await cli({}, ["mail", "setup", "--host", "imap.gmail.com", "--user", "me@gmail.com", "--password-env", "GMAIL_APP_PASSWORD", "--no-input", "--json"], {
-    configPath: path.join(dir, "gw.json"),
+    configPath: path.join(fx.dir, "gw.json"),
   });
   expect(r.code).toBe(0);
   const report = JSON.parse(r.out);
-  expect(report).toMatchObject({ ok: true, configPath: path.join(dir, "gw.json"), created: true, mail: "created", tokenCreated: true });
+  expect(report).toMatchObject({ ok: true, configPath: path.join(fx.dir, "gw.json"), created: true, mail: "created", tokenCreated: true });
   expect(report.settings.imap).toEqual({ host: "imap.gmail.com", port: 993, tls: "tls", user: "me@gmail.com", password: { env: "GMAIL_APP_PASSWORD" }, mailbox: "INBOX" });
-  expect(JSON.parse(fs.readFileSync(path.join(dir, "gw.json"), "utf8")).hooks.presets).toEqual(["mail"]);
+  expect(JSON.parse(fs.readFileSync(path.join(fx.dir, "gw.json"), "utf8")).hooks.presets).toEqual(["mail"]);
 });
 
 test("setup with --password exits 1 with the refusal on stderr (and as JSON with --json)", async () => {
@@ -104,30 +85,30 @@ test("setup with --password exits 1 with the refusal on stderr (and as JSON with
   const j = await cli({}, ["mail", "setup", "--host", "h.example", "--user", "u", "--password", "hunter2", "--json"]);
   expect(j.code).toBe(1);
   expect(JSON.parse(j.out)).toMatchObject({ ok: false, code: "plain_password_refused" });
-  expect(fs.existsSync(path.join(dir, "gateway.config.json"))).toBe(false);
+  expect(fs.existsSync(path.join(fx.dir, "gateway.config.json"))).toBe(false);
 });
 
 test("run --once delivers what is new and exits 0; a second --once finds nothing", async () => {
   const raw = mailConfig();
-  const env = { IMAP_PW: imap.password };
+  const env = { IMAP_PW: fx.imap.password };
   expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
   const m = plainMessage("cli once", "hello");
-  await imap.append(m.raw);
+  await fx.imap.append(m.raw);
   const r = await cli(raw, ["mail", "run", "--once"], { env });
   expect(r.code).toBe(0);
   expect(r.out).toMatch(/^Done: 1 message\(s\) delivered in 1 post\(s\); the checkpoint is at UID \d+\.\n$/);
   expect(r.err).toContain("INFO mail: mail batch delivered");
-  expect(receiver.accepted().map((p) => (p.body as MailBatchPayload).messages[0]!.id)).toEqual([m.id]);
+  expect(fx.receiver.accepted().map((p) => (p.body as MailBatchPayload).messages[0]!.id)).toEqual([m.id]);
   const again = await cli(raw, ["mail", "run", "--once", "--json"], { env });
   expect(JSON.parse(again.out)).toMatchObject({ ok: true, stopped: false, delivered: 0, batches: 0 });
-  expect(again.err).not.toContain(imap.password);
+  expect(again.err).not.toContain(fx.imap.password);
   expect(again.err).not.toContain(TOKEN);
 });
 
 test("run --once with a wrong password: a clear error and exit code 1", async () => {
   const r = await cli(mailConfig(), ["mail", "run", "--once"], { env: { IMAP_PW: "not-the-password" } });
   expect(r.code).toBe(1);
-  expect(r.err).toContain(`webhooks mail run: The IMAP server 127.0.0.1:${imap.port} rejected the login for user "${imap.user}"`);
+  expect(r.err).toContain(`webhooks mail run: The IMAP server 127.0.0.1:${fx.imap.port} rejected the login for user "${fx.imap.user}"`);
   expect(r.err).toContain("check the password in environment variable IMAP_PW");
   expect(r.err).not.toContain("not-the-password");
 });
@@ -135,23 +116,23 @@ test("run --once with a wrong password: a clear error and exit code 1", async ()
 test("run without hooks.mail, or with a bad --since, explains what to do", async () => {
   const none = await cli({ hooks: { enabled: true, token: TOKEN } }, ["mail", "run", "--once"]);
   expect(none.code).toBe(1);
-  expect(none.err).toContain(`webhooks mail run: hooks.mail is not configured in ${path.join(dir, "gateway.config.json")}; run \`gateway webhooks mail setup\` first.`);
-  const since = await cli(mailConfig(), ["mail", "run", "--once", "--since", "yesterday"], { env: { IMAP_PW: imap.password } });
+  expect(none.err).toContain(`webhooks mail run: hooks.mail is not configured in ${path.join(fx.dir, "gateway.config.json")}; run \`gateway webhooks mail setup\` first.`);
+  const since = await cli(mailConfig(), ["mail", "run", "--once", "--since", "yesterday"], { env: { IMAP_PW: fx.imap.password } });
   expect(since.code).toBe(1);
   expect(since.err).toContain('webhooks mail run: --since must be a date (YYYY-MM-DD) or a message UID (a positive integer) (got "yesterday").');
 });
 
 test("run keeps watching until stopped (SIGINT/SIGTERM), then exits 0 with a summary", async () => {
   const stop = new AbortController();
-  const env = { IMAP_PW: imap.password };
+  const env = { IMAP_PW: fx.imap.password };
   const running = cli(mailConfig(), ["mail", "run"], { env, stop });
-  await receiver.waitFor(() => fs.existsSync(path.join(dir, "state", "mail")) && fs.readdirSync(path.join(dir, "state", "mail")).some((f) => f.startsWith("checkpoint-")), "the first checkpoint");
+  await fx.receiver.waitFor(() => fs.existsSync(path.join(fx.dir, "state", "mail")) && fs.readdirSync(path.join(fx.dir, "state", "mail")).some((f) => f.startsWith("checkpoint-")), "the first checkpoint");
   const m = plainMessage("while running", "x");
-  await imap.append(m.raw);
-  await receiver.waitFor(() => receiver.accepted().length === 1, "the new message");
-  await receiver.waitFor(() => {
-    const f = fs.readdirSync(path.join(dir, "state", "mail")).find((x) => x.startsWith("checkpoint-"))!;
-    return JSON.parse(fs.readFileSync(path.join(dir, "state", "mail", f), "utf8")).pending === undefined;
+  await fx.imap.append(m.raw);
+  await fx.receiver.waitFor(() => fx.receiver.accepted().length === 1, "the new message");
+  await fx.receiver.waitFor(() => {
+    const f = fs.readdirSync(path.join(fx.dir, "state", "mail")).find((x) => x.startsWith("checkpoint-"))!;
+    return JSON.parse(fs.readFileSync(path.join(fx.dir, "state", "mail", f), "utf8")).pending === undefined;
   }, "the checkpoint to advance");
   stop.abort();
   const r = await running;

@@ -1,31 +1,15 @@
 /** createMailService: the watcher as a gateway service (hooks.mail.autoStart). */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createMailService, MAIL_SERVICE_ID } from "../../src/mail/service";
 import { resolveConfig } from "../../src/config/resolve";
 import type { MailBatchPayload } from "../../src/mail/mail-payload";
-import { startDovecot, type DovecotServer } from "./helpers/dovecot";
-import { startHookReceiver, type HookReceiver } from "./helpers/hook-receiver";
+import { useMailFixture } from "./helpers/mail-fixture";
 import { createTestLogger } from "./helpers/test-logger";
 import { plainMessage } from "./helpers/messages";
 
 const TOKEN = "service-test-token-0123456789abcdef";
-let imap: DovecotServer;
-let receiver: HookReceiver;
-let stateDir: string;
-beforeAll(async () => {
-  imap = await startDovecot();
-});
-afterAll(() => imap?.cleanup());
-beforeEach(async () => {
-  receiver = await startHookReceiver();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "iw-mail-svc-"));
-});
-afterEach(async () => {
-  await receiver.close();
-  fs.rmSync(stateDir, { recursive: true, force: true });
-});
+const fx = useMailFixture("iw-mail-svc-");
 
 function config(password: { env: string } | { file: string }) {
   return resolveConfig(
@@ -34,33 +18,33 @@ function config(password: { env: string } | { file: string }) {
         enabled: true,
         token: TOKEN,
         presets: ["mail"],
-        mail: { imap: { host: "127.0.0.1", port: imap.port, tls: "none", user: imap.user, password, mailbox: "INBOX" }, hookUrl: receiver.url, autoStart: true, pollSeconds: 3600 },
+        mail: { imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password, mailbox: "INBOX" }, hookUrl: fx.receiver.url, autoStart: true, pollSeconds: 3600 },
       },
     },
-    { configDir: stateDir },
+    { configDir: fx.dir },
   );
 }
 
 test("start runs the watcher in the background; stop ends it cleanly", async () => {
-  fs.writeFileSync(path.join(stateDir, "pw"), imap.password);
+  fs.writeFileSync(path.join(fx.dir, "pw"), fx.imap.password);
   const log = createTestLogger();
-  const svc = createMailService({ config: config({ file: "pw" }), stateDir, logger: log.logger, configDir: stateDir });
+  const svc = createMailService({ config: config({ file: "pw" }), stateDir: fx.dir, logger: log.logger, configDir: fx.dir });
   expect(svc.id).toBe(MAIL_SERVICE_ID);
   await svc.start();
-  await receiver.waitFor(() => log.lines.some((l) => l.message === "first start for this mailbox: only mail arriving from now on is sent"), "the first checkpoint");
+  await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "first start for this mailbox: only mail arriving from now on is sent"), "the first checkpoint");
   const m = plainMessage("service", "x");
-  await imap.append(m.raw);
-  await receiver.waitFor(() => receiver.accepted().length === 1, "the message");
-  expect((receiver.accepted()[0]!.body as MailBatchPayload).messages[0]!.id).toBe(m.id);
+  await fx.imap.append(m.raw);
+  await fx.receiver.waitFor(() => fx.receiver.accepted().length === 1, "the message");
+  expect((fx.receiver.accepted()[0]!.body as MailBatchPayload).messages[0]!.id).toBe(m.id);
   await svc.stop();
   expect(log.lines.find((l) => l.message === "mail watcher stopped")?.meta).toMatchObject({ rejected: 0 });
 });
 
 test("a fatal error (password variable unset) stops only the watcher, with one error line", async () => {
   const log = createTestLogger();
-  const svc = createMailService({ config: config({ env: "SVC_PW_UNSET_FOR_TEST" }), stateDir, logger: log.logger });
+  const svc = createMailService({ config: config({ env: "SVC_PW_UNSET_FOR_TEST" }), stateDir: fx.dir, logger: log.logger });
   await svc.start();
-  await receiver.waitFor(() => log.lines.some((l) => l.message === "mail watcher stopped on an error"), "the error line");
+  await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "mail watcher stopped on an error"), "the error line");
   expect(log.lines.find((l) => l.message === "mail watcher stopped on an error")).toMatchObject({
     level: "error",
     meta: { code: "password_unavailable", error: "hooks.mail.imap.password refers to environment variable SVC_PW_UNSET_FOR_TEST, which is not set (or empty) for this process." },
@@ -70,7 +54,7 @@ test("a fatal error (password variable unset) stops only the watcher, with one e
 
 test("without hooks.mail the service only warns", async () => {
   const log = createTestLogger();
-  const svc = createMailService({ config: resolveConfig({ hooks: { enabled: true, token: TOKEN } }, { configDir: stateDir }), stateDir, logger: log.logger });
+  const svc = createMailService({ config: resolveConfig({ hooks: { enabled: true, token: TOKEN } }, { configDir: fx.dir }), stateDir: fx.dir, logger: log.logger });
   await svc.start();
   await svc.stop();
   expect(log.lines.map((l) => [l.level, l.message])).toEqual([["warn", "hooks.mail.autoStart needs hooks.mail; run `gateway webhooks mail setup` first"]]);

@@ -4,162 +4,131 @@
  * the server has no IDLE, a UIDVALIDITY change, and one watcher per mailbox.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { createMailWatcher, type MailWatcherOptions } from "../../src/mail/mail-watcher";
-import { createCheckpointStore } from "../../src/mail/checkpoint-store";
-import type { MailBatchPayload } from "../../src/mail/mail-payload";
+import type { MailWatcherOptions } from "../../src/mail/mail-watcher";
 import type { MailConfig } from "../../src/config/types";
 import { isMailError } from "../../src/mail/mail-error";
 import { startDovecot, type DovecotServer } from "./helpers/dovecot";
-import { startHookReceiver, type HookReceiver } from "./helpers/hook-receiver";
+import { useMailFixture } from "./helpers/mail-fixture";
+import { testWatcher } from "./helpers/test-watcher";
 import { mailConfigFor, PASSWORD_ENV } from "./helpers/mail-config";
-import { createTestLogger } from "./helpers/test-logger";
 import { plainMessage } from "./helpers/messages";
 
-let imap: DovecotServer;
-let receiver: HookReceiver;
-let stateDir: string;
+const fx = useMailFixture("iw-mail-state-");
 
-beforeAll(async () => {
-  imap = await startDovecot();
-});
-afterAll(async () => {
-  await imap?.cleanup();
-});
-beforeEach(async () => {
-  receiver = await startHookReceiver();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "iw-mail-state-"));
-});
-afterEach(async () => {
-  await receiver.close();
-  fs.rmSync(stateDir, { recursive: true, force: true });
-});
-
-function watcher(server: Pick<DovecotServer, "port" | "user" | "password">, mail: Partial<MailConfig> = {}, extra: Partial<MailWatcherOptions> = {}) {
-  const log = createTestLogger();
-  const w = createMailWatcher({
-    mail: mailConfigFor(server, { pollSeconds: 3600, ...mail }),
+const watcher = (server: Pick<DovecotServer, "port" | "user" | "password">, mail: Partial<MailConfig> = {}, extra: Partial<MailWatcherOptions> = {}) =>
+  testWatcher(fx, {
     token: "connection-test-token-0123456789",
-    hookUrl: receiver.url,
-    stateDir,
-    logger: log.logger,
-    maxBodyBytes: 262144,
-    env: { [PASSWORD_ENV]: server.password },
-    postBackoff: { initialMs: 20, maxMs: 100 },
-    reconnectBackoff: { initialMs: 100, maxMs: 300, jitter: 0 },
-    ...extra,
+    server,
+    mail: { pollSeconds: 3600, ...mail },
+    extra: { reconnectBackoff: { initialMs: 100, maxMs: 300, jitter: 0 }, ...extra },
   });
-  return { w, log };
-}
 
 const rejection = (p: Promise<unknown>): Promise<unknown> => p.then(() => new Error("expected a rejection"), (e: unknown) => e);
-const checkpoint = () => createCheckpointStore({ stateDir, mailbox: { host: "127.0.0.1", port: imap.port, user: imap.user, mailbox: "INBOX" } }).load()!;
-const deliveredIds = () => receiver.accepted().flatMap((p) => (p.body as MailBatchPayload).messages.map((m) => m.id));
 
 test("a wrong password is a clear, fatal error that never shows the password", async () => {
-  const { w, log } = watcher({ ...imap, password: "wrong-password-xyz" });
+  const { w, log } = watcher({ ...fx.imap, password: "wrong-password-xyz" });
   const err = await rejection(w.runOnce());
   expect(isMailError(err, "imap_auth_failed")).toBe(true);
   const msg = (err as Error).message;
-  expect(msg).toMatch(new RegExp(`^The IMAP server 127\\.0\\.0\\.1:${imap.port} rejected the login for user "${imap.user}" \\(server said: .*\\); check the password in environment variable ${PASSWORD_ENV} \\(for Gmail/Outlook use an app password\\)\\.$`));
+  expect(msg).toMatch(new RegExp(`^The IMAP server 127\\.0\\.0\\.1:${fx.imap.port} rejected the login for user "${fx.imap.user}" \\(server said: .*\\); check the password in environment variable ${PASSWORD_ENV} \\(for Gmail/Outlook use an app password\\)\\.$`));
   expect(msg).not.toContain("wrong-password-xyz");
   expect(log.text()).not.toContain("wrong-password-xyz");
   // run() gives up too instead of hammering the server with bad logins.
-  const { w: w2 } = watcher({ ...imap, password: "wrong-password-xyz" });
+  const { w: w2 } = watcher({ ...fx.imap, password: "wrong-password-xyz" });
   expect(isMailError(await rejection(w2.run(new AbortController().signal)), "imap_auth_failed")).toBe(true);
 });
 
 test("an unset password variable is reported before connecting", async () => {
-  const { w } = watcher(imap, {}, { env: {} });
+  const { w } = watcher(fx.imap, {}, { env: {} });
   const err = await rejection(w.runOnce());
   expect(isMailError(err, "password_unavailable")).toBe(true);
   expect((err as Error).message).toBe(`hooks.mail.imap.password refers to environment variable ${PASSWORD_ENV}, which is not set (or empty) for this process.`);
 });
 
 test("a password file is read (one trailing newline dropped)", async () => {
-  const file = path.join(stateDir, "imap-password");
-  fs.writeFileSync(file, `${imap.password}\n`, { mode: 0o600 });
-  const { w } = watcher(imap, { imap: { ...mailConfigFor(imap).imap, password: { file } } }, { env: {} });
+  const file = path.join(fx.dir, "imap-password");
+  fs.writeFileSync(file, `${fx.imap.password}\n`, { mode: 0o600 });
+  const { w } = watcher(fx.imap, { imap: { ...mailConfigFor(fx.imap).imap, password: { file } } }, { env: {} });
   await expect(w.runOnce()).resolves.toMatchObject({ delivered: 0 });
 });
 
 test("a missing mailbox is a clear, fatal error", async () => {
-  const { w } = watcher(imap, { imap: { ...mailConfigFor(imap).imap, mailbox: "NoSuchFolder" } });
+  const { w } = watcher(fx.imap, { imap: { ...mailConfigFor(fx.imap).imap, mailbox: "NoSuchFolder" } });
   const err = await rejection(w.runOnce());
   expect(isMailError(err, "imap_mailbox_missing")).toBe(true);
-  expect((err as Error).message).toBe(`The mailbox "NoSuchFolder" does not exist for user "${imap.user}" on 127.0.0.1:${imap.port}; check hooks.mail.imap.mailbox.`);
+  expect((err as Error).message).toBe(`The mailbox "NoSuchFolder" does not exist for user "${fx.imap.user}" on 127.0.0.1:${fx.imap.port}; check hooks.mail.imap.mailbox.`);
 });
 
 test("tls mode against a plain-text port fails with a message pointing at hooks.mail.imap.tls", async () => {
-  const { w } = watcher(imap, { imap: { ...mailConfigFor(imap).imap, tls: "tls" } });
+  const { w } = watcher(fx.imap, { imap: { ...mailConfigFor(fx.imap).imap, tls: "tls" } });
   const err = await rejection(w.runOnce());
   expect(isMailError(err, "imap_connection")).toBe(true);
-  expect((err as Error).message).toMatch(new RegExp(`^TLS with the IMAP server 127\\.0\\.0\\.1:${imap.port} failed \\(.+\\); check hooks\\.mail\\.imap\\.tls`));
+  expect((err as Error).message).toMatch(new RegExp(`^TLS with the IMAP server 127\\.0\\.0\\.1:${fx.imap.port} failed \\(.+\\); check hooks\\.mail\\.imap\\.tls`));
 });
 
 test("starttls mode refuses a server that does not offer STARTTLS (no silent downgrade)", async () => {
-  const { w } = watcher(imap, { imap: { ...mailConfigFor(imap).imap, tls: "starttls" } });
+  const { w } = watcher(fx.imap, { imap: { ...mailConfigFor(fx.imap).imap, tls: "starttls" } });
   const err = await rejection(w.runOnce());
   expect(isMailError(err, "imap_connection")).toBe(true);
-  expect((err as Error).message).toContain(`127.0.0.1:${imap.port}`);
+  expect((err as Error).message).toContain(`127.0.0.1:${fx.imap.port}`);
 });
 
 test("a dropped IMAP connection is re-established and mail keeps flowing", async () => {
-  const { w, log } = watcher(imap);
+  const { w, log } = watcher(fx.imap);
   const controller = new AbortController();
   const running = w.run(controller.signal);
-  await receiver.waitFor(() => log.lines.some((l) => l.message === "IMAP connected"), "the first connection");
+  await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "IMAP connected"), "the first connection");
 
-  await imap.stop();
-  await receiver.waitFor(() => log.lines.some((l) => l.message === "IMAP connection closed; reconnecting"), "the drop to be noticed");
-  await receiver.waitFor(() => log.lines.filter((l) => l.message === "reconnecting to IMAP").length >= 2, "a failed reconnect attempt");
-  await imap.start();
-  await receiver.waitFor(() => log.lines.filter((l) => l.message === "IMAP connected").length >= 2, "the reconnection", 30_000);
+  await fx.imap.stop();
+  await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "IMAP connection closed; reconnecting"), "the drop to be noticed");
+  await fx.receiver.waitFor(() => log.lines.filter((l) => l.message === "reconnecting to IMAP").length >= 2, "a failed reconnect attempt");
+  await fx.imap.start();
+  await fx.receiver.waitFor(() => log.lines.filter((l) => l.message === "IMAP connected").length >= 2, "the reconnection", 30_000);
 
   const m = plainMessage("after restart", "still here");
-  await imap.append(m.raw);
-  await receiver.waitFor(() => deliveredIds().includes(m.id), "the message after the restart");
+  await fx.imap.append(m.raw);
+  await fx.receiver.waitFor(() => fx.deliveredIds().includes(m.id), "the message after the restart");
   controller.abort();
   await running;
-  expect(deliveredIds()).toEqual([m.id]);
+  expect(fx.deliveredIds()).toEqual([m.id]);
   expect(log.lines.some((l) => l.level === "warn" && l.message === "mail watcher interrupted; reconnecting" && l.meta?.code === "imap_connection")).toBe(true);
 });
 
 test("UIDVALIDITY change: the checkpoint restarts at the new end of the mailbox, with a warning", async () => {
-  const { w } = watcher(imap);
+  const { w } = watcher(fx.imap);
   await w.runOnce();
-  const old = checkpoint();
+  const old = fx.checkpoint();
   const newValidity = Number(old.uidValidity) + 1000;
-  imap.setUidValidity(newValidity);
-  await imap.append(plainMessage("during the change", "not sent").raw);
+  fx.imap.setUidValidity(newValidity);
+  await fx.imap.append(plainMessage("during the change", "not sent").raw);
 
-  const { w: again, log } = watcher(imap);
+  const { w: again, log } = watcher(fx.imap);
   expect(await again.runOnce()).toMatchObject({ delivered: 0, uidValidity: String(newValidity) });
   const warn = log.lines.find((l) => l.message === "mailbox UIDVALIDITY changed; checkpoint restarts at the current end of the mailbox");
   expect(warn?.level).toBe("warn");
   expect(warn?.meta).toMatchObject({ previousUidValidity: old.uidValidity, uidValidity: String(newValidity) });
 
   const m = plainMessage("after the change", "sent");
-  await imap.append(m.raw);
+  await fx.imap.append(m.raw);
   expect((await again.runOnce()).delivered).toBe(1);
-  expect(deliveredIds()).toEqual([m.id]);
+  expect(fx.deliveredIds()).toEqual([m.id]);
 });
 
 test("only one watcher per mailbox: a second one is refused with the owner's pid", async () => {
-  const { w } = watcher(imap);
+  const { w } = watcher(fx.imap);
   const controller = new AbortController();
   const running = w.run(controller.signal);
   try {
-    const { w: second } = watcher(imap);
+    const { w: second } = watcher(fx.imap);
     const err = await rejection(second.runOnce());
     expect(isMailError(err, "watcher_locked")).toBe(true);
-    expect((err as Error).message).toContain(`Another mail watcher (pid ${process.pid}) is already running for ${imap.user} on 127.0.0.1/INBOX`);
+    expect((err as Error).message).toContain(`Another mail watcher (pid ${process.pid}) is already running for ${fx.imap.user} on 127.0.0.1/INBOX`);
   } finally {
     controller.abort();
     await running;
   }
-  const { w: third } = watcher(imap);
+  const { w: third } = watcher(fx.imap);
   await expect(third.runOnce()).resolves.toMatchObject({ rejected: 0 });
 });
 
@@ -169,11 +138,11 @@ test("without IDLE the watcher polls every pollSeconds", async () => {
     const { w, log } = watcher(noIdle, { pollSeconds: 1 });
     const controller = new AbortController();
     const running = w.run(controller.signal);
-    await receiver.waitFor(() => log.lines.some((l) => l.message === "IMAP connected"), "the connection");
+    await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "IMAP connected"), "the connection");
     expect(log.lines.find((l) => l.message === "IMAP connected")?.meta?.idle).toBe(false);
     const m = plainMessage("polled", "found by polling");
     await noIdle.append(m.raw);
-    await receiver.waitFor(() => deliveredIds().includes(m.id), "the polled message");
+    await fx.receiver.waitFor(() => fx.deliveredIds().includes(m.id), "the polled message");
     controller.abort();
     await running;
   } finally {

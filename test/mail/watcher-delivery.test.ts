@@ -2,66 +2,29 @@
  * The mail watcher against a real IMAP server (dovecot) and a local receiver:
  * what is sent, how it is batched, and that the checkpoint moves only forward.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { createMailWatcher, type MailWatcherOptions } from "../../src/mail/mail-watcher";
-import { createCheckpointStore } from "../../src/mail/checkpoint-store";
+import type { MailWatcherOptions } from "../../src/mail/mail-watcher";
 import { idempotencyKeyFor } from "../../src/mail/batch";
 import type { MailBatchPayload } from "../../src/mail/mail-payload";
 import type { MailConfig } from "../../src/config/types";
-import { startDovecot, type DovecotServer } from "./helpers/dovecot";
-import { startHookReceiver, type HookReceiver } from "./helpers/hook-receiver";
-import { mailConfigFor, PASSWORD_ENV } from "./helpers/mail-config";
-import { createTestLogger } from "./helpers/test-logger";
+import { useMailFixture } from "./helpers/mail-fixture";
+import { testWatcher } from "./helpers/test-watcher";
+import { mailConfigFor } from "./helpers/mail-config";
 import { alternativeMessage, htmlOnlyMessage, largeMessage, nonAsciiSubjectMessage, plainMessage } from "./helpers/messages";
 
 const TOKEN = "test-hook-token-0123456789abcdef";
-let imap: DovecotServer;
-let receiver: HookReceiver;
-let stateDir: string;
+const fx = useMailFixture("iw-mail-state-");
 
-beforeAll(async () => {
-  imap = await startDovecot();
-});
-afterAll(async () => {
-  await imap?.cleanup();
-});
-beforeEach(async () => {
-  receiver = await startHookReceiver();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "iw-mail-state-"));
-});
-afterEach(async () => {
-  await receiver.close();
-  fs.rmSync(stateDir, { recursive: true, force: true });
-});
+const watcher = (mail: Partial<MailConfig> = {}, extra: Partial<MailWatcherOptions> = {}) => testWatcher(fx, { token: TOKEN, mail, extra });
 
-function watcher(mail: Partial<MailConfig> = {}, extra: Partial<MailWatcherOptions> = {}) {
-  const log = createTestLogger();
-  const w = createMailWatcher({
-    mail: mailConfigFor(imap, mail),
-    token: TOKEN,
-    hookUrl: receiver.url,
-    stateDir,
-    logger: log.logger,
-    maxBodyBytes: 262144,
-    env: { [PASSWORD_ENV]: imap.password },
-    postBackoff: { initialMs: 20, maxMs: 100 },
-    reconnectBackoff: { initialMs: 50, maxMs: 200 },
-    ...extra,
-  });
-  return { w, log };
-}
-
-const payloadOf = (i: number): MailBatchPayload => receiver.posts[i]!.body as MailBatchPayload;
+const payloadOf = (i: number): MailBatchPayload => fx.receiver.posts[i]!.body as MailBatchPayload;
 
 test("first start sends nothing that was already in the mailbox and remembers UIDNEXT-1", async () => {
-  await imap.append(plainMessage("old mail", "before the watcher existed").raw);
+  await fx.imap.append(plainMessage("old mail", "before the watcher existed").raw);
   const { w } = watcher();
   const summary = await w.runOnce();
   expect(summary).toMatchObject({ delivered: 0, batches: 0, rejected: 0 });
-  expect(receiver.posts).toHaveLength(0);
-  const nextUid = await imap.append(plainMessage("probe", "x").raw);
+  expect(fx.receiver.posts).toHaveLength(0);
+  const nextUid = await fx.imap.append(plainMessage("probe", "x").raw);
   expect(summary.lastUid).toBe(nextUid - 1);
 });
 
@@ -73,12 +36,12 @@ test("five kinds of message arrive as one post with readable plain text, then no
   const alt = alternativeMessage("Meeting moved", "The meeting moved to 3pm.", "<p>The meeting moved to <b>3pm</b>. HTML VERSION</p>");
   const utf8 = nonAsciiSubjectMessage("Grüße aus Köln – 東京 ✓", "Schöne Grüße!");
   const large = largeMessage("Big log", 6000);
-  for (const m of [plain, html, alt, utf8, large]) await imap.append(m.raw);
+  for (const m of [plain, html, alt, utf8, large]) await fx.imap.append(m.raw);
 
   const summary = await w.runOnce();
   expect(summary).toMatchObject({ delivered: 5, batches: 1, rejected: 0 });
-  expect(receiver.posts).toHaveLength(1);
-  const post = receiver.posts[0]!;
+  expect(fx.receiver.posts).toHaveLength(1);
+  const post = fx.receiver.posts[0]!;
   expect(post.headers.authorization).toBe(`Bearer ${TOKEN}`);
   expect(post.headers["content-type"]).toBe("application/json");
   const body = payloadOf(0);
@@ -108,13 +71,13 @@ test("five kinds of message arrive as one post with readable plain text, then no
 
   const again = await w.runOnce();
   expect(again).toMatchObject({ delivered: 0, batches: 0 });
-  expect(receiver.posts).toHaveLength(1);
+  expect(fx.receiver.posts).toHaveLength(1);
 });
 
 test("without includeBody there is no body, and the snippet is bounded by maxBytes", async () => {
   const { w } = watcher({ includeBody: false, maxBytes: 64 });
   await w.runOnce();
-  await imap.append(largeMessage("Big", 100).raw);
+  await fx.imap.append(largeMessage("Big", 100).raw);
   await w.runOnce();
   const [m] = payloadOf(0).messages;
   expect(m!.body).toBeUndefined();
@@ -129,29 +92,29 @@ test("more messages than maxMessages are split into several posts in UID order",
   for (let i = 1; i <= 5; i++) {
     const m = plainMessage(`batch ${i}`, `message ${i}`);
     ids.push(m.id);
-    await imap.append(m.raw);
+    await fx.imap.append(m.raw);
   }
   const summary = await w.runOnce();
   expect(summary).toMatchObject({ delivered: 5, batches: 3 });
-  expect(receiver.posts.map((p) => (p.body as MailBatchPayload).messages.map((m) => m.id))).toEqual([ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)]);
-  expect(new Set(receiver.posts.map((p) => p.headers["idempotency-key"])).size).toBe(3);
+  expect(fx.receiver.posts.map((p) => (p.body as MailBatchPayload).messages.map((m) => m.id))).toEqual([ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)]);
+  expect(new Set(fx.receiver.posts.map((p) => p.headers["idempotency-key"])).size).toBe(3);
 });
 
 test("batches are split to stay within hooks.maxBodyBytes", async () => {
   const { w } = watcher({ maxBytes: 4000, includeBody: true }, { maxBodyBytes: 6000 });
   await w.runOnce();
-  await imap.append(largeMessage("a", 200).raw);
-  await imap.append(largeMessage("b", 200).raw);
+  await fx.imap.append(largeMessage("a", 200).raw);
+  await fx.imap.append(largeMessage("b", 200).raw);
   await w.runOnce();
-  expect(receiver.posts.map((p) => (p.body as MailBatchPayload).messages.length)).toEqual([1, 1]);
-  for (const p of receiver.posts) expect(Buffer.byteLength(JSON.stringify(p.body))).toBeLessThanOrEqual(6000);
+  expect(fx.receiver.posts.map((p) => (p.body as MailBatchPayload).messages.length)).toEqual([1, 1]);
+  for (const p of fx.receiver.posts) expect(Buffer.byteLength(JSON.stringify(p.body))).toBeLessThanOrEqual(6000);
 });
 
 test("--since <uid> replays from that UID (inclusive)", async () => {
   const first = plainMessage("replay me", "one");
-  const uid = await imap.append(first.raw);
+  const uid = await fx.imap.append(first.raw);
   const second = plainMessage("and me", "two");
-  await imap.append(second.raw);
+  await fx.imap.append(second.raw);
   const { w } = watcher({}, { since: { uid } });
   const summary = await w.runOnce();
   expect(summary.delivered).toBe(2);
@@ -159,10 +122,10 @@ test("--since <uid> replays from that UID (inclusive)", async () => {
 });
 
 test("--since <date> replays mail received on or after that day", async () => {
-  await imap.createMailbox("Since");
+  await fx.imap.createMailbox("Since");
   const m = plainMessage("today", "recent");
-  await imap.append(m.raw, "Since");
-  const imapConfig = { ...mailConfigFor(imap).imap, mailbox: "Since" };
+  await fx.imap.append(m.raw, "Since");
+  const imapConfig = { ...mailConfigFor(fx.imap).imap, mailbox: "Since" };
   const { w } = watcher({ imap: imapConfig }, { since: { date: new Date(Date.now() + 2 * 86400_000) } });
   expect((await w.runOnce()).delivered).toBe(0);
   const { w: w2 } = watcher({ imap: imapConfig }, { since: { date: new Date(Date.now() - 86400_000) } });
@@ -173,15 +136,15 @@ test("--since <date> replays mail received on or after that day", async () => {
 test("the checkpoint file is keyed by mailbox and holds the UIDVALIDITY; nothing secret is logged", async () => {
   const { w, log } = watcher({ includeBody: true });
   await w.runOnce();
-  await imap.append(plainMessage("secret stuff", "BODY-MARKER-7f3a the launch code").raw);
+  await fx.imap.append(plainMessage("secret stuff", "BODY-MARKER-7f3a the launch code").raw);
   await w.runOnce();
-  const cp = createCheckpointStore({ stateDir, mailbox: { host: "127.0.0.1", port: imap.port, user: imap.user, mailbox: "INBOX" } }).load();
-  expect(cp).toMatchObject({ version: 1, host: "127.0.0.1", user: imap.user, mailbox: "INBOX" });
+  const cp = fx.checkpoint();
+  expect(cp).toMatchObject({ version: 1, host: "127.0.0.1", user: fx.imap.user, mailbox: "INBOX" });
   expect(cp!.uidValidity).toMatch(/^\d+$/);
   expect(cp!.pending).toBeUndefined();
   const text = log.text();
   expect(text).toContain("mail batch delivered");
-  expect(text).not.toContain(imap.password);
+  expect(text).not.toContain(fx.imap.password);
   expect(text).not.toContain(TOKEN);
   expect(text).not.toContain("BODY-MARKER-7f3a");
   expect(text).not.toContain("secret stuff");
