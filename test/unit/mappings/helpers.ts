@@ -8,6 +8,7 @@ import path from "node:path";
 import type { MappingConfig, ResolvedHooksConfig } from "../../../src/config/types";
 import type { MappedHookInput } from "../../../src/http/types";
 import type { ModuleLogger } from "../../../src/logging/logger";
+import { resolvedConfig } from "../../helpers/resolved-config";
 
 export const FIXTURES = path.resolve(__dirname, "../../fixtures");
 export const TRANSFORM_FIXTURES = path.join(FIXTURES, "transforms");
@@ -22,26 +23,16 @@ export function mapping(m: Partial<MappingConfig> & { id: string }): MappingConf
   return { action: "agent", ...m };
 }
 
+/** A resolved config for the engine: the shared test defaults with the fixtures' transforms dir. */
 export function makeConfig(overrides: Partial<ResolvedHooksConfig> = {}): ResolvedHooksConfig {
-  return {
-    enabled: true,
+  return resolvedConfig({
     token: "test-hook-token-0123456789abcdef",
-    path: "/hooks",
-    maxBodyBytes: 262144,
-    bodyTimeoutMs: 30000,
-    allowQueryToken: true,
-    presets: [],
-    mappings: [],
     transformsDir: TRANSFORM_FIXTURES,
     transformTimeoutMs: 2000,
-    allowedSessionKeyPrefixes: ["hook:"],
     runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false },
-    idempotency: { ttlSeconds: 86400 },
     rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
-    authThrottle: { maxFailures: 20, windowSeconds: 60 },
-    defaultTimeoutSeconds: 600,
     ...overrides,
-  };
+  });
 }
 
 export interface LoggedLine {
