@@ -6,18 +6,15 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { makeGatewayDir, startGateway, type GatewayProcess } from "../helpers/gateway-process";
+import { makeGatewayDir } from "../helpers/gateway-process";
+import { gatewayPerTest } from "./gateway-setup";
 
 describe("gateway e2e: demo default", () => {
-  let gw: GatewayProcess | undefined;
-  afterEach(async () => {
-    await gw?.stop();
-    gw = undefined;
-  });
+  const gateway = gatewayPerTest();
 
   it("prints the token once and a curl line that works; later starts point at the token file", async () => {
     const dir = makeGatewayDir("gw-demo-");
-    gw = await startGateway({ dir, demo: true });
+    let gw = await gateway.start({ dir, demo: true });
     const out = gw.stdout();
     const tokenFile = path.join(dir, ".gateway", "hook-token");
     const token = fs.readFileSync(tokenFile, "utf8").trim();
@@ -33,7 +30,7 @@ describe("gateway e2e: demo default", () => {
     await gw.waitForJournal((e) => e.type === "heartbeat" && e.reason === "hook:wake");
     expect(await gw.stop()).toBe(0);
 
-    gw = await startGateway({ dir, demo: true });
+    gw = await gateway.start({ dir, demo: true });
     expect(gw.stdout()).not.toContain(token);
     expect(gw.stdout()).toContain(`hook token: stored in ${tokenFile}`);
     const again = /^try: (curl .+)$/m.exec(gw.stdout())![1]!;

@@ -4,7 +4,7 @@
  * gateway exit 0 within 2 s; periodic heartbeats run on their own.
  */
 import { startGateway, makeGatewayDir, type GatewayProcess } from "../helpers/gateway-process";
-import { apiStatus, hooksConfig, postJson } from "./gateway-setup";
+import { apiStatus, gatewayPerTest, hooksConfig, postJson } from "./gateway-setup";
 
 /** Waits for the child's exit after a signal, failing past `ms`. */
 async function stopWithin(gw: GatewayProcess, signal: NodeJS.Signals, ms: number): Promise<number | null> {
@@ -18,23 +18,19 @@ async function stopWithin(gw: GatewayProcess, signal: NodeJS.Signals, ms: number
 }
 
 describe("gateway e2e: main session and heartbeat", () => {
-  let gw: GatewayProcess | undefined;
-  afterEach(async () => {
-    await gw?.stop();
-    gw = undefined;
-  });
+  const gateway = gatewayPerTest();
 
   it("keeps pending events across a restart; the next heartbeat consumes them in one main-agent turn", async () => {
     const dir = makeGatewayDir();
     const config = hooksConfig();
-    gw = await startGateway({ dir, config });
+    let gw = await gateway.start({ dir, config });
     const r1 = await postJson(`${gw.baseUrl}/hooks/wake`, { text: "event one", mode: "next-heartbeat" });
     expect(r1).toEqual({ status: 200, body: { ok: true, mode: "next-heartbeat" } });
     await gw.waitForJournal((e) => e.type === "system_event" && String(e.text).includes("event one"));
     expect(await gw.stop()).toBe(0);
     expect(gw.journal().filter((e) => e.type === "heartbeat")).toEqual([]);
 
-    gw = await startGateway({ dir, config });
+    gw = await gateway.start({ dir, config });
     expect((await apiStatus(gw.baseUrl)).mainSession).toEqual({ pending: 1, lastRoute: null });
     const r2 = await postJson(`${gw.baseUrl}/hooks/wake`, { text: "event two" });
     expect(r2).toEqual({ status: 200, body: { ok: true, mode: "now" } });
@@ -54,7 +50,7 @@ describe("gateway e2e: main session and heartbeat", () => {
   });
 
   it("delivers a non-ack heartbeat reply to the main session's last route", async () => {
-    gw = await startGateway({ config: hooksConfig({ session: { main: { lastRoute: { channel: "phone_chat", to: "+15550100" } } } }) });
+    const gw = await gateway.start({ config: hooksConfig({ session: { main: { lastRoute: { channel: "phone_chat", to: "+15550100" } } } }) });
     await postJson(`${gw.baseUrl}/hooks/wake`, { text: "doorbell rang" });
     const delivery = await gw.waitForJournal((e) => e.type === "delivery");
     expect(delivery).toMatchObject({ channel: "phone_chat", to: "+15550100" });
@@ -62,7 +58,7 @@ describe("gateway e2e: main session and heartbeat", () => {
   });
 
   it("runs periodic heartbeats every agents.defaults.heartbeat.every", async () => {
-    gw = await startGateway({ config: hooksConfig({ agents: { defaults: { heartbeat: { every: "300ms" } } } }) });
+    const gw = await gateway.start({ config: hooksConfig({ agents: { defaults: { heartbeat: { every: "300ms" } } } }) });
     const hb = await gw.waitForJournal((e) => e.type === "heartbeat");
     expect(hb).toMatchObject({ reason: "interval", pending: 0 });
   });

@@ -4,9 +4,8 @@
  * delivery on the resolved channel, `Hook <name>: …` on main, then a heartbeat;
  * the same sessionKey continues the conversation.
  */
-import { startGateway, type GatewayProcess } from "../helpers/gateway-process";
 import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiRequest } from "../helpers/fake-openai";
-import { hooksConfig, postJson } from "./gateway-setup";
+import { gatewayPerTest, hooksConfig, postJson } from "./gateway-setup";
 
 const lastUser = (r: FakeOpenAiRequest) => String(r.body.messages[r.body.messages.length - 1]?.content ?? "");
 /** Deterministic replies: heartbeats are acknowledged, hook turns answered by tag. */
@@ -19,19 +18,17 @@ function replyFor(r: FakeOpenAiRequest): string {
 
 describe("gateway e2e: openai runner", () => {
   let ai: FakeOpenAi;
-  let gw: GatewayProcess | undefined;
+  const gateway = gatewayPerTest();
 
   beforeEach(async () => {
     ai = await startFakeOpenAi({ reply: (r) => replyFor(r) });
   });
   afterEach(async () => {
-    await gw?.stop();
-    gw = undefined;
     await ai.close();
   });
 
   const start = () =>
-    startGateway({
+    gateway.start({
       config: hooksConfig({
         agents: {
           runner: { kind: "openai", baseUrl: ai.baseUrl, model: "openai/gpt-main", apiKeyEnv: "E2E_OPENAI_KEY" },
@@ -43,7 +40,7 @@ describe("gateway e2e: openai runner", () => {
     });
 
   it("journals agent_turn with model and thinking, a delivery on the resolved channel, the summary on main, then a heartbeat", async () => {
-    gw = await start();
+    const gw = await start();
     const res = await postJson(`${gw.baseUrl}/hooks/agent`, {
       message: "[Q1] summarise the build",
       name: "CI",
@@ -86,7 +83,7 @@ describe("gateway e2e: openai runner", () => {
   });
 
   it("continues the conversation for the same sessionKey (history in the second request)", async () => {
-    gw = await start();
+    const gw = await start();
     const first = await postJson(`${gw.baseUrl}/hooks/agent`, { message: "[Q1] first question", sessionKey: "hook:conv-1", deliver: false });
     expect(first.status).toBe(202);
     await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === "hook:conv-1");
@@ -106,7 +103,7 @@ describe("gateway e2e: openai runner", () => {
 
   it("reports an HTTP error of the model server as status error with the reason", async () => {
     ai.setReply((r) => (lastUser(r).includes("[Q9]") ? { status: 500, body: { error: { message: "model overloaded" } } } : replyFor(r)));
-    gw = await start();
+    const gw = await start();
     const res = await postJson(`${gw.baseUrl}/hooks/agent`, { message: "[Q9] fail please", sessionKey: "hook:err", deliver: false });
     expect(res.status).toBe(202);
     const turn = await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === "hook:err");

@@ -8,8 +8,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { makeGatewayDir, REPO_ROOT, runGatewayCli, startGateway, type GatewayProcess } from "../helpers/gateway-process";
-import { CHANNEL_PLUGIN_DIR, HOOK_TOKEN, hooksConfig, postJson } from "./gateway-setup";
+import { makeGatewayDir, REPO_ROOT, runGatewayCli } from "../helpers/gateway-process";
+import { CHANNEL_PLUGIN_DIR, gatewayPerTest, HOOK_TOKEN, hooksConfig, postJson } from "./gateway-setup";
 
 interface ListRow {
   id: string | null;
@@ -39,11 +39,7 @@ function writeConfig(dir: string, config: Record<string, unknown>): string {
 }
 
 describe("gateway e2e: plugin manager", () => {
-  let gw: GatewayProcess | undefined;
-  afterEach(async () => {
-    await gw?.stop();
-    gw = undefined;
-  });
+  const gateway = gatewayPerTest();
 
   it("installs the npm pack tarball into a fresh state dir, lists it, and serves /hooks/wake from it", async () => {
     const dir = makeGatewayDir("gw-install-");
@@ -60,7 +56,7 @@ describe("gateway e2e: plugin manager", () => {
     expect(rows.find((r) => r.origin === "installed")).toMatchObject({ id: "inbound-webhooks", status: "enabled", dir: installedDir });
     expect(rows.find((r) => r.origin === "builtin")).toMatchObject({ id: "inbound-webhooks", status: "shadowed" });
 
-    gw = await startGateway({ dir, configPath });
+    const gw = await gateway.start({ dir, configPath });
     expect(gw.stdout()).toMatch(/^plugin: inbound-webhooks \S+ \(installed\) active$/m);
     const res = await postJson(`${gw.baseUrl}/hooks/wake`, { text: "from the installed copy" });
     expect(res).toEqual({ status: 200, body: { ok: true, mode: "now" } });
@@ -78,7 +74,7 @@ describe("gateway e2e: plugin manager", () => {
     const rows = await listPlugins(configPath);
     expect(rows.find((r) => r.dir === brokenDir)).toEqual({ id: "half-done", name: null, version: null, origin: "installed", dir: brokenDir, status: "broken", reason: "plugin.json: main is required" });
 
-    gw = await startGateway({ dir, configPath });
+    const gw = await gateway.start({ dir, configPath });
     expect(gw.stdout()).toContain("plugin: half-done (installed) broken: plugin.json: main is required");
     expect(gw.journal()).toContainEqual(expect.objectContaining({ type: "plugin", id: "half-done", status: "broken", reason: "plugin.json: main is required" }));
     expect((await postJson(`${gw.baseUrl}/hooks/wake`, { text: "still up" })).status).toBe(200);
@@ -89,7 +85,7 @@ describe("gateway e2e: plugin manager", () => {
     const configPath = writeConfig(dir, hooksConfig({ plugins: { paths: [CHANNEL_PLUGIN_DIR] }, workspaceChat: { defaultChannelId: "C-default" } }));
     const body = { message: "post this", name: "Chan", channel: "workspace_chat_plugin", to: "C-42", sessionKey: "hook:chan" };
 
-    gw = await startGateway({ dir, configPath });
+    let gw = await gateway.start({ dir, configPath });
     expect(gw.stdout()).toMatch(/^plugin: workspace-chat-channel 1\.0\.0 \(path\) active$/m);
     const ok = await postJson(`${gw.baseUrl}/hooks/agent`, body);
     expect(ok.status).toBe(202);
@@ -103,7 +99,7 @@ describe("gateway e2e: plugin manager", () => {
 
     const off = await runGatewayCli(["plugins", "disable", "workspace-chat-channel", "--config", configPath]);
     expect(off).toMatchObject({ code: 0, stdout: "disabled workspace-chat-channel (restart the gateway to apply)\n" });
-    gw = await startGateway({ dir, configPath });
+    gw = await gateway.start({ dir, configPath });
     expect(gw.stdout()).toContain("plugin: workspace-chat-channel 1.0.0 (path) disabled");
     const refused = await postJson(`${gw.baseUrl}/hooks/agent`, body);
     // status and body together, so a failure shows what answered

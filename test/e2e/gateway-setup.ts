@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { REPO_ROOT } from "../helpers/gateway-process";
+import { REPO_ROOT, startGateway, type GatewayProcess, type StartGatewayOptions } from "../helpers/gateway-process";
 
 export const HOOK_TOKEN = "e2e-hook-token-0123456789abcdef";
 export const GATEWAY_TOKEN = "e2e-operator-token-0123456789";
@@ -49,4 +49,22 @@ export async function apiStatus(baseUrl: string): Promise<Record<string, unknown
   const res = await fetch(`${baseUrl}/api/status`, { headers: { authorization: `Bearer ${GATEWAY_TOKEN}` } });
   if (res.status !== 200) throw new Error(`/api/status answered ${res.status}`);
   return (await res.json()) as Record<string, unknown>;
+}
+
+/**
+ * For the calling describe: `start` launches a gateway, and an afterEach (registered
+ * here, so before the describe's own) stops the one started last, as every test's cleanup.
+ */
+export function gatewayPerTest(): { start(opts?: StartGatewayOptions): Promise<GatewayProcess> } {
+  let gw: GatewayProcess | undefined;
+  afterEach(async () => {
+    await gw?.stop();
+    gw = undefined;
+  });
+  return {
+    async start(opts) {
+      gw = await startGateway(opts);
+      return gw;
+    },
+  };
 }
