@@ -35,6 +35,20 @@ export interface RawResult {
   errorCode?: string;
 }
 
+/** A POST to 127.0.0.1:`port` at `path` with the caller's headers plus the body framing header. */
+function post(opts: { port: number; path: string; headers?: Record<string, string> }, framing: Record<string, string>): http.ClientRequest {
+  return http.request({ host: "127.0.0.1", port: opts.port, method: "POST", path: opts.path, headers: { ...(opts.headers ?? {}), ...framing } });
+}
+
+/** Records the response's status, headers and body text into `result`; `onEnd` runs when it has been read. */
+function record(res: http.IncomingMessage, result: RawResult, onEnd: () => void): void {
+  result.status = res.statusCode;
+  result.headers = res.headers;
+  res.setEncoding("utf8");
+  res.on("data", (d: string) => (result.body += d));
+  res.on("end", onEnd);
+}
+
 /**
  * Streams `totalBytes` as a chunked body (reusing one chunk, so the client holds
  * no more than `chunkBytes`), never stopping just because a response arrived;
@@ -53,22 +67,12 @@ export function uploadChunked(opts: {
     const result: RawResult = { body: "", bytesWritten: 0 };
     let closed = false;
     let responded = false;
-    const req = http.request({
-      host: "127.0.0.1",
-      port: opts.port,
-      method: "POST",
-      path: opts.path,
-      headers: { ...(opts.headers ?? {}), "Transfer-Encoding": "chunked" },
-    });
+    const req = post(opts, { "Transfer-Encoding": "chunked" });
     const done = () => {
       if (closed && (responded || result.errorCode)) resolve(result);
     };
     req.on("response", (res) => {
-      result.status = res.statusCode;
-      result.headers = res.headers;
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => (result.body += d));
-      res.on("end", () => {
+      record(res, result, () => {
         responded = true;
         done();
       });
@@ -119,19 +123,9 @@ export function stallingUpload(opts: {
 }): Promise<RawResult> {
   return new Promise((resolve, reject) => {
     const result: RawResult = { body: "", bytesWritten: 0 };
-    const req = http.request({
-      host: "127.0.0.1",
-      port: opts.port,
-      method: "POST",
-      path: opts.path,
-      headers: { ...(opts.headers ?? {}), "Content-Length": String(opts.contentLength) },
-    });
+    const req = post(opts, { "Content-Length": String(opts.contentLength) });
     req.on("response", (res) => {
-      result.status = res.statusCode;
-      result.headers = res.headers;
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => (result.body += d));
-      res.on("end", () => {
+      record(res, result, () => {
         req.destroy();
         resolve(result);
       });
