@@ -1,14 +1,23 @@
 /**
- * Sessions of the embedded gateway, persisted one JSON file per session key in
+ * Sessions of the embedded gateway, persisted per session key in
  * `<stateDir>/sessions/`: the ordered queue of pending system events, the
  * conversation history the runners continue, the last delivery route, and a
- * pending heartbeat request. Every change is written (atomically) before the
- * call returns, so a restart keeps pending events.
+ * pending heartbeat request.
+ *
+ * Each session is a snapshot `<name>.json` (rewritten atomically) plus an
+ * append-only change log `<name>.log.jsonl` (see `session-log.ts`). Every change
+ * is one line appended synchronously before the call returns, so a restart keeps
+ * pending events and an enqueue costs O(1) however long the queue is. The
+ * snapshot is rewritten and the log emptied only when the log's dead entries
+ * outweigh the live ones (e.g. right after a heartbeat consumed the queue), so
+ * rewrites are amortised O(1) per change. Snapshots written before the log
+ * existed (no `seq`) load as they are.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { LastRoute, SystemEventMeta } from "../../plugin/host-api";
+import { appendSessionOp, readSessionLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
 
 export interface PendingSystemEvent {
   id: string;
@@ -51,6 +60,11 @@ export interface SessionStoreOptions {
   /** Most recent history messages kept per session (default 200). */
   maxHistory?: number;
   onCreated?: (key: string) => void;
+  /**
+   * Entries the log may hold beyond twice the live ones (pending events plus
+   * history messages) before the snapshot is rewritten (default 1000).
+   */
+  logSlack?: number;
   now?: () => Date;
   newId?: () => string;
 }
@@ -62,78 +76,134 @@ export function sessionFileName(key: string): string {
   return `${slug}-${hash}.json`;
 }
 
+/** A session in memory with its position in the change log. */
+interface SessionState {
+  rec: SessionRecord;
+  /** Sequence number of the last logged operation (or of the snapshot). */
+  seq: number;
+  /** Entries on disk (snapshot's events + messages, plus each logged operation's weight). */
+  stored: number;
+}
+
+const weight = (op: SessionOp) => (op.op === "history" ? op.messages.length : 1);
+const live = (rec: SessionRecord) => rec.pending.length + rec.history.length;
+
 export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const now = opts.now ?? (() => new Date());
   const newId = opts.newId ?? (() => crypto.randomUUID());
   const maxHistory = opts.maxHistory ?? 200;
+  const logSlack = opts.logSlack ?? 1000;
   fs.mkdirSync(opts.dir, { recursive: true });
-  const cache = new Map<string, SessionRecord>();
+  const cache = new Map<string, SessionState>();
 
   const fileOf = (key: string) => path.join(opts.dir, sessionFileName(key));
-  const write = (rec: SessionRecord) => {
-    const file = fileOf(rec.key);
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(rec));
-    fs.renameSync(tmp, file);
+
+  /** Applies one operation to the in-memory record; returns how many events it removed. */
+  const apply = (rec: SessionRecord, op: SessionOp): number => {
+    switch (op.op) {
+      case "enqueue":
+        rec.pending.push(op.ev);
+        return 0;
+      case "consume": {
+        const drop = new Set(op.ids);
+        const before = rec.pending.length;
+        rec.pending = rec.pending.filter((e) => !drop.has(e.id));
+        return before - rec.pending.length;
+      }
+      case "history":
+        rec.history.push(...op.messages);
+        if (rec.history.length > maxHistory) rec.history.splice(0, rec.history.length - maxHistory);
+        return 0;
+      case "route":
+        rec.lastRoute = { ...op.route };
+        return 0;
+      case "heartbeat":
+        if (op.reason === null) delete rec.heartbeatRequested;
+        else rec.heartbeatRequested = op.reason;
+        return 0;
+    }
   };
-  const load = (key: string): SessionRecord | undefined => {
+
+  /** Writes the snapshot atomically (it covers every operation up to `st.seq`), then empties the log. */
+  const compact = (st: SessionState) => {
+    const file = fileOf(st.rec.key);
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ ...st.rec, seq: st.seq }));
+    fs.renameSync(tmp, file);
+    truncateSessionLog(sessionLogFile(file));
+    st.stored = live(st.rec);
+  };
+
+  /** Logs then applies one change; compacts once dead entries outweigh the live ones. */
+  const record = (st: SessionState, change: SessionChange): number => {
+    const full: SessionOp = { s: st.seq + 1, ...change };
+    appendSessionOp(sessionLogFile(fileOf(st.rec.key)), full);
+    st.seq = full.s;
+    st.stored += weight(full);
+    const removed = apply(st.rec, full);
+    if (st.stored > 2 * live(st.rec) + logSlack) compact(st);
+    return removed;
+  };
+
+  const load = (key: string): SessionState | undefined => {
     const hit = cache.get(key);
     if (hit) return hit;
     const file = fileOf(key);
     if (!fs.existsSync(file)) return undefined;
-    const rec = JSON.parse(fs.readFileSync(file, "utf8")) as SessionRecord;
-    rec.pending ??= [];
-    rec.history ??= [];
-    cache.set(key, rec);
-    return rec;
+    const { seq, ...snapshot } = JSON.parse(fs.readFileSync(file, "utf8")) as SessionRecord & { seq?: number };
+    const rec: SessionRecord = { ...snapshot, pending: snapshot.pending ?? [], history: snapshot.history ?? [] };
+    const st: SessionState = { rec, seq: seq ?? 0, stored: live(rec) };
+    const log = readSessionLog(sessionLogFile(file));
+    let stale = 0;
+    for (const op of log.ops) {
+      if (op.s <= st.seq) {
+        stale++;
+        continue;
+      }
+      apply(rec, op);
+      st.seq = op.s;
+      st.stored += weight(op);
+    }
+    if (stale > 0 || log.skipped > 0) compact(st);
+    cache.set(key, st);
+    return st;
   };
-  const getOrCreate = (key: string): SessionRecord => {
+
+  const getOrCreate = (key: string): SessionState => {
     const found = load(key);
     if (found) return found;
-    const rec: SessionRecord = { key, createdAt: now().toISOString(), pending: [], history: [] };
-    cache.set(key, rec);
-    write(rec);
+    const st: SessionState = { rec: { key, createdAt: now().toISOString(), pending: [], history: [] }, seq: 0, stored: 0 };
+    cache.set(key, st);
+    compact(st);
     opts.onCreated?.(key);
-    return rec;
+    return st;
   };
 
   return {
     dir: opts.dir,
     has: (key) => load(key) !== undefined,
-    get: (key) => getOrCreate(key),
+    get: (key) => getOrCreate(key).rec,
     enqueue(key, text, meta) {
-      const rec = getOrCreate(key);
       const ev: PendingSystemEvent = { id: newId(), ts: now().toISOString(), text, ...(meta ? { meta } : {}) };
-      rec.pending.push(ev);
-      write(rec);
+      record(getOrCreate(key), { op: "enqueue", ev });
       return ev;
     },
     consume(key, ids) {
-      const rec = getOrCreate(key);
-      const drop = new Set(ids);
-      const before = rec.pending.length;
-      rec.pending = rec.pending.filter((e) => !drop.has(e.id));
-      const removed = before - rec.pending.length;
-      if (removed > 0) write(rec);
-      return removed;
+      const st = getOrCreate(key);
+      const wanted = new Set(ids);
+      const present = st.rec.pending.filter((e) => wanted.has(e.id)).map((e) => e.id);
+      return present.length > 0 ? record(st, { op: "consume", ids: present }) : 0;
     },
     appendHistory(key, messages) {
-      const rec = getOrCreate(key);
-      rec.history.push(...messages);
-      if (rec.history.length > maxHistory) rec.history.splice(0, rec.history.length - maxHistory);
-      write(rec);
+      record(getOrCreate(key), { op: "history", messages: [...messages] });
     },
     setLastRoute(key, route) {
-      const rec = getOrCreate(key);
-      rec.lastRoute = { ...route };
-      write(rec);
+      record(getOrCreate(key), { op: "route", route: { ...route } });
     },
     setHeartbeatRequested(key, reason) {
-      const rec = getOrCreate(key);
-      if (rec.heartbeatRequested === reason) return;
-      if (reason === undefined) delete rec.heartbeatRequested;
-      else rec.heartbeatRequested = reason;
-      write(rec);
+      const st = getOrCreate(key);
+      if (st.rec.heartbeatRequested === reason) return;
+      record(st, { op: "heartbeat", reason: reason ?? null });
     },
     keys() {
       return fs

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createSessionStore, sessionFileName } from "../../../src/gateway/sessions/session-store";
+import { sessionLogFile } from "../../../src/gateway/sessions/session-log";
 import { createJournal } from "../../../src/gateway/journal/journal";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "gw-sess-"));
@@ -61,6 +62,129 @@ describe("session store", () => {
     expect(sessionFileName("hook:a/../b")).toMatch(/^hook_a_.._b-[0-9a-f]{12}\.json$/);
     expect(sessionFileName("x".repeat(300)).length).toBeLessThan(90);
     expect(sessionFileName("a:b")).not.toBe(sessionFileName("a_b"));
+  });
+});
+
+describe("session store: append-only log and recovery", () => {
+  const ids = () => {
+    let n = 0;
+    return () => `e${++n}`;
+  };
+  const logOf = (dir: string, key: string) => path.join(dir, sessionLogFile(sessionFileName(key)));
+
+  it("keeps every pending event, in order, after many enqueues and a restart", () => {
+    const dir = tmp();
+    const a = createSessionStore({ dir, newId: ids(), logSlack: 50 });
+    for (let i = 1; i <= 500; i++) a.enqueue("main", `event ${i}`, { source: "hook:wake" });
+
+    const b = createSessionStore({ dir });
+    const pending = b.get("main").pending;
+    expect(pending).toHaveLength(500);
+    expect(pending.map((e) => e.id)).toEqual(Array.from({ length: 500 }, (_v, i) => `e${i + 1}`));
+    expect(pending[499]).toMatchObject({ text: "event 500", meta: { source: "hook:wake" } });
+  });
+
+  it("appends one line per enqueue and leaves the snapshot alone", () => {
+    const dir = tmp();
+    const s = createSessionStore({ dir, newId: ids() });
+    s.get("main");
+    const snapshot = path.join(dir, sessionFileName("main"));
+    const before = fs.readFileSync(snapshot, "utf8");
+    s.enqueue("main", "one");
+    s.enqueue("main", "two");
+    expect(fs.readFileSync(snapshot, "utf8")).toBe(before);
+    const lines = fs.readFileSync(logOf(dir, "main"), "utf8").split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe("");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ s: 1, op: "enqueue", ev: { id: "e1", text: "one" } });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ s: 2, op: "enqueue", ev: { id: "e2", text: "two" } });
+  });
+
+  it("keeps only the unconsumed events after consume and a restart", () => {
+    const dir = tmp();
+    const a = createSessionStore({ dir, newId: ids() });
+    for (const t of ["a", "b", "c", "d"]) a.enqueue("main", t);
+    expect(a.consume("main", ["e1", "e3"])).toBe(2);
+    a.enqueue("main", "e");
+
+    const b = createSessionStore({ dir });
+    expect(b.get("main").pending.map((e) => `${e.id}:${e.text}`)).toEqual(["e2:b", "e4:d", "e5:e"]);
+    expect(b.consume("main", ["e2", "e4", "e5"])).toBe(3);
+    expect(createSessionStore({ dir }).get("main").pending).toEqual([]);
+  });
+
+  it("rewrites the snapshot and empties the log once consumed entries outweigh the live ones", () => {
+    const dir = tmp();
+    const a = createSessionStore({ dir, newId: ids(), logSlack: 5 });
+    for (let i = 1; i <= 8; i++) a.enqueue("main", `t${i}`);
+    expect(fs.readFileSync(logOf(dir, "main"), "utf8").split("\n")).toHaveLength(9);
+    expect(a.consume("main", ["e1", "e2", "e3", "e4", "e5", "e6", "e7"])).toBe(7);
+    expect(fs.readFileSync(logOf(dir, "main"), "utf8")).toBe("");
+    const snap = JSON.parse(fs.readFileSync(path.join(dir, sessionFileName("main")), "utf8")) as { seq: number; pending: { id: string }[] };
+    expect(snap.seq).toBe(9);
+    expect(snap.pending.map((e) => e.id)).toEqual(["e8"]);
+
+    a.enqueue("main", "t9");
+    const b = createSessionStore({ dir });
+    expect(b.get("main").pending.map((e) => e.text)).toEqual(["t8", "t9"]);
+  });
+
+  it("ignores a torn trailing line and appends cleanly after it", () => {
+    const dir = tmp();
+    const a = createSessionStore({ dir, newId: ids() });
+    a.enqueue("main", "kept one");
+    a.enqueue("main", "kept two");
+    fs.appendFileSync(logOf(dir, "main"), '{"s":3,"op":"enqueue","ev":{"id":"e3","ts":"2026-01-01T00:00:0');
+
+    const b = createSessionStore({ dir, newId: () => "after" });
+    expect(b.get("main").pending.map((e) => e.text)).toEqual(["kept one", "kept two"]);
+    b.enqueue("main", "after restart");
+
+    const c = createSessionStore({ dir });
+    expect(c.get("main").pending.map((e) => `${e.id}:${e.text}`)).toEqual(["e1:kept one", "e2:kept two", "after:after restart"]);
+  });
+
+  it("skips log lines already folded into the snapshot (a compaction interrupted before the log was emptied)", () => {
+    const dir = tmp();
+    const a = createSessionStore({ dir, newId: ids(), logSlack: 0 });
+    a.enqueue("main", "x");
+    const stale = fs.readFileSync(logOf(dir, "main"), "utf8");
+    expect(a.consume("main", ["e1"])).toBe(1);
+    expect(fs.readFileSync(logOf(dir, "main"), "utf8")).toBe("");
+    fs.writeFileSync(logOf(dir, "main"), stale + stale);
+
+    expect(createSessionStore({ dir }).get("main").pending).toEqual([]);
+  });
+
+  it("loads a session file written before the log existed", () => {
+    const dir = tmp();
+    const legacy = {
+      key: "main",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      pending: [{ id: "old1", ts: "2026-01-01T00:00:00.000Z", text: "from v1" }],
+      history: [],
+      lastRoute: { channel: "bot_chat", to: "7" },
+    };
+    fs.writeFileSync(path.join(dir, sessionFileName("main")), JSON.stringify(legacy));
+    const a = createSessionStore({ dir, newId: () => "new1" });
+    a.enqueue("main", "after upgrade");
+    const b = createSessionStore({ dir });
+    expect(b.get("main").pending.map((e) => e.id)).toEqual(["old1", "new1"]);
+    expect(b.get("main").lastRoute).toEqual({ channel: "bot_chat", to: "7" });
+  });
+
+  it("replays history, route and heartbeat changes from the log", () => {
+    const dir = tmp();
+    const a = createSessionStore({ dir, maxHistory: 3 });
+    a.appendHistory("k", [{ role: "user", content: "1" }, { role: "assistant", content: "2" }]);
+    a.appendHistory("k", [{ role: "user", content: "3" }, { role: "assistant", content: "4" }]);
+    a.setLastRoute("k", { channel: "phone_chat" });
+    a.setHeartbeatRequested("k", "hook:wake");
+    a.setHeartbeatRequested("k", undefined);
+    const b = createSessionStore({ dir, maxHistory: 3 }).get("k");
+    expect(b.history.map((m) => m.content)).toEqual(["2", "3", "4"]);
+    expect(b.lastRoute).toEqual({ channel: "phone_chat" });
+    expect(b.heartbeatRequested).toBeUndefined();
   });
 });
 
