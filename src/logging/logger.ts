@@ -6,12 +6,16 @@
 import winston from "winston";
 import Transport from "winston-transport";
 import type { HostLogger } from "../plugin/host-api";
+import { redactQueryTokens } from "./query-token-redaction";
 
 const SECRET_KEYS = /^(token|authorization|x-service-token|cookie|password|secret|apikey|api_key)$/i;
 
-/** Replaces `token=...` in URLs/query strings and secret-named keys. */
+/**
+ * Replaces the value of every token query parameter (whatever its case or
+ * percent-encoding: `?token=`, `?%74oken=`, `?TOKEN=`) and every Bearer credential.
+ */
 export function redactString(s: string): string {
-  return s.replace(/([?&]token=)[^&#\s]*/gi, "$1[REDACTED]").replace(/(Bearer\s+)[^\s"']+/gi, "$1[REDACTED]");
+  return redactQueryTokens(s).replace(/(Bearer\s+)[^\s"']+/gi, "$1[REDACTED]");
 }
 
 export function redact(value: unknown, depth = 0): unknown {

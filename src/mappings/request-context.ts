@@ -3,6 +3,7 @@
  * are removed here, once, so neither can ever read them.
  */
 import type { MappedHookInput } from "../http/types";
+import { isTokenParamName } from "../logging/query-token-redaction";
 import type { TemplateContext } from "./templates/compile-template";
 
 /** Headers removed by name. */
@@ -21,9 +22,6 @@ const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
  */
 const CREDENTIAL_HEADER_PATTERN = /signature|token|secret/;
 
-/** Query parameters removed (the deprecated hook-token carrier). */
-const CREDENTIAL_QUERY = /^token$/i;
-
 export function isCredentialHeader(name: string): boolean {
   const n = name.toLowerCase();
   return CREDENTIAL_HEADERS.has(n) || CREDENTIAL_HEADER_PATTERN.test(n);
@@ -39,10 +37,11 @@ export function stripCredentialHeaders(headers: Record<string, string>): Record<
   return out;
 }
 
+/** Query parameters without the hook-token carrier (`token` in any case or encoding). */
 export function stripCredentialQuery(query: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) {
-    if (typeof v !== "string" || CREDENTIAL_QUERY.test(k)) continue;
+    if (typeof v !== "string" || isTokenParamName(k)) continue;
     out[k] = v;
   }
   return out;
@@ -53,7 +52,7 @@ export function stripCredentialUrl(url: string): string {
   const q = url.indexOf("?");
   if (q === -1) return url;
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of [...params.keys()]) if (CREDENTIAL_QUERY.test(key)) params.delete(key);
+  for (const key of [...params.keys()]) if (isTokenParamName(key)) params.delete(key);
   const rest = params.toString();
   return rest ? `${url.slice(0, q)}?${rest}` : url.slice(0, q);
 }

@@ -72,6 +72,24 @@ describe("auth carriers (acceptance 1)", () => {
     for (const line of lines) expect(line).not.toContain(ROUTER_TEST_TOKEN);
   });
 
+  describe("a percent-encoded or differently-cased token parameter never reaches the log (SPEC §9)", () => {
+    const cases: Array<[string, string, number, string | object]> = [
+      ["?%74oken= (authenticates) with an invalid body → 400", `%74oken=${ROUTER_TEST_TOKEN}`, 400, { text: "" }],
+      ["?tok%65n= (authenticates) with an oversized body → 413", `tok%65n=${ROUTER_TEST_TOKEN}`, 413, { text: "x".repeat(300_000) }],
+      ["?tok%65n= with a wrong token → 401", `tok%65n=${ROUTER_TEST_TOKEN}-wrong`, 401, wake],
+      ["?TOKEN= → 401", `TOKEN=${ROUTER_TEST_TOKEN}`, 401, wake],
+      ["?ToKeN= mixed case → 401", `a=1&ToKeN=${ROUTER_TEST_TOKEN}`, 401, wake],
+      ["?%74oken= accepted → 200 (deprecation warning)", `%74oken=${ROUTER_TEST_TOKEN}`, 200, wake],
+    ];
+    it.each(cases)("%s", async (_title, query, status, body) => {
+      const res = await request(h.app).post(`/hooks/wake?${query}`).send(body);
+      expect(res.status).toBe(status);
+      const encodedName = query.split("&").pop()!.split("=")[0]!;
+      await h.host.waitFor(() => h.logText().some((l) => l.includes(`${encodedName}=[REDACTED]`)), 2000, "the redacted request line");
+      for (const line of h.logText()) expect(line).not.toContain(ROUTER_TEST_TOKEN);
+    });
+  });
+
   it("the query-token warning is logged at most once a minute per client", async () => {
     let now = 1_000_000;
     h.close();
