@@ -8,14 +8,19 @@
 import crypto from "node:crypto";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { HostLogger } from "../../plugin/host-api";
+import type { PluginReport } from "../plugins/plugin-loader";
+import { publicPluginReport } from "./public-plugin-report";
 import type { RouteEntry } from "./route-table";
+
+/** Body of `GET /api/status` (without `ok`); plugin reports are shown without paths. */
+export type GatewayStatus = Record<string, unknown> & { plugins?: readonly PluginReport[] };
 
 export interface GatewayAppOptions {
   routes: readonly RouteEntry[];
   /** Operator token for `/api/*`; undefined disables the operator API (403). */
   authToken?: string;
-  /** Body of `GET /api/status` (without `ok`). */
-  status: () => Record<string, unknown>;
+  /** Body of `GET /api/status` (without `ok`); `plugins` go through publicPluginReport. */
+  status: () => GatewayStatus;
   logger: HostLogger;
 }
 
@@ -54,7 +59,8 @@ export function createGatewayApp(opts: GatewayAppOptions): Express {
     next();
   });
   app.get("/api/status", (_req, res) => {
-    res.json({ ok: true, ...opts.status() });
+    const status = opts.status();
+    res.json({ ok: true, ...status, ...(status.plugins ? { plugins: status.plugins.map(publicPluginReport) } : {}) });
   });
 
   for (const r of opts.routes) app.use(r.prefix, r.handler);

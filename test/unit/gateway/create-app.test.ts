@@ -1,6 +1,19 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { EventEmitter } from "eventemitter3";
 import express from "express";
 import request from "supertest";
+import type { HostEvents } from "../../../src/plugin/host-api";
+import { resolveGatewayConfig } from "../../../src/gateway/config/load-config";
 import { createGatewayApp } from "../../../src/gateway/http/create-app";
+import { scrubPaths } from "../../../src/gateway/http/public-plugin-report";
+import { createGatewayLogger } from "../../../src/gateway/logger";
+import { discoverPlugins } from "../../../src/gateway/plugins/discover";
+import { loadPlugins, type PluginReport } from "../../../src/gateway/plugins/plugin-loader";
+import { openPluginState } from "../../../src/gateway/plugins/plugin-state";
+import { createCliRuntime } from "../../../src/gateway/runtime";
+import { manifestOf, tmpDir, writePlugin } from "./plugin-fixtures";
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -40,5 +53,52 @@ describe("gateway app", () => {
     const res = await request(app()).post("/hooks/boom").expect(500);
     expect(res.body).toEqual({ ok: false, code: "internal_error", error: "Internal error." });
     expect(JSON.stringify(res.body)).not.toContain("secret");
+  });
+
+  describe("GET /api/status shows plugin reports without internal paths (SPEC §4.2)", () => {
+    /** Real load reports: a plugin whose main fails to load, a shadowed copy, a directory without plugin.json. */
+    function realReports(): { reports: PluginReport[]; root: string } {
+      const root = fs.realpathSync(tmpDir("gw-status-"));
+      const missing = path.join(root, "nowhere", "lib.js");
+      const first = writePlugin(root, "alpha", manifestOf("alpha"), `require(${JSON.stringify(missing)});`);
+      const copy = writePlugin(root, "alpha-copy", manifestOf("alpha"));
+      const empty = path.join(root, "empty");
+      fs.mkdirSync(empty);
+      const config = resolveGatewayConfig({ gateway: { stateDir: "state" } }, { configPath: path.join(root, "gateway.config.json"), configDir: root });
+      const discovered = discoverPlugins({ paths: [first, copy, empty], installedDir: path.join(root, "none"), state: openPluginState(config.stateDir) });
+      const sink = new Writable({ write: (_c, _e, cb) => cb() });
+      const { reports } = loadPlugins({ config, discovered, runtime: createCliRuntime({ models: [] }), events: new EventEmitter<HostEvents>(), logger: createGatewayLogger("error", sink) });
+      return { reports, root };
+    }
+
+    it("drops the directory and replaces every path in a reason with <path>", async () => {
+      const { reports, root } = realReports();
+      // The reports themselves (journal, log) do carry paths: that is what must not leak.
+      expect(JSON.stringify(reports)).toContain(root);
+      const a = createGatewayApp({ routes: [], authToken: "operator-token-123", logger: quiet, status: () => ({ plugins: reports, channels: ["cli"] }) });
+      const res = await request(a).get("/api/status").set("authorization", "Bearer operator-token-123").expect(200);
+      const text = JSON.stringify(res.body);
+      expect(text).not.toContain(root);
+      expect(text).not.toContain(fs.realpathSync(require("node:os").tmpdir()));
+      expect(res.body.channels).toEqual(["cli"]);
+      const [alpha, copy, empty] = res.body.plugins as Array<Record<string, unknown>>;
+      expect(Object.keys(alpha!).sort()).toEqual(["id", "name", "origin", "reason", "status", "version"]);
+      expect(alpha).toMatchObject({ id: "alpha", name: "Plugin alpha", version: "1.0.0", origin: "path", status: "broken" });
+      expect(alpha!.reason).toMatch(/^cannot load index\.js: Cannot find module '<path>'( from '<path>')?$/);
+      expect(copy).toEqual({ id: "alpha", name: "Plugin alpha", version: "1.0.0", origin: "path", status: "shadowed", reason: "shadowed by path copy in <path>" });
+      expect(empty).toEqual({ origin: "path", status: "broken", reason: "no plugin.json in <path>" });
+    });
+  });
+
+  describe("scrubPaths", () => {
+    it.each([
+      ["Cannot find module '/srv/app/lib.js'", "Cannot find module '<path>'"],
+      ["no plugin.json in /var/lib/gw/plugins/x", "no plugin.json in <path>"],
+      ["bad file:///srv/app/x.mjs here", "bad <path> here"],
+      ["cannot open C:\\gw\\plugins\\x", "cannot open <path>"],
+      ["Cannot find module '/a/x.js' from '../../tmp/p/index.js'", "Cannot find module '<path>' from '<path>'"],
+      ["see http://example.com/docs and/or retry", "see http://example.com/docs and/or retry"],
+      ["plugin.json: main \"dist/index.js\" does not exist", "plugin.json: main \"dist/index.js\" does not exist"],
+    ])("%s", (input, expected) => expect(scrubPaths(input)).toBe(expected));
   });
 });
