@@ -229,4 +229,46 @@ describe("run executor", () => {
       expect(h.events[1].event).toMatchObject({ status: "timed_out", delivered: false });
     });
   });
+
+  // Acceptance check 10 ("aborted within ~1 s"), on jest's fake clock: the bound is
+  // exactly timeoutSeconds — still pending at 999 ms, timed out and aborted at 1000 ms.
+  describe("timeout on the fake clock", () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it.each([
+      ["ignores", false],
+      ["honours", true],
+    ])("a runner that %s its signal is aborted at exactly timeoutSeconds, not before", async (_how, honours) => {
+      let seen: RunTurnRequest | undefined;
+      const h = createHarness({
+        host: {
+          runTurn: (req) =>
+            new Promise((resolve) => {
+              seen = req;
+              if (honours) req.signal.addEventListener("abort", () => resolve({ status: "timeout", error: "aborted by signal" }));
+            }),
+        },
+      });
+      let outcome: RunOutcome | undefined;
+      const running = h.executor.execute(run({ timeoutSeconds: 1 })).then((o) => (outcome = o));
+
+      await jest.advanceTimersByTimeAsync(999);
+      expect(seen?.signal.aborted).toBe(false);
+      expect(outcome).toBeUndefined();
+      expect(h.host.systemEvents).toEqual([]);
+
+      await jest.advanceTimersByTimeAsync(1);
+      expect(seen?.signal.aborted).toBe(true);
+      expect((seen?.signal.reason as Error).name).toBe("TimeoutError");
+      await running;
+      expect(outcome).toEqual({
+        status: "timed_out",
+        error: "the run did not finish within 1 s (timeoutSeconds) and was aborted",
+        summary: "Hook Deploy (timed_out): the run did not finish within 1 s (timeoutSeconds) and was aborted",
+        delivered: false,
+      });
+      expect(h.host.systemEvents.map((e) => e.text)).toEqual([outcome!.summary]);
+    });
+  });
 });
