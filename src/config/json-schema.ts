@@ -25,10 +25,19 @@ export function readPluginConfigSchema(manifestPath: string = PLUGIN_MANIFEST_PA
 }
 
 /**
+ * Annotation beside a `pattern` (or a conditional `required`) stating its rule in
+ * words — the sentence a host shows instead of the regular expression. It is the
+ * matching PATTERN_RULES entry of src/config/rules.ts (a test checks this).
+ */
+export const RULE_ANNOTATION = "x-rule";
+
+/**
  * Compiles the manifest's schema with ajv 8 (draft-07), strict about keywords and
  * types, reporting all errors. Defaults are not injected: the schema only judges.
+ * `x-rule` is declared as an annotation keyword (no validation).
  */
 export function compilePluginConfigSchema(manifestPath?: string): ValidateFunction {
   const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
+  ajv.addKeyword({ keyword: RULE_ANNOTATION, schemaType: "string" });
   return ajv.compile(readPluginConfigSchema(manifestPath));
 }

@@ -43,6 +43,27 @@ describe("gateway e2e: bad config", () => {
     expect(await startFails(file)).toMatch(new RegExp(`^gateway: invalid config ${file}: .*hooks\\.token.*`));
   });
 
+  // Issue 2 check 12 / issue 3 check 4 / SPEC §3: the rule in words, never a regular expression.
+  it.each([
+    ['"token": "short-token"', "hooks.token must be at least 16 characters long (after trimming)"],
+    ['"token": "0123456789 abcdef0123"', "hooks.token must contain only printable ASCII characters (no spaces inside)"],
+    ['"token": "0123456789abcdef0123", "path": "/"', 'hooks.path must not be "/" alone'],
+    ['"token": "0123456789abcdef0123", "path": ""', "hooks.path must not be empty"],
+    ['"token": "0123456789abcdef0123", "path": "/hooks?x"', "hooks.path may contain only letters, digits, '-', '_', '.', '~' and '/' (no '?', '#', '%' or whitespace)"],
+    ['"token": "0123456789abcdef0123", "mappings": [{ "id": "-x", "messageTemplate": "m" }]', "hooks.mappings[0].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)"],
+    ['"token": "0123456789abcdef0123", "mappings": [{ "match": { "path": "a" } }]', 'hooks.mappings[0].messageTemplate is required when action is "agent" (the default) and the mapping has no transform'],
+  ])("hooks { %s } → the rule in words", async (fields, rule) => {
+    const file = writeConfig(`{ "hooks": { "enabled": true, ${fields} } }`);
+    const line = await startFails(file);
+    expect(line).toBe(`gateway: invalid config ${file}: ${rule}`);
+    expect(line).not.toMatch(/pattern|\^|\$"/);
+  });
+
+  it("hooks enabled without a token: the sentence of SPEC §3", async () => {
+    const file = writeConfig('{ "hooks": { "enabled": true } }');
+    expect(await startFails(file)).toBe(`gateway: invalid config ${file}: hooks.token is required when hooks.enabled is true`);
+  });
+
   it("a config file that does not exist", async () => {
     const file = path.join(makeGatewayDir(), "missing.json");
     expect(await startFails(file)).toBe(`gateway: invalid config ${file}: the file does not exist`);

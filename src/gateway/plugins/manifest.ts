@@ -10,7 +10,7 @@ import addFormats from "ajv-formats";
 import Ajv from "ajv";
 import semver from "semver";
 import { HOST_API_VERSION } from "../../plugin/host-api";
-import { firstProblem } from "../config/ajv-errors";
+import { createRuleAjv, firstProblem } from "../config/ajv-errors";
 
 /** A preset declared in a manifest (`contributes.presets[]`). */
 export interface ManifestPreset {
@@ -81,9 +81,12 @@ const MANIFEST_SCHEMA = {
 
 const validateManifestShape = new Ajv({ strict: false }).compile(MANIFEST_SCHEMA);
 
-/** A validator for plugin-supplied schemas: `$id`s are not registered, so the same schema compiles twice. */
+/**
+ * A validator for plugin-supplied schemas: `$id`s are not registered, so the same
+ * schema compiles twice; `x-rule` annotations give the sentences of config errors.
+ */
 export function createSchemaAjv(): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: false, addUsedSchema: false });
+  const ajv = createRuleAjv({ strict: false, allErrors: false, addUsedSchema: false });
   addFormats(ajv);
   return ajv;
 }

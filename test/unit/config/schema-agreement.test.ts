@@ -19,7 +19,7 @@ import type { ErrorObject } from "ajv";
 import { checkHooksSection } from "../../../src/config/schema";
 import { compilePluginConfigSchema, readPluginConfigSchema } from "../../../src/config/json-schema";
 import { resolveConfig } from "../../../src/config/resolve";
-import { ACTIONS, BOUNDS, HOOKS_DEFAULTS, MAIL_DEFAULTS, PATTERNS, THINKING_VALUES, TLS_MODES, WAKE_MODES, type Bound } from "../../../src/config/rules";
+import { ACTIONS, BOUNDS, HOOKS_DEFAULTS, MAIL_DEFAULTS, PATTERN_RULES, PATTERNS, THINKING_VALUES, TLS_MODES, WAKE_MODES, type Bound, type PatternName } from "../../../src/config/rules";
 
 const FIXTURES = path.resolve(__dirname, "../../fixtures/config");
 const validate = compilePluginConfigSchema();
@@ -305,6 +305,29 @@ describe("plugin.json declares the rules src/config/rules.ts holds", () => {
     expect([...used].filter((p) => !Object.values(PATTERNS).includes(p as never))).toEqual([]);
     const unused = Object.entries(PATTERNS).filter(([, p]) => !used.has(p)).map(([name]) => name);
     expect(unused).toEqual(["modelRef"]);
+  });
+
+  it("states every pattern's rule in words (x-rule = PATTERN_RULES), and x-rule only beside a pattern or a required", () => {
+    const nodes: Array<Record<string, unknown>> = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === "object") {
+        nodes.push(node as Record<string, unknown>);
+        Object.values(node).forEach(walk);
+      }
+    };
+    walk(schema);
+    const nameOf = (pattern: unknown) => (Object.keys(PATTERNS) as PatternName[]).find((k) => PATTERNS[k] === pattern)!;
+    const withPattern = nodes.filter((n) => typeof n.pattern === "string");
+    expect(withPattern.length).toBeGreaterThan(20);
+    for (const n of withPattern) expect({ pattern: n.pattern, rule: n["x-rule"] }).toEqual({ pattern: n.pattern, rule: PATTERN_RULES[nameOf(n.pattern)] });
+    const annotated = nodes.filter((n) => "x-rule" in n);
+    for (const n of annotated) expect({ n, host: "pattern" in n || "required" in n }).toEqual({ n, host: true });
+    expect(annotated.filter((n) => "required" in n).map((n) => n["x-rule"])).toEqual([
+      "is required when hooks.enabled is true",
+      'is required when action is "wake" and the mapping has no transform',
+      'is required when action is "agent" (the default) and the mapping has no transform',
+    ]);
   });
 
   it("declares the same enums", () => {
