@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { execFileSync } from "node:child_process";
+import { expectCleanBody } from "../helpers/expect-clean";
 import { REPO_ROOT, startGateway, type GatewayProcess, type StartGatewayOptions } from "../helpers/gateway-process";
 
 export const HOOK_TOKEN = "e2e-hook-token-0123456789abcdef";
@@ -42,13 +43,21 @@ export function hooksConfig(extra: Record<string, Record<string, unknown>> = {})
 export async function postJson(url: string, body: unknown, token = HOOK_TOKEN): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
   const text = await res.text();
+  expectCleanResponse(text, token);
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** Every e2e response body: no stack, no hook/operator token (nor `extraSecret`), no filesystem path (issue 2 check 13). */
+export function expectCleanResponse(text: string, extraSecret?: string): void {
+  expectCleanBody(text, [HOOK_TOKEN, GATEWAY_TOKEN, ...(extraSecret ? [extraSecret] : [])]);
 }
 
 export async function apiStatus(baseUrl: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${baseUrl}/api/status`, { headers: { authorization: `Bearer ${GATEWAY_TOKEN}` } });
   if (res.status !== 200) throw new Error(`/api/status answered ${res.status}`);
-  return (await res.json()) as Record<string, unknown>;
+  const text = await res.text();
+  expectCleanResponse(text);
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 /**

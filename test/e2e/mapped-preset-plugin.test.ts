@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { makeGatewayDir, readJournal, REPO_ROOT, runGatewayCli, startGateway, type GatewayProcess } from "../helpers/gateway-process";
-import { HOOK_TOKEN, hooksConfig, USE_FIXTURE } from "./gateway-setup";
+import { expectCleanResponse, HOOK_TOKEN, hooksConfig, USE_FIXTURE } from "./gateway-setup";
 
 const PLUGIN_DIR = path.join(REPO_ROOT, "examples", "preset-plugin-alertmanager");
 const FIRING = path.join(PLUGIN_DIR, "fixtures", "firing.json");
@@ -21,6 +21,7 @@ async function post(url: string, file: string): Promise<{ status: number; body: 
     body: fs.readFileSync(file),
   });
   const text = await res.text();
+  expectCleanResponse(text);
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 

@@ -13,6 +13,7 @@ import { discoverPlugins } from "../../../src/gateway/plugins/discover";
 import { loadPlugins, type PluginReport } from "../../../src/gateway/plugins/plugin-loader";
 import { openPluginState } from "../../../src/gateway/plugins/plugin-state";
 import { createCliRuntime } from "../../../src/gateway/runtime";
+import { expectCleanBody } from "../../helpers/expect-clean";
 import { manifestOf, tmpDir, writePlugin } from "./plugin-fixtures";
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -24,6 +25,21 @@ function app(authToken?: string) {
     throw new Error("secret internal detail");
   });
   return createGatewayApp({ routes: [{ prefix: "/hooks", handler: hooks, pluginId: "p" }], authToken, logger: quiet, status: () => ({ plugins: [] }) });
+}
+
+/** Real load reports: a plugin whose main fails to load, a shadowed copy, a directory without plugin.json. */
+function realReports(): { reports: PluginReport[]; root: string } {
+  const root = fs.realpathSync(tmpDir("gw-status-"));
+  const missing = path.join(root, "nowhere", "lib.js");
+  const first = writePlugin(root, "alpha", manifestOf("alpha"), `require(${JSON.stringify(missing)});`);
+  const copy = writePlugin(root, "alpha-copy", manifestOf("alpha"));
+  const empty = path.join(root, "empty");
+  fs.mkdirSync(empty);
+  const config = resolveGatewayConfig({ gateway: { stateDir: "state" } }, { configPath: path.join(root, "gateway.config.json"), configDir: root });
+  const discovered = discoverPlugins({ paths: [first, copy, empty], installedDir: path.join(root, "none"), state: openPluginState(config.stateDir) });
+  const sink = new Writable({ write: (_c, _e, cb) => cb() });
+  const { reports } = loadPlugins({ config, discovered, runtime: createCliRuntime({ models: [] }), events: new EventEmitter<HostEvents>(), logger: createGatewayLogger("error", sink) });
+  return { reports, root };
 }
 
 describe("gateway app", () => {
@@ -56,21 +72,6 @@ describe("gateway app", () => {
   });
 
   describe("GET /api/status shows plugin reports without internal paths (SPEC §4.2)", () => {
-    /** Real load reports: a plugin whose main fails to load, a shadowed copy, a directory without plugin.json. */
-    function realReports(): { reports: PluginReport[]; root: string } {
-      const root = fs.realpathSync(tmpDir("gw-status-"));
-      const missing = path.join(root, "nowhere", "lib.js");
-      const first = writePlugin(root, "alpha", manifestOf("alpha"), `require(${JSON.stringify(missing)});`);
-      const copy = writePlugin(root, "alpha-copy", manifestOf("alpha"));
-      const empty = path.join(root, "empty");
-      fs.mkdirSync(empty);
-      const config = resolveGatewayConfig({ gateway: { stateDir: "state" } }, { configPath: path.join(root, "gateway.config.json"), configDir: root });
-      const discovered = discoverPlugins({ paths: [first, copy, empty], installedDir: path.join(root, "none"), state: openPluginState(config.stateDir) });
-      const sink = new Writable({ write: (_c, _e, cb) => cb() });
-      const { reports } = loadPlugins({ config, discovered, runtime: createCliRuntime({ models: [] }), events: new EventEmitter<HostEvents>(), logger: createGatewayLogger("error", sink) });
-      return { reports, root };
-    }
-
     it("drops the directory and replaces every path in a reason with <path>", async () => {
       const { reports, root } = realReports();
       // The reports themselves (journal, log) do carry paths: that is what must not leak.
@@ -100,5 +101,26 @@ describe("gateway app", () => {
       ["see http://example.com/docs and/or retry", "see http://example.com/docs and/or retry"],
       ["plugin.json: main \"dist/index.js\" does not exist", "plugin.json: main \"dist/index.js\" does not exist"],
     ])("%s", (input, expected) => expect(scrubPaths(input)).toBe(expected));
+  });
+
+  it("no gateway response (healthz, status, 401, 403, 404, 500) contains a stack, a token or a path (issue 2 check 13)", async () => {
+    const operator = "operator-token-0123456789";
+    const { reports } = realReports();
+    const hooks = express.Router();
+    hooks.post("/boom", () => {
+      throw new Error(`EACCES: permission denied, open '${path.join(process.cwd(), "state", "runs.db")}'`);
+    });
+    const a = createGatewayApp({ routes: [{ prefix: "/hooks", handler: hooks, pluginId: "p" }], authToken: operator, logger: quiet, status: () => ({ plugins: reports }) });
+    const closed = createGatewayApp({ routes: [], logger: quiet, status: () => ({ plugins: reports }) });
+    const responses = [
+      await request(a).get("/healthz"),
+      await request(a).get("/api/status").set("authorization", `Bearer ${operator}`),
+      await request(a).get("/api/status").set("authorization", `Bearer ${operator}x`),
+      await request(closed).get("/api/status").set("authorization", `Bearer ${operator}`),
+      await request(a).post(`/nowhere/${encodeURIComponent(process.cwd())}?token=${operator}`),
+      await request(a).post("/hooks/boom"),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 401, 403, 404, 500]);
+    for (const r of responses) expectCleanBody(r.text, [operator]);
   });
 });
