@@ -20,6 +20,7 @@ import { createHostState, type HostState } from "./host-state";
 import { discoverPlugins } from "./plugins/discover";
 import { openPluginState } from "./plugins/plugin-state";
 import { loadPlugins, type LoadedPlugins, type PluginReport } from "./plugins/plugin-loader";
+import { bindWarning } from "./bind-warning";
 import { createGatewayApp } from "./http/create-app";
 import { MAIN_SESSION_KEY } from "./runtime";
 
@@ -41,10 +42,7 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-/** True for 127.0.0.0/8, ::1 and localhost. */
-export function isLoopback(bind: string): boolean {
-  return bind === "localhost" || bind === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bind);
-}
+export { isLoopback } from "./bind-warning";
 
 function urlOf(bind: string, port: number): string {
   return `http://${bind.includes(":") ? `[${bind}]` : bind}:${port}`;
@@ -147,9 +145,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     return abortStart(e);
   }
   const url = urlOf(config.bind, port);
-  if (!isLoopback(config.bind)) {
-    log.warn(`WARNING: gateway.bind is ${config.bind}: the gateway is reachable from other machines. Keep it behind a firewall or a trusted reverse proxy.`);
-  }
+  const exposed = bindWarning(config.bind);
+  if (exposed) log.warn(exposed);
   host.heartbeat.start();
   host.journal.append({ type: "gateway", phase: "started", url, pid: process.pid });
   log.info("gateway started", { url, plugins: plugins.reports.filter((r) => r.status === "active").length });
