@@ -27,10 +27,18 @@ export interface TransformLoaderOptions {
 const NO_DYNAMIC_IMPORT = "ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG";
 
 /**
- * Default module importer: one jiti instance that never reuses Node's module
- * cache. Modules are imported asynchronously (top-level await works); where the
- * host VM context has no dynamic `import()` (jest's module sandbox), jiti's
- * synchronous loader is used instead, which resolves built-ins with `require`.
+ * Default module importer: one jiti instance that evaluates the transform's
+ * current source text afresh on every call (`evalModule` with forced
+ * transpilation), so `.js`, `.mjs`, `.cjs` and `.ts` files all reload. Loading
+ * the file by name instead would hand `.mjs`/`.cjs` to Node's own `import`/
+ * `require`, whose module caches cannot be cleared. Modules are evaluated
+ * asynchronously (top-level await works); where the host VM context has no
+ * dynamic `import()` (jest's module sandbox), they are evaluated synchronously.
+ *
+ * Relative imports inside the transform resolve from its own directory. Helpers
+ * that jiti transpiles (`.ts`, ES-module `.js`) are evaluated afresh with each
+ * reload of the transform; helpers that Node loads itself (`.mjs`, `.cjs`,
+ * CommonJS `.js`) stay in Node's cache until restart.
  */
 export function createJitiImporter(): (file: string) => Promise<unknown> {
   const jiti = createJiti(__filename, {
@@ -41,15 +49,16 @@ export function createJitiImporter(): (file: string) => Promise<unknown> {
   });
   let dynamicImport = true;
   return async (file) => {
+    const source = await fs.readFile(file, "utf8");
     if (dynamicImport) {
       try {
-        return await jiti.import(file);
+        return await jiti.evalModule(source, { filename: file, async: true, forceTranspile: true });
       } catch (e) {
         if ((e as { code?: unknown })?.code !== NO_DYNAMIC_IMPORT) throw e;
         dynamicImport = false;
       }
     }
-    return jiti(file) as unknown;
+    return jiti.evalModule(source, { filename: file, async: false, forceTranspile: true });
   };
 }
 

@@ -3,7 +3,8 @@
  * in the other tests. Here the mapping engine is compiled to CommonJS the way the
  * build does it and run by plain `node`, as in the built gateway: .js, .mjs, .cjs
  * and .ts transforms load, the `inbound-webhooks` import resolves, and editing a
- * file changes the next result.
+ * .ts, .mjs or .cjs transform changes the next result (relative helper imports:
+ * see docs/mappings.md "Reloading").
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -54,6 +55,9 @@ const mappings = [
   { id: "live", match: { path: "live" }, action: "agent", transform: { module: "live.ts" } },
   { id: "builtin", match: { path: "builtin" }, action: "agent", messageTemplate: "x", transform: { module: "digest.ts" } },
   { id: "tla", match: { path: "tla" }, action: "agent", transform: { module: "tla.mjs" } },
+  { id: "live-mjs", match: { path: "live-mjs" }, action: "agent", transform: { module: "live.mjs" } },
+  { id: "plain-mjs", match: { path: "plain-mjs" }, action: "agent", transform: { module: "plain.mjs" } },
+  { id: "live-cjs", match: { path: "live-cjs" }, action: "agent", transform: { module: "live.cjs" } },
 ];
 const engine = createMappingEngine({ config: { ...base, mappings }, presets: [], logger, clock: () => new Date("2025-01-01T00:00:00Z") });
 const input = (name, payload, headers = {}) => ({ name, payload, headers, query: {}, url: "/hooks/" + name, requestId: "r" });
@@ -68,6 +72,27 @@ const input = (name, payload, headers = {}) => ({ name, payload, headers, query:
   out.live1 = await engine.resolve(input("live", {}));
   fs.writeFileSync(path.join(dir, "live.ts"), 'export default (): { message: string } => ({ message: "two" });\\n');
   out.live2 = await engine.resolve(input("live", {}));
+  const msg = async (name) => (await engine.resolve(input(name, {}))).value.raw.message;
+  const write = (file, text) => fs.writeFileSync(path.join(dir, file), text);
+  out.plain1 = await msg("plain-mjs");
+  write("plain.mjs", 'export default async () => ({ message: "plain two" });\\n');
+  out.plain2 = await msg("plain-mjs");
+  out.mjs1 = await msg("live-mjs");
+  out.cjs1 = await msg("live-cjs");
+  write("live.mjs", 'import { suffix } from "./lib/suffix.ts";\\nconst v = await Promise.resolve("mjs two");\\nexport default () => ({ message: v + suffix });\\n');
+  write("live.cjs", 'const { suffix } = require("./lib/suffix.cjs");\\nmodule.exports = () => ({ message: "cjs two" + suffix });\\n');
+  out.mjs2 = await msg("live-mjs");
+  out.cjs2 = await msg("live-cjs");
+  // Only the helpers change: the transforms are not reloaded.
+  write("lib/suffix.ts", 'export const suffix: string = " / ts helper 2";\\n');
+  write("lib/suffix.cjs", 'exports.suffix = " / cjs helper 2";\\n');
+  out.mjs3 = await msg("live-mjs");
+  out.cjs3 = await msg("live-cjs");
+  // The transforms change again: a transpiled (.ts) helper is read afresh, a .cjs one stays in Node's cache.
+  write("live.mjs", 'import { suffix } from "./lib/suffix.ts";\\nexport default () => ({ message: "mjs three" + suffix });\\n');
+  write("live.cjs", 'const { suffix } = require("./lib/suffix.cjs");\\nmodule.exports = () => ({ message: "cjs three" + suffix });\\n');
+  out.mjs4 = await msg("live-mjs");
+  out.cjs4 = await msg("live-cjs");
   process.stdout.write(JSON.stringify(out));
 })();
 `;
@@ -79,7 +104,7 @@ describe("the mapping engine under plain node (as in the built dist)", () => {
   });
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-  test("loads .ts, .mjs (with top-level await), .cjs and ESM .js transforms, Node built-ins, and reloads an edited file", () => {
+  test("loads .ts, .mjs (with top-level await), .cjs and ESM .js transforms, Node built-ins, and reloads edited .ts, .mjs and .cjs files", () => {
     const build = path.join(work, "build");
     const dir = path.join(work, "transforms");
     transpileClosure(path.join(SRC, "mappings/engine.ts"), build);
@@ -88,6 +113,12 @@ describe("the mapping engine under plain node (as in the built dist)", () => {
     fs.writeFileSync(path.join(dir, "never-edited.mjs"), 'export default async () => ({ kind: "wake", text: "from mjs" });\n');
     fs.writeFileSync(path.join(dir, "tla.mjs"), 'const greeting = await Promise.resolve("top-level await");\nexport default () => ({ message: greeting });\n');
     fs.writeFileSync(path.join(dir, "live.ts"), 'export default (): { message: string } => ({ message: "one" });\n');
+    fs.mkdirSync(path.join(dir, "lib"));
+    fs.writeFileSync(path.join(dir, "lib/suffix.ts"), 'export const suffix: string = " / ts helper 1";\n');
+    fs.writeFileSync(path.join(dir, "lib/suffix.cjs"), 'exports.suffix = " / cjs helper 1";\n');
+    fs.writeFileSync(path.join(dir, "live.mjs"), 'import { suffix } from "./lib/suffix.ts";\nconst v = await Promise.resolve("mjs one");\nexport default () => ({ message: v + suffix });\n');
+    fs.writeFileSync(path.join(dir, "plain.mjs"), 'export default async () => ({ message: "plain one" });\n');
+    fs.writeFileSync(path.join(dir, "live.cjs"), 'const { suffix } = require("./lib/suffix.cjs");\nmodule.exports = () => ({ message: "cjs one" + suffix });\n');
     fs.writeFileSync(path.join(build, "run.js"), SCRIPT);
 
     const stdout = execFileSync(process.execPath, [path.join(build, "run.js"), dir], {
@@ -103,5 +134,9 @@ describe("the mapping engine under plain node (as in the built dist)", () => {
     expect(out.tla.value.raw.message).toBe("top-level await");
     expect(out.live1.value.raw.message).toBe("one");
     expect(out.live2.value.raw.message).toBe("two");
+    // .mjs and .cjs transforms reload too (Node's own module caches are bypassed), relative imports included.
+    expect([out.plain1, out.plain2]).toEqual(["plain one", "plain two"]);
+    expect([out.mjs1, out.mjs2, out.mjs3, out.mjs4]).toEqual(["mjs one / ts helper 1", "mjs two / ts helper 1", "mjs two / ts helper 1", "mjs three / ts helper 2"]);
+    expect([out.cjs1, out.cjs2, out.cjs3, out.cjs4]).toEqual(["cjs one / cjs helper 1", "cjs two / cjs helper 1", "cjs two / cjs helper 1", "cjs three / cjs helper 1"]);
   });
 });
