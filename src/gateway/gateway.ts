@@ -21,6 +21,7 @@ import { discoverPlugins } from "./plugins/discover";
 import { openPluginState } from "./plugins/plugin-state";
 import { loadPlugins, type LoadedPlugins, type PluginReport } from "./plugins/plugin-loader";
 import { bindWarning } from "./bind-warning";
+import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayApp } from "./http/create-app";
 import { MAIN_SESSION_KEY } from "./runtime";
 
@@ -138,6 +139,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     }),
   });
   const server = http.createServer(app);
+  server.on("clientError", createClientErrorHandler({ logger: log }));
   let port: number;
   try {
     port = await listen(server, config);

@@ -22,6 +22,8 @@ export interface GatewayAppOptions {
   /** Body of `GET /api/status` (without `ok`); `plugins` go through publicPluginReport. */
   status: () => GatewayStatus;
   logger: HostLogger;
+  /** Request ids of the gateway's own responses; default crypto.randomUUID. */
+  idGen?: () => string;
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -41,6 +43,12 @@ export function createGatewayApp(opts: GatewayAppOptions): Express {
   app.disable("x-powered-by");
   app.set("case sensitive routing", true);
   app.set("strict routing", false);
+
+  // Every response carries X-Request-Id (SPEC §4.2); a plugin route may replace it with its own.
+  app.use((_req, res, next) => {
+    res.setHeader("X-Request-Id", (opts.idGen ?? crypto.randomUUID)());
+    next();
+  });
 
   app.get("/healthz", (_req, res) => {
     res.json({ ok: true });

@@ -53,6 +53,14 @@ describe("gateway app", () => {
     expect(res.body).toEqual({ ok: false, code: "not_found", error: "No route matches this path." });
   });
 
+  it("every gateway response carries X-Request-Id (SPEC §4.2)", async () => {
+    let n = 0;
+    const a = createGatewayApp({ routes: [], logger: quiet, status: () => ({}), idGen: () => `gw-${++n}` });
+    expect((await request(a).get("/healthz").expect(200)).headers["x-request-id"]).toBe("gw-1");
+    expect((await request(a).post("/nowhere").expect(404)).headers["x-request-id"]).toBe("gw-2");
+    expect((await request(a).get("/api/status").expect(403)).headers["x-request-id"]).toBe("gw-3");
+  });
+
   it("answers /healthz", async () => {
     expect((await request(app()).get("/healthz").expect(200)).body).toEqual({ ok: true });
   });

@@ -1,0 +1,75 @@
+/**
+ * Answers HTTP protocol errors that Node's parser detects before (or while) a
+ * request reaches any route — a malformed chunk, oversized headers, a garbled
+ * request line — in the same shape as every other response (SPEC §4.2): JSON
+ * `{ ok:false, code, error }` with `X-Request-Id`, then the connection is closed.
+ * Without this, Node writes a bare `400 Bad Request` / `431` with no body.
+ */
+import { randomUUID } from "node:crypto";
+import type { Duplex } from "node:stream";
+import { maxHeaderSize, type ServerResponse } from "node:http";
+import type { HostLogger } from "../../plugin/host-api";
+
+export interface ClientErrorReply {
+  status: number;
+  code: string;
+  error: string;
+}
+
+/** Status, code and sentence for a parser error code (`HPE_*`, `ERR_HTTP_REQUEST_TIMEOUT`). */
+export function clientErrorReply(errorCode: string | undefined): ClientErrorReply {
+  switch (errorCode) {
+    case "HPE_HEADER_OVERFLOW":
+      return { status: 431, code: "headers_too_large", error: `The request headers are larger than the server accepts (${Math.floor(maxHeaderSize / 1024)} KB in total).` };
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+    case "HPE_HEADERS_TIMEOUT":
+      return { status: 408, code: "request_timeout", error: "The request was not received in time." };
+    case "HPE_INVALID_CHUNK_SIZE":
+    case "HPE_INVALID_EOF_STATE":
+      return { status: 400, code: "invalid_request", error: "The chunked request body is malformed." };
+    default:
+      return { status: 400, code: "invalid_request", error: "The request is not valid HTTP/1.1." };
+  }
+}
+
+const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
+
+/** The complete raw HTTP/1.1 response (head and JSON body) for a protocol error. */
+export function clientErrorResponse(reply: ClientErrorReply, requestId: string): string {
+  const body = JSON.stringify({ ok: false, code: reply.code, error: reply.error });
+  return [
+    `HTTP/1.1 ${reply.status} ${REASONS[reply.status] ?? "Error"}`,
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
+}
+
+/**
+ * A `clientError` listener for an http.Server. When a route already answered
+ * part of the exchange the socket is just closed; when a request is in flight,
+ * its `X-Request-Id` is reused so the reply matches the request's log line.
+ * Nothing of the raw request is logged (only the parser code and status).
+ */
+export function createClientErrorHandler(opts: { logger: HostLogger; idGen?: () => string }): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  const idGen = opts.idGen ?? randomUUID;
+  return (err, socket) => {
+    if (err.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+    if (inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const existing = inFlight?.getHeader("x-request-id");
+    const requestId = typeof existing === "string" && existing !== "" ? existing : idGen();
+    const reply = clientErrorReply(err.code);
+    opts.logger.info("client protocol error answered", { requestId, status: reply.status, code: reply.code, parserCode: err.code });
+    socket.end(clientErrorResponse(reply, requestId));
+  };
+}
