@@ -54,6 +54,55 @@ describe("template rendering (SPEC §6.2)", () => {
     },
   );
 
+  // Payloads can carry these names as OWN keys (JSON.parse keeps "__proto__", "constructor" and
+  // "prototype" as own properties; form bodies keep an own "__proto__"): they still never resolve.
+  const hostile = JSON.parse(
+    '{"__proto__":{"x":1},"constructor":{"name":"EVIL"},"prototype":"P","ok":"yes",' +
+      '"nested":{"__proto__":{"x":2},"constructor":{"name":"EVIL2"},"prototype":"P2"},' +
+      '"list":[{"__proto__":{"x":3},"constructor":"EVIL3","prototype":"P3"}]}',
+  ) as Record<string, unknown>;
+  const hostileCtx = (): TemplateContext =>
+    ctx({ payload: hostile, headers: JSON.parse('{"constructor":"H","__proto__":"H2"}'), query: JSON.parse('{"prototype":"Q","constructor":"Q2"}') });
+
+  test("the hostile payload really has own __proto__/constructor/prototype keys", () => {
+    expect(Object.keys(hostile)).toEqual(["__proto__", "constructor", "prototype", "ok", "nested", "list"]);
+    expect(render("{{ ok }}", hostileCtx())).toBe("yes");
+  });
+
+  test.each([
+    "__proto__",
+    "__proto__.x",
+    "constructor",
+    "constructor.name",
+    "prototype",
+    "payload.__proto__.x",
+    "payload.constructor.name",
+    "payload.prototype",
+    'payload["__proto__"]',
+    'payload["__proto__"]["x"]',
+    'payload["constructor"]["name"]',
+    'payload["prototype"]',
+    'constructor["name"]',
+    "nested.__proto__.x",
+    "nested.constructor.name",
+    "payload.nested.prototype",
+    'nested["__proto__"].x',
+    "list[0].__proto__.x",
+    "list[0].constructor",
+    'list[0]["prototype"]',
+    "headers.constructor",
+    "headers.__proto__",
+    "query.prototype",
+    "query.constructor",
+    "__proto__ | json",
+  ])("{{%s}} renders nothing even when the payload has that own key", (expr) => {
+    expect(render(`[{{${expr}}}]`, hostileCtx())).toBe("[]");
+  });
+
+  test("a forbidden own key counts as missing for the default filter", () => {
+    expect(render('{{ constructor.name | default: "none" }}/{{ prototype | default: "none" }}', hostileCtx())).toBe("none/none");
+  });
+
   test("only own properties resolve (no inherited members)", () => {
     expect(render("[{{ toString }}][{{ hasOwnProperty }}][{{ payload.valueOf }}][{{ commits.map }}]")).toBe("[][][][]");
   });
