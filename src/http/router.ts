@@ -64,6 +64,12 @@ export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 export const QUERY_TOKEN_WARNING =
   '299 - "The token query parameter is deprecated and will be removed; send Authorization: Bearer <token> instead."';
 
+/**
+ * Logged (rate-limited) for a request authenticated by the query token. Worded so
+ * that the log redaction has nothing to mangle: no `?token=` and no `Bearer <x>`.
+ */
+export const QUERY_TOKEN_LOG_MESSAGE = "hook token sent in the query string (deprecated); send it in the Authorization header instead";
+
 interface RequestState extends RequestRecord {
   route?: HookRoute;
 }
@@ -145,7 +151,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       res.setHeader("Deprecation", "true");
       res.setHeader("Warning", QUERY_TOKEN_WARNING);
       if (shouldWarnQueryToken(state.client)) {
-        logger.warn("hook token sent as a ?token= query parameter, which is deprecated; send Authorization: Bearer <token>", {
+        logger.warn(QUERY_TOKEN_LOG_MESSAGE, {
           requestId: state.requestId,
           hook: state.hook,
           client: state.client,

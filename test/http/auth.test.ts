@@ -72,6 +72,14 @@ describe("auth carriers (acceptance 1)", () => {
     for (const line of lines) expect(line).not.toContain(ROUTER_TEST_TOKEN);
   });
 
+  it("the deprecation warning reads cleanly after redaction (no ?token=[REDACTED] or Bearer [REDACTED] in its text)", async () => {
+    expect((await request(h.app).post(`/hooks/wake?token=${ROUTER_TEST_TOKEN}`).send(wake)).status).toBe(200);
+    await h.host.waitFor(() => h.host.logs.some((l) => l.level === "warn"), 2000, "deprecation warning");
+    const warning = h.host.logs.find((l) => l.level === "warn")!;
+    expect(warning.message).toBe("hook token sent in the query string (deprecated); send it in the Authorization header instead");
+    expect(warning.meta?.url).toBe("/hooks/wake?token=[REDACTED]");
+  });
+
   describe("a percent-encoded or differently-cased token parameter never reaches the log (SPEC §9)", () => {
     const cases: Array<[string, string, number, string | object]> = [
       ["?%74oken= (authenticates) with an invalid body → 400", `%74oken=${ROUTER_TEST_TOKEN}`, 400, { text: "" }],
