@@ -33,6 +33,16 @@ export function parseHookRoute(reqPath: string): HookRoute | undefined {
   return { kind: "mapped", name };
 }
 
+/** True when the sub-path is not valid percent-encoded UTF-8 (`/%ZZ`, `/%E0%A4%A`): a 404 of its own. */
+export function isUndecodableHookPath(reqPath: string): boolean {
+  try {
+    decodeURIComponent(reqPath);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Hook name used in logs, events, idempotency scopes and the wrapper's source metadata. */
 export function hookName(route: HookRoute): string {
   switch (route.kind) {

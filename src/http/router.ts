@@ -26,7 +26,7 @@ import { parseBody } from "./body/parse-body";
 import { readBody } from "./body/read-body";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
-import { allowedMethod, hookName, parseHookRoute, type HookRoute } from "./hook-route";
+import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute, type HookRoute } from "./hook-route";
 import { extractIdempotencyKey } from "./idempotency-key";
 import { renderHookError, renderHookResponse, toHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
@@ -126,7 +126,10 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     const state = stateOf(req);
     const route = parseHookRoute(req.path);
     if (!route) {
-      next(hookError("not_found", `No hook at ${config.path} itself; POST to ${config.path}/wake, ${config.path}/agent or a mapped hook.`));
+      const message = isUndecodableHookPath(req.path)
+        ? `No hook has this name: the path after ${config.path}/ is not valid percent-encoded UTF-8.`
+        : `No hook at ${config.path} itself; POST to ${config.path}/wake, ${config.path}/agent or a mapped hook.`;
+      next(hookError("not_found", message));
       return;
     }
     state.route = route;

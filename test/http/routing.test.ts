@@ -56,6 +56,15 @@ describe("routing (acceptance 3)", () => {
     expect(h.dispatcher.wakes).toHaveLength(0);
   });
 
+  it("POST /hooks/%ZZ (undecodable) → 404 not_found that says so, not the mount-point message", async () => {
+    const res = await request(h.app).post("/hooks/%ZZ").set(bearer()).send({ text: "x" });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ ok: false, code: "not_found", error: "No hook has this name: the path after /hooks/ is not valid percent-encoded UTF-8." });
+    const mount = await request(h.app).post("/hooks").set(bearer()).send({ text: "x" });
+    expect(mount.body.error).toBe("No hook at /hooks itself; POST to /hooks/wake, /hooks/agent or a mapped hook.");
+    expect(h.dispatcher.wakes).toHaveLength(0);
+  });
+
   it("POST /hooks/ → 404 not_found", async () => {
     const res = await request(h.app).post("/hooks/").set(bearer()).send({ text: "x" });
     expect(res.status).toBe(404);

@@ -1,4 +1,4 @@
-import { allowedMethod, hookName, parseHookRoute } from "../../../src/http/hook-route";
+import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute } from "../../../src/http/hook-route";
 
 describe("parseHookRoute", () => {
   it.each([
@@ -18,6 +18,18 @@ describe("parseHookRoute", () => {
 
   it.each(["/", "", "//", "/%E0%A4%A"])("%j is not a hook (404)", (path) => {
     expect(parseHookRoute(path)).toBeUndefined();
+  });
+
+  it.each([
+    ["/%ZZ", true],
+    ["/%E0%A4%A", true],
+    ["/a/%C3", true],
+    ["/", false],
+    ["", false],
+    ["/caf%C3%A9", false],
+    ["/wake", false],
+  ])("isUndecodableHookPath(%j) → %s", (path, undecodable) => {
+    expect(isUndecodableHookPath(path)).toBe(undecodable);
   });
 });
 
