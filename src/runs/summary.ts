@@ -2,6 +2,7 @@
  * The summary every run posts to the main session (SPEC §5.3):
  * `Hook <name>: <reply>` when it succeeded, `Hook <name> (<status>): <reason>` otherwise.
  */
+import { neutraliseMarkers } from "../safety/neutralise";
 import type { RunStatus } from "./types";
 
 /** Bound of the reply (or reason) part of a summary, in characters. */
@@ -18,6 +19,16 @@ export function clip(text: string, max: number): string {
 }
 
 /**
+ * The hook-supplied `name` as it may appear in a summary on the main session
+ * (SPEC §5.2): marker look-alikes neutralised, so a name cannot open or close
+ * the untrusted-content boundary of anything around it. (Control characters were
+ * already stripped when the request was validated.)
+ */
+export function summaryName(name: string): string {
+  return neutraliseMarkers(name);
+}
+
+/**
  * `Hook <name>: <reply, trimmed to 2000 chars>`, plus `\n(<note>)` when something
  * about the run needs saying (e.g. the reply could not be delivered).
  *
@@ -25,7 +36,7 @@ export function clip(text: string, max: number): string {
  */
 export function successSummary(name: string, reply: string, note?: string): string {
   const body = clip(reply, SUMMARY_MAX_CHARS) || "(empty reply)";
-  return `Hook ${name}: ${body}` + (note ? `\n(${clip(note, SUMMARY_NOTE_MAX_CHARS)})` : "");
+  return `Hook ${summaryName(name)}: ${body}` + (note ? `\n(${clip(note, SUMMARY_NOTE_MAX_CHARS)})` : "");
 }
 
 /**
@@ -34,5 +45,5 @@ export function successSummary(name: string, reply: string, note?: string): stri
  * @example failureSummary("CRM", "timed_out", "the run did not finish within 1 s") // "Hook CRM (timed_out): the run did not finish within 1 s"
  */
 export function failureSummary(name: string, status: Exclude<RunStatus, "succeeded" | "queued" | "running">, reason: string): string {
-  return `Hook ${name} (${status}): ${clip(reason, SUMMARY_MAX_CHARS) || "no reason was given"}`;
+  return `Hook ${summaryName(name)} (${status}): ${clip(reason, SUMMARY_MAX_CHARS) || "no reason was given"}`;
 }
