@@ -3,28 +3,12 @@
  * are removed here, once, so neither can ever read them.
  */
 import type { MappedHookInput } from "../http/types";
-import { isTokenParamName } from "../logging/query-token-redaction";
+import { isCredentialName } from "./credential-name";
 import type { TemplateContext } from "./templates/compile-template";
 
-/** Headers removed by name. */
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
-  "authorization",
-  "proxy-authorization",
-  "x-service-token",
-  "cookie",
-  "x-api-key",
-]);
-
-/**
- * Headers removed by pattern: signatures (`x-hub-signature*`, `x-signature*`,
- * `webhook-signature`, `svix-signature`, `stripe-signature`, …) and any header
- * carrying a token or secret (`x-gitlab-token`, `x-webhook-secret`, …).
- */
-const CREDENTIAL_HEADER_PATTERN = /signature|token|secret/;
-
+/** True when the header carries a credential (see `isCredentialName`). */
 export function isCredentialHeader(name: string): boolean {
-  const n = name.toLowerCase();
-  return CREDENTIAL_HEADERS.has(n) || CREDENTIAL_HEADER_PATTERN.test(n);
+  return isCredentialName(name);
 }
 
 /** Lower-cased headers without credentials. */
@@ -37,22 +21,22 @@ export function stripCredentialHeaders(headers: Record<string, string>): Record<
   return out;
 }
 
-/** Query parameters without the hook-token carrier (`token` in any case or encoding). */
+/** Query parameters without credentials (`token`, `access_token`, `api_key`, … in any case or encoding). */
 export function stripCredentialQuery(query: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) {
-    if (typeof v !== "string" || isTokenParamName(k)) continue;
+    if (typeof v !== "string" || isCredentialName(k)) continue;
     out[k] = v;
   }
   return out;
 }
 
-/** The URL without any `token` query parameter. */
+/** The URL without credential query parameters. */
 export function stripCredentialUrl(url: string): string {
   const q = url.indexOf("?");
   if (q === -1) return url;
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of [...params.keys()]) if (isTokenParamName(key)) params.delete(key);
+  for (const key of [...params.keys()]) if (isCredentialName(key)) params.delete(key);
   const rest = params.toString();
   return rest ? `${url.slice(0, q)}?${rest}` : url.slice(0, q);
 }

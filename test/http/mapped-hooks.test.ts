@@ -42,6 +42,15 @@ const MAPPINGS = [
   { id: "boom", match: { path: "boom" }, transform: { module: "throws.cjs" } },
   { id: "slow", match: { path: "slow" }, transform: { module: "never.mjs" } },
   { id: "crm", match: { source: "crm" }, action: "wake", textTemplate: "CRM {{ event }}" },
+  {
+    id: "echo-tpl",
+    match: { path: "echo-tpl" },
+    action: "wake",
+    allowUnsafeExternalContent: true,
+    textTemplate:
+      "H={{ headers }} Q={{ query }} [{{ headers.cookie }}][{{ headers.x-hub-signature-256 }}][{{ headers.api-key }}][{{ headers.x-shopify-hmac-sha256 }}][{{ query.token }}][{{ query.access_token }}]",
+  },
+  { id: "echo-js", match: { path: "echo-js" }, sessionKey: "hook:echo", allowUnsafeExternalContent: true, transform: { module: "context-echo.js" } },
 ];
 
 async function start(opts: FakeHostOptions & { hooks?: Record<string, unknown> } = {}): Promise<PluginApp & { configDir: string }> {
@@ -160,6 +169,39 @@ describe("mapped hooks over HTTP", () => {
       const res = await request(h.app).post("/hooks/slow").set(auth).send({});
       expect(res.status).toBe(500);
       expect(res.body.code).toBe("transform_failed");
+    });
+
+    test("credential headers and query parameters never reach templates or transforms; ordinary ones do", async () => {
+      const secrets = { cookie: "sid=COOKIE1", sig: "sha256=HUBSIG1", apiKey: "APIKEY1", hmac: "SHOPHMAC1", query: "QTOKEN1", access: "ACCESS1" };
+      const send = (name: string) =>
+        request(h.app)
+          .post(`/hooks/${name}?token=${secrets.query}&access_token=${secrets.access}&env=prod`)
+          .set(auth)
+          .set("Cookie", secrets.cookie)
+          .set("X-Hub-Signature-256", secrets.sig)
+          .set("Api-Key", secrets.apiKey)
+          .set("X-Shopify-Hmac-Sha256", secrets.hmac)
+          .set("X-GitHub-Event", "push")
+          .set("X-Request-Id", "req-42")
+          .set("User-Agent", "sender/1.0")
+          .send({ any: 1 });
+      const tpl = await send("echo-tpl");
+      const js = await send("echo-js");
+      expect(tpl.status).toBe(200);
+      expect(js.status).toBe(202);
+      await h.host.waitFor(() => h.host.turns.length === 1, 5000, "the run");
+      const rendered = h.host.systemEvents.find((e) => e.meta?.mappingId === "echo-tpl")?.text ?? "";
+      const seen = h.host.turns[0].message;
+      for (const text of [rendered, seen]) {
+        for (const secret of [...Object.values(secrets), TEST_TOKEN]) expect(text).not.toContain(secret);
+        expect(text).toContain('"x-github-event":"push"');
+        expect(text).toContain('"x-request-id":"req-42"');
+        expect(text).toContain('"user-agent":"sender/1.0"');
+        expect(text).toContain('"content-type":"application/json"');
+        expect(text).toContain('{"env":"prod"}');
+      }
+      expect(rendered).toMatch(/\[\]\[\]\[\]\[\]\[\]\[\]$/);
+      expect(JSON.parse(seen).url).toBe("/hooks/echo-js?env=prod");
     });
 
     test("source routing on a generic endpoint, and no match → 404 not_found", async () => {

@@ -1,0 +1,52 @@
+/**
+ * Which header and query-parameter names carry credentials (SPEC §6.2: never
+ * visible to templates or transforms). One rule for both: the name is decoded
+ * (`+` as space, percent escapes, repeatedly), trimmed and lower-cased, then
+ * matched against a fixed list and a substring pattern.
+ */
+
+/** Names removed exactly (after decoding and lower-casing). */
+export const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "x-service-token",
+  "key",
+  "sig",
+]);
+
+/**
+ * Names removed when they contain one of these: signatures (`x-hub-signature-256`,
+ * `svix-signature`, …), tokens (`x-gitlab-token`, `access_token`, …), secrets,
+ * HMACs (`x-shopify-hmac-sha256`), API keys (`api-key`, `x-api-key`, `api_key`,
+ * `apikey`) and passwords.
+ */
+export const CREDENTIAL_NAME_PATTERN = /signature|token|secret|hmac|api[-_ ]?key|passw(?:or)?d/;
+
+/** Decodes `+` and percent escapes (up to 4 levels, so double-encoded names are caught); invalid escapes stay as they are. */
+function decodeName(raw: string): string {
+  let name = raw.replace(/\+/g, " ");
+  for (let i = 0; i < 4; i++) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(name);
+    } catch {
+      decoded = name.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+    if (decoded === name) break;
+    name = decoded;
+  }
+  return name.trim().toLowerCase();
+}
+
+/**
+ * True when a header or query-parameter name carries a credential.
+ *
+ * @example isCredentialName("X-Shopify-Hmac-Sha256") // true
+ * @example isCredentialName("access%5Ftoken") // true
+ * @example isCredentialName("x-github-event") // false
+ */
+export function isCredentialName(rawName: string): boolean {
+  const name = decodeName(rawName);
+  return CREDENTIAL_NAMES.has(name) || CREDENTIAL_NAME_PATTERN.test(name);
+}
