@@ -169,6 +169,12 @@ describe("mapped hooks over HTTP", () => {
       const res = await request(h.app).post("/hooks/slow").set(auth).send({});
       expect(res.status).toBe(500);
       expect(res.body.code).toBe("transform_failed");
+      expect(res.body).toEqual({ ok: false, code: "transform_failed", error: "The hook's transform failed." });
+      expect(h.host.turns).toEqual([]);
+      expect(h.host.systemEvents).toEqual([]);
+      expect(h.host.heartbeats).toEqual([]);
+      const logged = h.host.logs.find((l) => l.level === "error" && l.message === "transform failed");
+      expect(logged?.meta).toMatchObject({ mappingId: "slow", cause: "the transform did not finish within 300 ms" });
     });
 
     test("credential headers and query parameters never reach templates or transforms; ordinary ones do", async () => {
