@@ -220,6 +220,32 @@ describe("mapped hooks over HTTP", () => {
     });
   });
 
+  describe("with a catch-all mapping", () => {
+    test("POST /hooks/wake and /hooks/agent stay direct endpoints: no mapping field, the text wrapped", async () => {
+      h = await start({ hooks: { mappings: [{ id: "all", action: "wake", allowUnsafeExternalContent: true, textTemplate: "CAUGHT {{ text }}" }] } });
+      const wake = await request(h.app).post("/hooks/wake").set(auth).send({ text: "disk almost full", mode: "now" });
+      expect(wake.status).toBe(200);
+      expect(wake.body).toEqual({ ok: true, mode: "now" });
+      expect(h.host.systemEvents).toHaveLength(1);
+      const text = h.host.systemEvents[0].text;
+      expect(text).toMatch(MARKER);
+      expect(text).toContain("disk almost full");
+      expect(text).not.toContain("CAUGHT");
+      expect(h.host.systemEvents[0].meta?.mappingId).toBeUndefined();
+
+      const agent = await request(h.app).post("/hooks/agent").set(auth).send({ message: "summarise the logs" });
+      expect(agent.status).toBe(202);
+      expect(agent.body).toEqual({ ok: true, runId: expect.any(String), sessionKey: expect.any(String) });
+      await h.host.waitFor(() => h.host.turns.length === 1, 5000, "the run");
+      expect(h.host.turns[0].message).toMatch(MARKER);
+      expect(h.host.turns[0].message).not.toContain("CAUGHT");
+
+      const other = await request(h.app).post("/hooks/anything").set(auth).send({ text: "x" });
+      expect(other.status).toBe(200);
+      expect(other.body).toEqual({ ok: true, mode: "now", mapping: "all" });
+    });
+  });
+
   describe("start-up checks through activation", () => {
     test("an unknown preset fails activation naming the available presets", async () => {
       const dir = makeConfigDir();
