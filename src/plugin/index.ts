@@ -25,11 +25,22 @@ export type { PluginApi } from "./host-api";
 export { defineTransform } from "../mappings/define-transform";
 export type { TransformContext, TransformResult, TransformFn } from "../mappings/define-transform";
 
+/** What the plugin has seen of its host (from `api.events`). */
+export interface HostActivity {
+  /** Heartbeats the host finished since activation, and the reason of the last one. */
+  heartbeats: { finished: number; lastReason?: string };
+  /** True once the host announced `gateway: stopping`: new hook requests get 503 shutting_down. */
+  hostStopping: boolean;
+}
+
 interface ActiveState {
   emitter: PluginEmitter;
   queue?: RunQueue;
   db?: PluginDatabase;
+  host: HostActivity;
   closeLogger(): void;
+  /** Removes the plugin's listeners from the host's events. */
+  unsubscribe(): void;
 }
 
 let active: ActiveState | undefined;
@@ -39,12 +50,43 @@ export function pluginEvents(): PluginEmitter | undefined {
   return active?.emitter;
 }
 
+/** A snapshot of the host activity the active plugin instance has seen. */
+export function hostActivity(): HostActivity | undefined {
+  return active && { heartbeats: { ...active.host.heartbeats }, hostStopping: active.host.hostStopping };
+}
+
 export function activate(api: PluginApi): void {
   const logs = createPluginLogger(api.logger, api.pluginId);
   const log = logs.forModule("plugin");
   const config = resolveConfig(api.config, { configDir: api.configDir });
   const emitter = createPluginEmitter();
-  const state: ActiveState = { emitter, closeLogger: () => logs.close() };
+  const host: HostActivity = { heartbeats: { finished: 0 }, hostStopping: false };
+  // Host events: heartbeats are counted; `gateway: stopping` stops accepting hook
+  // requests at once (503 shutting_down) instead of only when the runs service stops.
+  const onHeartbeat = (e: { phase: "started" | "finished"; reason: string }): void => {
+    if (e.phase !== "finished") return;
+    host.heartbeats.finished++;
+    host.heartbeats.lastReason = e.reason;
+  };
+  const onSession = (e: { phase: string; sessionKey: string }): void => void log.debug("host session event", { phase: e.phase, sessionKey: e.sessionKey });
+  const onGateway = (e: { phase: "starting" | "stopping" }): void => {
+    if (e.phase !== "stopping" || host.hostStopping) return;
+    host.hostStopping = true;
+    log.info("host is stopping: new hook requests are refused with 503 shutting_down");
+  };
+  api.events.on("heartbeat", onHeartbeat);
+  api.events.on("session", onSession);
+  api.events.on("gateway", onGateway);
+  const state: ActiveState = {
+    emitter,
+    host,
+    closeLogger: () => logs.close(),
+    unsubscribe: () => {
+      api.events.off("heartbeat", onHeartbeat);
+      api.events.off("session", onSession);
+      api.events.off("gateway", onGateway);
+    },
+  };
   active = state;
 
   // Mappings are compiled at activation so bad mappings/presets fail start.
@@ -57,15 +99,13 @@ export function activate(api: PluginApi): void {
 
   registerWebhooksCli(api, { config, mappings, logs });
 
-  api.events.on("heartbeat", (e) => log.debug("host heartbeat", { phase: e.phase, reason: e.reason }));
-  api.events.on("session", (e) => log.debug("host session event", { phase: e.phase, sessionKey: e.sessionKey }));
-
   if (!config.enabled) {
     log.info("hooks disabled (hooks.enabled is not true); no HTTP listener registered");
     return;
   }
 
-  let shuttingDown = false;
+  let servicesStopping = false;
+  const shuttingDown = (): boolean => servicesStopping || host.hostStopping;
   const executor = createRunExecutor({ runtime: api.runtime, logger: logs.forModule("runs"), emitter });
 
   // The store lives in the plugin's state dir and is opened by the service below,
@@ -81,7 +121,7 @@ export function activate(api: PluginApi): void {
     config,
     runtime: api.runtime,
     queue: { enqueue: (...a) => requireQueue().enqueue(...a), get: (id) => requireQueue().get(id) },
-    isShuttingDown: () => shuttingDown,
+    isShuttingDown: shuttingDown,
     logger: logs.forModule("dispatch"),
   });
 
@@ -106,7 +146,7 @@ export function activate(api: PluginApi): void {
       idempotency,
       runs: { get: (id) => queue?.get(id) },
       rateLimiter: createRateLimiter(config, { logger: logs.forModule("rate-limit") }),
-      isShuttingDown: () => shuttingDown,
+      isShuttingDown: shuttingDown,
     }),
   });
 
@@ -127,7 +167,7 @@ export function activate(api: PluginApi): void {
       await queue.start();
     },
     stop: async () => {
-      shuttingDown = true;
+      servicesStopping = true;
       await queue?.stop(config.runs.shutdownGraceSeconds * 1000);
       db?.close();
     },
@@ -143,5 +183,6 @@ export function activate(api: PluginApi): void {
 export async function deactivate(): Promise<void> {
   const state = active;
   active = undefined;
+  state?.unsubscribe();
   state?.closeLogger();
 }

@@ -4,6 +4,7 @@
  * of each module cannot see.
  */
 import request from "supertest";
+import { hostActivity } from "../../src/plugin/index";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 
 const auth = { Authorization: `Bearer ${TEST_TOKEN}` };
@@ -56,5 +57,48 @@ describe("plugin wiring (activate on a host, real pipeline and run queue)", () =
     const res = await request(p.app).post("/hooksX/wake").set(auth).send({ text: "x" });
     expect(res.status).toBe(404);
     expect(res.text).toBe("host: no route");
+  });
+
+  it("host events: finished heartbeats are counted; `gateway: stopping` refuses new requests with 503 before services stop", async () => {
+    p = await startPluginApp();
+    expect(hostActivity()).toEqual({ heartbeats: { finished: 0 }, hostStopping: false });
+    p.host.events.emit("heartbeat", { phase: "started", reason: "interval" });
+    p.host.events.emit("heartbeat", { phase: "finished", reason: "interval" });
+    p.host.events.emit("heartbeat", { phase: "finished", reason: "hook:wake" });
+    p.host.events.emit("session", { phase: "created", sessionKey: "hook:x" });
+    expect(hostActivity()).toEqual({ heartbeats: { finished: 2, lastReason: "hook:wake" }, hostStopping: false });
+
+    expect((await request(p.app).post("/hooks/wake").set(auth).send({ text: "before" })).status).toBe(200);
+    p.host.events.emit("gateway", { phase: "stopping" });
+    expect(hostActivity()?.hostStopping).toBe(true);
+    const refused = await request(p.app).post("/hooks/wake").set(auth).send({ text: "after" });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({ ok: false, code: "shutting_down", error: "The gateway is shutting down; retry later." });
+    expect(refused.headers["retry-after"]).toBe("5");
+    const agent = await request(p.app).post("/hooks/agent").set(auth).send({ message: "after" });
+    expect(agent.status).toBe(503);
+    expect(p.host.systemEvents).toHaveLength(1);
+    expect(p.host.turns).toHaveLength(0);
+    expect(p.host.logs.some((l) => l.level === "info" && l.message === "host is stopping: new hook requests are refused with 503 shutting_down")).toBe(true);
+  });
+
+  it("deactivate removes the plugin's listeners from the host's events", async () => {
+    p = await startPluginApp();
+    const counts = () => ["heartbeat", "session", "gateway"].map((e) => p.host.events.listenerCount(e as "heartbeat"));
+    expect(counts()).toEqual([1, 1, 1]);
+    await p.close();
+    expect(counts()).toEqual([0, 0, 0]);
+  });
+
+  // Issue 2 check 9 / SPEC §5.1: a payload cannot address the main session.
+  it('/agent with sessionKey "main" runs on "hook:main", never on "main"', async () => {
+    p = await startPluginApp();
+    const res = await request(p.app).post("/hooks/agent").set(auth).send({ message: "take over main", sessionKey: "main", deliver: false });
+    expect(res.status).toBe(202);
+    expect(res.body.sessionKey).toBe("hook:main");
+    await p.host.waitForSystemEvents(1);
+    expect(p.host.turns).toHaveLength(1);
+    expect(p.host.turns[0].sessionKey).toBe("hook:main");
+    expect(p.host.turns.some((t) => t.sessionKey === "main")).toBe(false);
   });
 });
