@@ -123,6 +123,7 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
     .option(...CONFIG_OPTION)
     .option("--once", "process what is new, then exit")
     .option("--since <date|uid>", "start from this date (YYYY-MM-DD) or UID instead of the checkpoint")
+    .option("--max-wait <seconds>", "with --once: retry a batch this long while the gateway is down, then exit 1 keeping it for the next run (default 60)")
     .option("--verbose", "also print debug lines")
     .option("--json", "print the final summary as JSON")
     .action(async (flags: MailRunFlags & { verbose?: boolean }, cmd: Command) => {

@@ -5,6 +5,8 @@
  * - 2xx → delivered (`replayed` when the gateway answered `Idempotent-Replayed: true`);
  * - 401/403/404/405 → MailError `hook_misconfigured` (wrong token or URL: retrying cannot help);
  * - any other 4xx → rejected (the caller logs it and skips the batch).
+ * With `maxWaitMs` (used by `mail run --once`), retrying stops once the next retry would
+ * start later than that after the first attempt: MailError `hook_unreachable`.
  */
 import type { ModuleLogger } from "../logging/logger";
 import { backoffDelay, sleep, DEFAULT_POST_BACKOFF, type BackoffPolicy } from "./backoff";
@@ -31,8 +33,13 @@ export interface HookPosterOptions {
   now?: () => number;
 }
 
+export interface PostLimits {
+  /** Give up (MailError `hook_unreachable`) rather than start a retry later than this after the first attempt. Default: retry forever. */
+  maxWaitMs?: number;
+}
+
 export interface HookPoster {
-  post(batch: MailBatch, signal: AbortSignal): Promise<PostOutcome>;
+  post(batch: MailBatch, signal: AbortSignal, limits?: PostLimits): Promise<PostOutcome>;
 }
 
 const RETRYABLE = new Set([408, 425, 429]);
@@ -87,9 +94,20 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
   }
 
   return {
-    async post(batch, signal) {
+    async post(batch, signal, limits = {}) {
       const body = JSON.stringify(batch.payload);
       const meta = { messages: batch.uids.length, uids: batch.uids, bytes: Buffer.byteLength(body), idempotencyKey: batch.idempotencyKey };
+      const startedAt = now();
+      /** Throws hook_unreachable when a retry after `delay` would start past limits.maxWaitMs. */
+      const checkDeadline = (n: number, delay: number, last: string): void => {
+        if (limits.maxWaitMs === undefined || now() - startedAt + delay <= limits.maxWaitMs) return;
+        log.error("gave up on the mail batch for now; it is kept for the next run", { ...meta, attempts: n, last, maxWaitMs: limits.maxWaitMs });
+        throw new MailError(
+          "hook_unreachable",
+          `The hook at ${opts.hookUrl} did not accept the mail batch within ${Math.round(limits.maxWaitMs / 1000)} s (${n} attempt(s), last: ${last}); ` +
+            "the batch is kept and sent again, with the same Idempotency-Key, by the next run.",
+        );
+      };
       for (let n = 1; ; n++) {
         if (signal.aborted) return { kind: "aborted", attempts: n - 1 };
         const r = await attempt(batch, body, signal);
@@ -116,9 +134,11 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
           const backoff = backoffDelay(n, policy, opts.random);
           const asked = parseRetryAfter(r.retryAfter, now());
           delay = asked === undefined ? backoff : Math.min(asked, maxRetryAfter);
+          checkDeadline(n, delay, `HTTP ${r.status}${r.code ? ` ${r.code}` : ""}`);
           log.warn("mail batch not accepted yet; retrying", { ...meta, status: r.status, code: r.code, attempt: n, retryInMs: delay });
         } else {
           delay = backoffDelay(n, policy, opts.random);
+          checkDeadline(n, delay, r.error);
           log.warn("gateway unreachable; retrying mail batch", { ...meta, error: r.error, attempt: n, retryInMs: delay });
         }
         if (!(await sleep(delay, signal))) return { kind: "aborted", attempts: n };

@@ -23,7 +23,9 @@ export type MailErrorCode =
   /** The hook answered 401/403/404/405: the token or URL is wrong; retrying cannot help. */
   | "hook_misconfigured"
   /** Another watcher holds the lock for this mailbox. */
-  | "watcher_locked";
+  | "watcher_locked"
+  /** `--once`: the hook did not accept a batch within the allowed wait (the batch is kept for the next run). */
+  | "hook_unreachable";
 
 export class MailError extends Error {
   readonly code: MailErrorCode;

@@ -13,6 +13,8 @@ import { createMailWatcher, type MailRunSummary, type MailSince, type MailWatche
 export interface MailRunFlags {
   once?: boolean;
   since?: string;
+  /** `--max-wait <seconds>` (with --once): how long to retry a batch while the gateway is down. */
+  maxWait?: string;
   json?: boolean;
 }
 
@@ -24,7 +26,7 @@ export interface MailRunContext {
   signal: AbortSignal;
   env?: NodeJS.ProcessEnv;
   /** Test seams passed to the watcher. */
-  watcher?: Partial<Pick<MailWatcherOptions, "reconnectBackoff" | "postBackoff" | "fetch" | "random">>;
+  watcher?: Partial<Pick<MailWatcherOptions, "reconnectBackoff" | "postBackoff" | "fetch" | "random" | "now">>;
 }
 
 export interface MailRunResult {
@@ -46,6 +48,14 @@ export function parseSince(value: string): MailSince {
   throw new MailError("invalid_option", `--since must be a date (YYYY-MM-DD) or a message UID (a positive integer) (got "${value.slice(0, 100)}").`);
 }
 
+/** `--max-wait 120` → 120 000 ms; whole seconds from 0 (a single attempt) to 86400. */
+export function parseMaxWait(value: string, once: boolean): number {
+  if (!once) throw new MailError("invalid_option", "--max-wait only applies with --once (without it, run retries until the gateway is back).");
+  const s = value.trim();
+  if (/^\d+$/.test(s) && Number(s) <= 86_400) return Number(s) * 1000;
+  throw new MailError("invalid_option", `--max-wait must be a whole number of seconds from 0 to 86400 (got "${value.slice(0, 100)}").`);
+}
+
 /** Checks the config and runs the watcher; throws MailError for anything the user must fix. */
 export async function runMailCommand(flags: MailRunFlags, ctx: MailRunContext): Promise<MailRunResult> {
   const { config } = ctx;
@@ -56,6 +66,7 @@ export async function runMailCommand(flags: MailRunFlags, ctx: MailRunContext): 
     throw new MailError("not_configured", `hooks.enabled is not true in ${where}, so there is no hook to post to; run \`gateway webhooks mail setup\` (it enables hooks).`);
   }
   const since = flags.since === undefined ? undefined : parseSince(flags.since);
+  const onceMaxWaitMs = flags.maxWait === undefined ? undefined : parseMaxWait(flags.maxWait, flags.once === true);
   const watcher = createMailWatcher({
     mail,
     token: config.token,
@@ -65,6 +76,7 @@ export async function runMailCommand(flags: MailRunFlags, ctx: MailRunContext): 
     maxBodyBytes: config.maxBodyBytes,
     configDir: ctx.api.configDir,
     since,
+    onceMaxWaitMs,
     env: ctx.env,
     ...ctx.watcher,
   });

@@ -42,6 +42,14 @@ export interface MailWatcherOptions {
   postBackoff?: BackoffPolicy;
   fetch?: typeof fetch;
   random?: () => number;
+  /** Clock of the post retries (milliseconds; default Date.now). */
+  now?: () => number;
+  /**
+   * `runOnce` only: how long one batch may be retried while the gateway is down or busy
+   * before runOnce rejects with MailError `hook_unreachable` (the batch stays pending for
+   * the next run). Default 60 000 ms; `run` retries forever.
+   */
+  onceMaxWaitMs?: number;
   env?: NodeJS.ProcessEnv;
   /** Replaces the real IMAP connection (tests of failure paths). */
   openSession?: (opts: OpenImapSessionOptions) => Promise<ImapSession>;
@@ -49,11 +57,14 @@ export interface MailWatcherOptions {
 }
 
 export interface MailWatcher {
-  /** Processes what is new once, then disconnects. */
+  /** Processes what is new once, then disconnects; rejects with `hook_unreachable` when the gateway stays down past `onceMaxWaitMs`. */
   runOnce(signal?: AbortSignal): Promise<MailRunSummary>;
   /** Watches until `signal` aborts; rejects only on a fatal error (login refused, mailbox missing, hook misconfigured, lock held). */
   run(signal: AbortSignal): Promise<MailRunSummary>;
 }
+
+/** Default bound of one batch's post retries in `runOnce` (`mail run --once --max-wait`). */
+export const DEFAULT_ONCE_MAX_WAIT_MS = 60_000;
 
 /** Errors after which retrying cannot help. */
 const FATAL = ["imap_auth_failed", "imap_mailbox_missing", "hook_misconfigured", "password_unavailable", "watcher_locked"] as const;
@@ -67,7 +78,7 @@ export function createMailWatcher(opts: MailWatcherOptions): MailWatcher {
   const store = createCheckpointStore({ stateDir: opts.stateDir, mailbox: identity });
   const poster =
     opts.poster ??
-    createHookPoster({ hookUrl: opts.hookUrl, token: opts.token, logger: log, backoff: opts.postBackoff, fetch: opts.fetch, random: opts.random });
+    createHookPoster({ hookUrl: opts.hookUrl, token: opts.token, logger: log, backoff: opts.postBackoff, fetch: opts.fetch, random: opts.random, now: opts.now });
   const open = opts.openSession ?? openImapSession;
   const reconnectPolicy = opts.reconnectBackoff ?? DEFAULT_RECONNECT_BACKOFF;
   const sync = createMailboxSync({ mail, identity, store, poster, logger: log, maxBodyBytes: opts.maxBodyBytes });
@@ -105,7 +116,7 @@ export function createMailWatcher(opts: MailWatcherOptions): MailWatcher {
         const summary = newSummary();
         const session = await connect();
         try {
-          await sync(session, { since: opts.since }, summary, signal);
+          await sync(session, { since: opts.since, post: { maxWaitMs: opts.onceMaxWaitMs ?? DEFAULT_ONCE_MAX_WAIT_MS } }, summary, signal);
         } finally {
           await session.close();
         }

@@ -8,7 +8,7 @@ import type { MailConfig } from "../config/types";
 import type { ModuleLogger } from "../logging/logger";
 import { splitIntoBatches, type MailBatch, type UidMessage } from "./batch";
 import type { Checkpoint, CheckpointStore, MailboxIdentity } from "./checkpoint-store";
-import type { HookPoster } from "./hook-poster";
+import type { HookPoster, PostLimits } from "./hook-poster";
 import type { ImapSession } from "./imap-session";
 import { parseMessage } from "./parse-message";
 
@@ -39,8 +39,11 @@ export interface MailboxSyncOptions {
   maxBodyBytes: number;
 }
 
-/** `since` is consumed (set to undefined) once applied, so a reconnect does not re-apply it. */
-export type SyncState = { since?: MailSince };
+/**
+ * `since` is consumed (set to undefined) once applied, so a reconnect does not re-apply it.
+ * `post` bounds the retries of each post (`--once`).
+ */
+export type SyncState = { since?: MailSince; post?: PostLimits };
 
 /** Returns `sync(session, state, summary, signal)`: true when up to date, false when stopped. */
 export function createMailboxSync(opts: MailboxSyncOptions) {
@@ -48,9 +51,9 @@ export function createMailboxSync(opts: MailboxSyncOptions) {
   const maxMessages = Math.max(mail.maxMessages, 1);
 
   /** Posts one batch and advances the checkpoint; undefined when stopped before the gateway answered. */
-  async function deliver(batch: MailBatch, cp: Checkpoint, nextLastUid: number, summary: MailRunSummary, signal: AbortSignal): Promise<Checkpoint | undefined> {
+  async function deliver(batch: MailBatch, cp: Checkpoint, nextLastUid: number, summary: MailRunSummary, signal: AbortSignal, limits?: PostLimits): Promise<Checkpoint | undefined> {
     store.save({ uidValidity: cp.uidValidity, lastUid: cp.lastUid, pending: batch });
-    const outcome = await poster.post(batch, signal);
+    const outcome = await poster.post(batch, signal, limits);
     if (outcome.kind === "aborted") return undefined;
     if (outcome.kind === "delivered") {
       summary.delivered += batch.uids.length;
@@ -114,7 +117,7 @@ export function createMailboxSync(opts: MailboxSyncOptions) {
     let cp = settleCheckpoint(session);
     if (cp.pending) {
       log.info("re-sending the batch that was in flight when the watcher stopped", { uids: cp.pending.uids, idempotencyKey: cp.pending.idempotencyKey });
-      const next = await deliver(cp.pending, cp, Math.max(...cp.pending.uids), summary, signal);
+      const next = await deliver(cp.pending, cp, Math.max(...cp.pending.uids), summary, signal, state.post);
       if (!next) return false;
       cp = next;
     }
@@ -137,7 +140,7 @@ export function createMailboxSync(opts: MailboxSyncOptions) {
       for (let i = 0; i < batches.length; i++) {
         const batch = batches[i]!;
         const end = i === batches.length - 1 ? chunkEnd : batch.uids[batch.uids.length - 1]!;
-        const next = await deliver(batch, cp, end, summary, signal);
+        const next = await deliver(batch, cp, end, summary, signal, state.post);
         if (!next) return false;
         cp = next;
       }

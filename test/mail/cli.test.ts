@@ -122,6 +122,38 @@ test("run without hooks.mail, or with a bad --since, explains what to do", async
   expect(since.err).toContain('webhooks mail run: --since must be a date (YYYY-MM-DD) or a message UID (a positive integer) (got "yesterday").');
 });
 
+test("run --once with the gateway down exits 1 after --max-wait, keeping the batch; the next --once delivers it", async () => {
+  const raw = mailConfig();
+  const env = { IMAP_PW: fx.imap.password };
+  expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
+  const m = plainMessage("cron while down", "x");
+  await fx.imap.append(m.raw);
+  await fx.receiver.down();
+  const r = await cli(raw, ["mail", "run", "--once", "--max-wait", "0"], { env });
+  expect(r.code).toBe(1);
+  expect(r.err).toContain(
+    `webhooks mail run: The hook at ${fx.receiver.url} did not accept the mail batch within 0 s (1 attempt(s), last: ECONNREFUSED); the batch is kept and sent again, with the same Idempotency-Key, by the next run.`,
+  );
+  const j = await cli(raw, ["mail", "run", "--once", "--max-wait", "0", "--json"], { env });
+  expect(j.code).toBe(1);
+  expect(JSON.parse(j.out)).toMatchObject({ ok: false, code: "hook_unreachable" });
+  await fx.receiver.up();
+  const ok = await cli(raw, ["mail", "run", "--once"], { env });
+  expect(ok.code).toBe(0);
+  expect(fx.deliveredIds()).toEqual([m.id]);
+});
+
+test("--max-wait: only with --once, whole seconds 0..86400", async () => {
+  const env = { IMAP_PW: fx.imap.password };
+  const bad = await cli(mailConfig(), ["mail", "run", "--once", "--max-wait", "1.5"], { env });
+  expect(bad.code).toBe(1);
+  expect(bad.err).toContain('webhooks mail run: --max-wait must be a whole number of seconds from 0 to 86400 (got "1.5").');
+  const notOnce = await cli(mailConfig(), ["mail", "run", "--max-wait", "60"], { env });
+  expect(notOnce.code).toBe(1);
+  expect(notOnce.err).toContain("webhooks mail run: --max-wait only applies with --once (without it, run retries until the gateway is back).");
+  expect(fx.receiver.posts).toEqual([]);
+});
+
 test("run keeps watching until stopped (SIGINT/SIGTERM), then exits 0 with a summary", async () => {
   const stop = new AbortController();
   const env = { IMAP_PW: fx.imap.password };

@@ -51,6 +51,49 @@ test("gateway down while mail arrives: run keeps retrying, then delivers each me
   expect(summary).toMatchObject({ delivered: 3, batches: 2, rejected: 0, lastUid: before + 3 });
 });
 
+test("runOnce with the gateway down gives up after onceMaxWaitMs (hook_unreachable), releases the lock, and the next run delivers the kept batch once", async () => {
+  const { w } = watcher();
+  await w.runOnce();
+  const before = fx.checkpoint().lastUid;
+  await fx.receiver.down();
+  const m = plainMessage("while down for cron", "one");
+  await fx.imap.append(m.raw);
+
+  // A fake clock: every reading is 10 s later, so the 60 s budget is spent after 6 attempts without real waiting.
+  let t = 0;
+  const { w: once, log } = watcher({}, { onceMaxWaitMs: 60_000, now: () => (t += 10_000) });
+  const err = await once.runOnce().then(() => undefined, (e: unknown) => e);
+  expect(isMailError(err, "hook_unreachable")).toBe(true);
+  expect((err as Error).message).toBe(
+    `The hook at ${fx.receiver.url} did not accept the mail batch within 60 s (6 attempt(s), last: ECONNREFUSED); the batch is kept and sent again, with the same Idempotency-Key, by the next run.`,
+  );
+  expect(log.lines.filter((l) => l.message === "gateway unreachable; retrying mail batch")).toHaveLength(5);
+  expect(log.lines.find((l) => l.message === "gave up on the mail batch for now; it is kept for the next run")?.meta).toMatchObject({ attempts: 6, uids: [before + 1] });
+  expect(fx.checkpoint().lastUid).toBe(before);
+  expect(fx.checkpoint().pending?.uids).toEqual([before + 1]);
+  const key = fx.checkpoint().pending?.idempotencyKey;
+
+  await fx.receiver.up();
+  const { w: next } = watcher(); // takes the watcher lock again: the failed run released it
+  expect(await next.runOnce()).toMatchObject({ delivered: 1, batches: 1, lastUid: before + 1 });
+  expect(fx.deliveredIds()).toEqual([m.id]);
+  expect(fx.receiver.posts.map((p) => p.headers["idempotency-key"])).toEqual([key]);
+  expect(fx.checkpoint().pending).toBeUndefined();
+});
+
+test("runOnce answered 503 past onceMaxWaitMs gives up naming the last status", async () => {
+  const { w } = watcher();
+  await w.runOnce();
+  await fx.imap.append(plainMessage("busy for cron", "x").raw);
+  fx.receiver.respondWith({ status: 503, retryAfter: "0", body: { ok: false, code: "overloaded", error: "busy" } });
+  let t = 0;
+  const { w: once } = watcher({}, { onceMaxWaitMs: 25_000, now: () => (t += 10_000) });
+  const err = await once.runOnce().then(() => undefined, (e: unknown) => e);
+  expect(isMailError(err, "hook_unreachable")).toBe(true);
+  expect((err as Error).message).toContain("within 25 s (2 attempt(s), last: HTTP 503 overloaded)");
+  expect(fx.receiver.posts).toHaveLength(2);
+});
+
 test("503 with Retry-After and 429 are retried until accepted", async () => {
   const { w, log } = watcher();
   await w.runOnce();
