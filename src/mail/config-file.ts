@@ -2,7 +2,8 @@
  * Reading and rewriting the gateway config file for `mail setup` without disturbing
  * the rest of it: parsed with JSON5 (comments and trailing commas accepted), written
  * back as JSON with 2-space indentation, every other key kept in its order, atomically,
- * keeping the file's permissions (a new file is 0600: it holds the hook token).
+ * keeping the file's permissions (a new file is 0600: it holds the hook token; `mail setup`
+ * tightens an existing file to 0600 when it adds a plain-text token to it).
  */
 import fs from "node:fs";
 import JSON5 from "json5";
@@ -53,15 +54,18 @@ export function readRawConfigFile(file: string): RawConfigFile {
   return { file, existed: true, raw: parsed as Record<string, unknown>, json5Only, mode };
 }
 
-/** Writes the config as 2-space JSON, atomically; when the original used JSON5-only syntax a `.bak` copy is kept first. */
-export function writeRawConfigFile(current: RawConfigFile, next: Record<string, unknown>): { backup?: string } {
+/**
+ * Writes the config as 2-space JSON, atomically; when the original used JSON5-only syntax a `.bak` copy is kept first.
+ * `mode` replaces the file's permissions (default: kept; 0600 for a new file).
+ */
+export function writeRawConfigFile(current: RawConfigFile, next: Record<string, unknown>, mode?: number): { backup?: string } {
   let backup: string | undefined;
   try {
     if (current.existed && current.json5Only) {
       backup = `${current.file}.bak`;
       fs.copyFileSync(current.file, backup);
     }
-    writeFileAtomic(current.file, JSON.stringify(next, null, 2) + "\n", current.mode ?? 0o600);
+    writeFileAtomic(current.file, JSON.stringify(next, null, 2) + "\n", mode ?? current.mode ?? 0o600);
   } catch (e) {
     throw new MailError("config_file", `Cannot write the config file ${current.file} (${(e as NodeJS.ErrnoException).code ?? "error"}).`, { cause: e });
   }

@@ -163,10 +163,20 @@ export async function runMailSetup(flags: MailSetupFlags, ctx: MailSetupContext)
     warnings.push(`No config file was in use (the gateway's demo default), so setup ${current.existed ? "updated" : "created"} ${file}; the gateway reads it when started from ${path.dirname(file)} or with --config.`);
   }
 
+  // A plain-text hook token must not sit in a file every user can read. A group-only mode
+  // (e.g. 0640 for a service group) is an operator's deliberate choice and is kept.
+  const readableByOthers = current.mode !== undefined && (current.mode & 0o007) !== 0;
+  const mode = applied.tokenCreated && readableByOthers ? 0o600 : undefined;
+  if (mode !== undefined) {
+    applied.changes.push(`permissions of ${file} tightened from ${octal(current.mode!)} to 0600 (it now holds the hook token)`);
+  } else if (readableByOthers && typeof obj(applied.config.hooks).token === "string") {
+    warnings.push(`${file} holds hooks.token in plain text and can be read by other users; run chmod 600 ${shellQuote(file)}.`);
+  }
+
   let written = false;
   let backup: string | undefined;
   if (!current.existed || applied.changes.length > 0) {
-    backup = writeRawConfigFile(current, applied.config).backup;
+    backup = writeRawConfigFile(current, applied.config, mode).backup;
     written = true;
     if (backup) warnings.push(`The config file used JSON5 syntax (comments, trailing commas…) and was rewritten as plain JSON; the original is kept as ${backup}.`);
   }
@@ -189,6 +199,11 @@ export async function runMailSetup(flags: MailSetupFlags, ctx: MailSetupContext)
     next,
     ...(backup ? { backup } : {}),
   };
+}
+
+/** `0o644` → "0644". */
+function octal(mode: number): string {
+  return `0${mode.toString(8).padStart(3, "0")}`;
 }
 
 /** Runs the plugin's own config resolution on the result, so setup never writes a config the gateway would refuse. */

@@ -129,6 +129,27 @@ test.each([
   expect(err.message).toBe(message);
 });
 
+test("a world-readable config that gets a newly created plain-text token is tightened to 0600, and the output says so", async () => {
+  fs.writeFileSync(file, JSON.stringify({ gateway: { port: 19000 } }, null, 2));
+  fs.chmodSync(file, 0o644);
+  const r = await runMailSetup(GMAIL, ctx());
+  expect(r.tokenCreated).toBe(true);
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  expect(r.changes).toContain(`permissions of ${file} tightened from 0644 to 0600 (it now holds the hook token)`);
+  expect(formatSetupSummary(r)).toContain(`  - permissions of ${file} tightened from 0644 to 0600 (it now holds the hook token)`);
+  expect(r.warnings).toEqual([]);
+});
+
+test("a world-readable config that already held a plain-text token keeps its mode, with a chmod warning", async () => {
+  fs.writeFileSync(file, JSON.stringify({ hooks: { token: "existing-token-0123456789abcdefghijkl" } }, null, 2));
+  fs.chmodSync(file, 0o604);
+  const r = await runMailSetup(GMAIL, ctx());
+  expect(r.tokenCreated).toBe(false);
+  expect(fs.statSync(file).mode & 0o777).toBe(0o604);
+  expect(r.changes.some((c) => c.startsWith("permissions of"))).toBe(false);
+  expect(r.warnings).toEqual([`${file} holds hooks.token in plain text and can be read by other users; run chmod 600 ${file}.`]);
+});
+
 test("port follows the TLS mode; password file stored as an absolute path; warnings for what needs attention", async () => {
   fs.writeFileSync(path.join(dir, "imap-pass"), "secret\n", { mode: 0o644 });
   const r = await runMailSetup({ host: "mail.example.org", user: "u", passwordFile: "imap-pass", tls: "none" }, ctx({ env: {} }));
