@@ -10,6 +10,7 @@ import path from "node:path";
 import { GATEWAY_BIN, makeGatewayDir, readJournal, runGatewayCli, startGateway, type GatewayProcess, type JournalEntry } from "../helpers/gateway-process";
 import { freePort, startDovecot, type DovecotServer } from "./helpers/dovecot";
 import { htmlOnlyMessage, nonAsciiSubjectMessage, plainMessage } from "./helpers/messages";
+import { startHoldingProxy } from "./helpers/holding-proxy";
 
 let imap: DovecotServer;
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -139,8 +140,9 @@ test("checks 2 and 5: three new messages → one post, one agent run listing all
   expect(reply).not.toMatch(/<b>|<p>|=\?UTF-8\?/);
   expect(mailTurns(s.stateDir)).toHaveLength(1);
 
-  // A lagging checkpoint (as after a kill between the gateway's 2xx and the checkpoint write)
-  // re-sends the same batch with the same key: the gateway replays, no second run.
+  // Simulated: a checkpoint rewound by hand lags behind the gateway, as after a kill between the
+  // gateway's 2xx and the checkpoint write (the real kill is the "kill -9 … before the checkpoint
+  // write" test below): the same batch is re-sent with the same key, the gateway replays, no second run.
   const cpDir = fs.readdirSync(path.join(s.stateDir), { recursive: true }).map(String).find((f) => /mail[\\/]checkpoint-/.test(f))!;
   const cpFile = path.join(s.stateDir, cpDir);
   const cp = JSON.parse(fs.readFileSync(cpFile, "utf8"));
@@ -152,7 +154,7 @@ test("checks 2 and 5: three new messages → one post, one agent run listing all
   expect(mailTurns(s.stateDir)).toHaveLength(1);
 });
 
-test("check 3: gateway down → run keeps retrying; kill -9 and restart of run; each message delivered exactly once", async () => {
+test("check 3: gateway down → run keeps retrying; kill -9 (before any 2xx) and restart of run; each message delivered exactly once", async () => {
   const s = await setUp();
   const w1 = startWatcherProcess(s);
   await until(() => w1.stderr().includes("first start for this mailbox"), "the watcher's first checkpoint", 20_000, w1.stderr);
@@ -181,6 +183,61 @@ test("check 3: gateway down → run keeps retrying; kill -9 and restart of run; 
   expect(turns.map((t) => t.sessionKey)).toEqual([`hook:mail:${a.id}`, `hook:mail:${c.id}`]);
   expect(String(turns[0]!.reply)).toContain("New mail: 2 messages.");
   expect(String(turns[1]!.reply)).toContain("New mail: 1 message.");
+});
+
+/** The watcher's checkpoint file under the gateway state dir. */
+function readCheckpoint(stateDir: string): { lastUid: number; pending?: { uids: number[]; idempotencyKey: string } } {
+  const rel = fs.readdirSync(stateDir, { recursive: true }).map(String).find((f) => /mail[\\/]checkpoint-/.test(f))!;
+  return JSON.parse(fs.readFileSync(path.join(stateDir, rel), "utf8"));
+}
+
+test("check 3: kill -9 of `run` after the gateway accepted a batch but before the checkpoint write; the restart neither loses nor repeats a message", async () => {
+  // The watcher posts through a proxy that can keep the gateway's 2xx from it.
+  const proxy = await startHoldingProxy("/hooks/mail");
+  cleanups.push(() => proxy.close());
+  const s = await setUp(["--hook-url", proxy.url]);
+  proxy.target = `http://127.0.0.1:${s.port}`;
+  const gw = await gateway(s);
+  const w1 = startWatcherProcess(s);
+  await until(() => w1.stderr().includes("first start for this mailbox"), "the watcher's first checkpoint", 20_000, w1.stderr);
+  const start = readCheckpoint(s.stateDir).lastUid;
+
+  // One batch delivered normally: 2xx seen, checkpoint advanced.
+  const a = plainMessage("kill test 1", "delivered before the kill");
+  await imap.append(a.raw);
+  await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${a.id}`, 30_000);
+  await until(() => readCheckpoint(s.stateDir).lastUid === start + 1 && readCheckpoint(s.stateDir).pending === undefined, "the checkpoint past the first batch");
+
+  // The second batch: the gateway accepts it and runs it, the watcher never gets the answer.
+  const { held } = proxy.holdNext();
+  const b = plainMessage("kill test 2", "accepted, then the watcher is killed");
+  const c = plainMessage("kill test 3", "same batch as 2");
+  await imap.append(b.raw);
+  await imap.append(c.raw);
+  expect(await held).toBe(202);
+  await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${b.id}`, 30_000);
+  w1.child.kill("SIGKILL");
+  await w1.exit;
+  const atKill = readCheckpoint(s.stateDir);
+  expect(atKill.lastUid).toBe(start + 1);
+  expect(atKill.pending?.uids).toEqual([start + 2, start + 3]);
+
+  // The restart re-sends that batch with the same key: the gateway replays, no second run.
+  const w2 = startWatcherProcess(s);
+  await until(() => w2.stderr().includes("mail batch was already accepted by the gateway (replayed)"), "the replayed batch", 20_000, w2.stderr);
+  await until(() => readCheckpoint(s.stateDir).lastUid === start + 3 && readCheckpoint(s.stateDir).pending === undefined, "the checkpoint past the second batch");
+  const d = plainMessage("kill test 4", "after the restart");
+  await imap.append(d.raw);
+  await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${d.id}`, 30_000);
+  w2.child.kill("SIGTERM");
+  expect(await w2.exit).toBe(0);
+
+  const turns = mailTurns(s.stateDir);
+  expect(turns.map((t) => t.sessionKey)).toEqual([`hook:mail:${a.id}`, `hook:mail:${b.id}`, `hook:mail:${d.id}`]);
+  const replies = turns.map((t) => String(t.reply)).join("\n");
+  for (const subject of ["kill test 1", "kill test 2", "kill test 3", "kill test 4"]) {
+    expect(replies.split(`Subject: ${subject}`)).toHaveLength(2); // exactly one agent run lists it
+  }
 });
 
 test("check 4: a wrong IMAP password makes --once fail with a clear error and exit code 1", async () => {
