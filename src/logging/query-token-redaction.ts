@@ -24,20 +24,31 @@ function lenientDecode(s: string): string {
 }
 
 /**
- * True when a raw (still encoded) query parameter name means `token`: `+` is a
- * space, percent escapes are decoded (repeatedly, so a double-encoded name is
- * caught too), surrounding white space is ignored, and case does not matter.
+ * A raw (still encoded) header or query-parameter name as the receiving side
+ * understands it: `+` is a space, percent escapes are decoded (repeatedly, so a
+ * double-encoded name is caught too), surrounding white space is dropped, and it
+ * is lower-cased. Shared with the mapping engine's credential rule.
  *
- * @example isTokenParamName("%74oken") // true
+ * @example normaliseParamName("ToK%65n") // "token"
  */
-export function isTokenParamName(rawName: string): boolean {
+export function normaliseParamName(rawName: string): string {
   let name = rawName.replace(/\+/g, " ");
   for (let i = 0; i < 4; i++) {
     const decoded = lenientDecode(name);
     if (decoded === name) break;
     name = decoded;
   }
-  return name.trim().toLowerCase() === "token";
+  return name.trim().toLowerCase();
+}
+
+/**
+ * True when a raw (still encoded) query parameter name means `token`, compared
+ * after `normaliseParamName`.
+ *
+ * @example isTokenParamName("%74oken") // true
+ */
+export function isTokenParamName(rawName: string): boolean {
+  return normaliseParamName(rawName) === "token";
 }
 
 /** `[?&]name=value` (or `name=value` at the very start of the string). The value runs to the next `&` or white space. */

@@ -4,6 +4,7 @@
  * (`+` as space, percent escapes, repeatedly), trimmed and lower-cased, then
  * matched against a fixed list and a substring pattern.
  */
+import { normaliseParamName } from "../logging/query-token-redaction";
 
 /** Names removed exactly (after decoding and lower-casing). */
 export const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
@@ -23,22 +24,6 @@ export const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
  */
 export const CREDENTIAL_NAME_PATTERN = /signature|token|secret|hmac|api[-_ ]?key|passw(?:or)?d/;
 
-/** Decodes `+` and percent escapes (up to 4 levels, so double-encoded names are caught); invalid escapes stay as they are. */
-function decodeName(raw: string): string {
-  let name = raw.replace(/\+/g, " ");
-  for (let i = 0; i < 4; i++) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(name);
-    } catch {
-      decoded = name.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    }
-    if (decoded === name) break;
-    name = decoded;
-  }
-  return name.trim().toLowerCase();
-}
-
 /**
  * True when a header or query-parameter name carries a credential.
  *
@@ -47,6 +32,6 @@ function decodeName(raw: string): string {
  * @example isCredentialName("x-github-event") // false
  */
 export function isCredentialName(rawName: string): boolean {
-  const name = decodeName(rawName);
+  const name = normaliseParamName(rawName);
   return CREDENTIAL_NAMES.has(name) || CREDENTIAL_NAME_PATTERN.test(name);
 }
