@@ -3,27 +3,11 @@ import request from "supertest";
 import { createRateLimiter, type RateLimitedInfo } from "../../../src/reliability/rate-limit";
 import type { MappingConfig, ResolvedHooksConfig } from "../../../src/config/types";
 import { recordingLogger } from "./support";
+import { resolvedConfig } from "../../helpers/resolved-config";
 
+/** Rate limiting on, 3 requests per minute; everything else the documented defaults. */
 function config(overrides: Partial<ResolvedHooksConfig> = {}): ResolvedHooksConfig {
-  return {
-    enabled: true,
-    token: "t".repeat(32),
-    path: "/hooks",
-    maxBodyBytes: 262144,
-    bodyTimeoutMs: 30000,
-    allowQueryToken: true,
-    presets: [],
-    mappings: [],
-    transformsDir: "/tmp/transforms",
-    transformTimeoutMs: 5000,
-    allowedSessionKeyPrefixes: ["hook:"],
-    runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false },
-    idempotency: { ttlSeconds: 86400 },
-    rateLimit: { enabled: true, max: 3, windowSeconds: 60 },
-    authThrottle: { maxFailures: 20, windowSeconds: 60 },
-    defaultTimeoutSeconds: 600,
-    ...overrides,
-  };
+  return resolvedConfig({ rateLimit: { enabled: true, max: 3, windowSeconds: 60 }, ...overrides });
 }
 
 const mapping = (m: Partial<MappingConfig> & Pick<MappingConfig, "id">): MappingConfig => ({ action: "agent", ...m });
