@@ -4,11 +4,10 @@
  * host runtime and a recording dispatcher. Captures the plugin's events.
  */
 import express from "express";
-import type { RequestHandler } from "express";
 import type { ResolvedHooksConfig } from "../../src/config/types";
 import { createPluginEmitter, type PluginEmitter, type PluginEvents } from "../../src/events";
-import { createHooksRouter } from "../../src/http/router";
-import type { Dispatcher, IdempotencyGuard, MappedHookResolver, RunLookup } from "../../src/http/types";
+import { createHooksRouter, type HooksRouterDeps } from "../../src/http/router";
+import type { Dispatcher } from "../../src/http/types";
 import { createPluginLogger } from "../../src/logging/logger";
 import { createFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host";
 import { createRecordingDispatcher, type RecordingDispatcher } from "./recording-dispatcher";
@@ -19,16 +18,10 @@ export { ROUTER_TEST_TOKEN } from "./resolved-config";
 /** Body the host's own 404 handler sends (never the plugin's JSON). */
 export const HOST_NOT_FOUND = "host: no route";
 
-export interface RouterAppOptions {
+export interface RouterAppOptions
+  extends Pick<HooksRouterDeps, "mappings" | "idempotency" | "runs" | "isShuttingDown" | "rateLimiter" | "clock" | "idGen"> {
   config?: Partial<ResolvedHooksConfig>;
   host?: FakeHostOptions;
-  mappings?: MappedHookResolver;
-  idempotency?: IdempotencyGuard;
-  runs?: RunLookup;
-  isShuttingDown?: () => boolean;
-  rateLimiter?: RequestHandler;
-  clock?: () => number;
-  idGen?: () => string;
   /** Use another dispatcher (e.g. the real one on the fake host) instead of the recording double. */
   dispatcherFor?: (host: FakeHost, config: ResolvedHooksConfig) => Dispatcher;
 }
