@@ -4,9 +4,8 @@
  * offer and cached.
  */
 import Joi from "joi";
-import type { WakeMode } from "../config/types";
 import { ok, err, type Result } from "../errors";
-import { THINKING_LEVELS, type AllowedModel, type ThinkingLevel } from "../plugin/host-api";
+import { THINKING_LEVELS, type AllowedModel } from "../plugin/host-api";
 import { hasControlChars, stripControlChars } from "./control-chars";
 import { PHONE_CHANNELS, normalizePhoneNumber } from "./phone-number";
 import { confineSessionKey, defaultSessionKey } from "./session-key";
@@ -98,18 +97,8 @@ function schemaFor(channels: string[], allowList: AllowedModel[]): Joi.ObjectSch
   return schema;
 }
 
-interface AgentFields {
-  message: string;
-  name?: string;
-  sessionKey?: string;
-  wakeMode?: WakeMode;
-  deliver?: boolean;
-  channel?: string;
-  to?: string;
-  model?: string;
-  thinking?: ThinkingLevel;
-  timeoutSeconds?: number;
-}
+/** The joi output: the action's fields before defaults, only `message` required. */
+type AgentFields = { message: string } & Partial<Omit<AgentAction, "kind" | "message">>;
 
 /**
  * Validates an `/agent` body (or a mapped agent action's fields) and resolves
