@@ -32,6 +32,8 @@ export function createServeRuntime(d: ServeRuntimeDeps): HostRuntime {
       enqueueSystemEvent(sessionKey, text, meta) {
         if (typeof sessionKey !== "string" || sessionKey === "") throw new Error("enqueueSystemEvent: sessionKey must be a non-empty string");
         if (typeof text !== "string") throw new Error("enqueueSystemEvent: text must be a string");
+        // An event whose dedupe key the session already holds (or recently consumed) is a re-send: dropped, not journaled.
+        if (typeof meta?.dedupeKey === "string" && d.sessions.hasDedupeKey(sessionKey, meta.dedupeKey)) return;
         d.sessions.enqueue(sessionKey, text, meta);
         d.journal.append({ type: "system_event", sessionKey, text, ...(typeof meta?.source === "string" ? { source: meta.source } : {}) });
       },

@@ -32,6 +32,13 @@ export interface HostLogger {
 export interface SystemEventMeta {
   /** e.g. "hook:wake", "hook:agent", "hook:mapping:<id>" */
   source?: string;
+  /**
+   * Makes the event idempotent: a host enqueues at most one event per dedupeKey and
+   * session (the embedded gateway remembers the keys of pending events and of the
+   * last 1000 consumed ones), so a sender that re-posts after a crash does not
+   * duplicate it. Hosts that ignore it stay correct, only without that guarantee.
+   */
+  dedupeKey?: string;
   [key: string]: unknown;
 }
 

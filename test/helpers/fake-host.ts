@@ -117,6 +117,8 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
       sessions: {
         mainKey: "main",
         enqueueSystemEvent(sessionKey, text, meta) {
+          // Honours dedupeKey like the embedded gateway: a re-send is dropped.
+          if (typeof meta?.dedupeKey === "string" && host.systemEvents.some((e) => e.sessionKey === sessionKey && e.meta?.dedupeKey === meta.dedupeKey)) return;
           host.systemEvents.push({ sessionKey, text, meta });
         },
       },

@@ -39,7 +39,14 @@ export interface SessionRecord {
   lastRoute?: LastRoute;
   /** Reason of a heartbeat requested but not yet run (survives a restart). */
   heartbeatRequested?: string;
+  /** Dedupe keys of the most recently consumed events (bounded), so a re-sent event is still recognised. */
+  recentDedupeKeys?: string[];
 }
+
+/** How many dedupe keys of consumed events a session remembers. */
+export const MAX_RECENT_DEDUPE_KEYS = 1000;
+
+const dedupeKeyOf = (e: PendingSystemEvent): string | undefined => (typeof e.meta?.dedupeKey === "string" ? e.meta.dedupeKey : undefined);
 
 export interface SessionStore {
   readonly dir: string;
@@ -47,6 +54,8 @@ export interface SessionStore {
   /** The session, created (and `onCreated` called) on first use. */
   get(key: string): Readonly<SessionRecord>;
   enqueue(key: string, text: string, meta?: SystemEventMeta): PendingSystemEvent;
+  /** True when the session already holds (or recently consumed) an event with this dedupe key. */
+  hasDedupeKey(key: string, dedupeKey: string): boolean;
   /** Removes the given events from the queue; returns how many were removed. */
   consume(key: string, ids: readonly string[]): number;
   appendHistory(key: string, messages: ChatMessage[]): void;
@@ -107,6 +116,8 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       case "consume": {
         const drop = new Set(op.ids);
         const before = rec.pending.length;
+        const consumedKeys = rec.pending.filter((e) => drop.has(e.id)).map(dedupeKeyOf).filter((k): k is string => k !== undefined);
+        if (consumedKeys.length > 0) rec.recentDedupeKeys = [...(rec.recentDedupeKeys ?? []), ...consumedKeys].slice(-MAX_RECENT_DEDUPE_KEYS);
         rec.pending = rec.pending.filter((e) => !drop.has(e.id));
         return before - rec.pending.length;
       }
@@ -187,6 +198,10 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       const ev: PendingSystemEvent = { id: newId(), ts: now().toISOString(), text, ...(meta ? { meta } : {}) };
       record(getOrCreate(key), { op: "enqueue", ev });
       return ev;
+    },
+    hasDedupeKey(key, dedupeKey) {
+      const rec = getOrCreate(key).rec;
+      return rec.pending.some((e) => dedupeKeyOf(e) === dedupeKey) || (rec.recentDedupeKeys ?? []).includes(dedupeKey);
     },
     consume(key, ids) {
       const st = getOrCreate(key);

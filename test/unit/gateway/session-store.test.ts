@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createSessionStore, sessionFileName } from "../../../src/gateway/sessions/session-store";
+import { createSessionStore, MAX_RECENT_DEDUPE_KEYS, sessionFileName } from "../../../src/gateway/sessions/session-store";
 import { sessionLogFile } from "../../../src/gateway/sessions/session-log";
 import { createJournal } from "../../../src/gateway/journal/journal";
 
@@ -27,6 +27,30 @@ describe("session store", () => {
     expect(b.get("main").heartbeatRequested).toBe("hook:wake");
     expect(b.get("hook:x").history).toEqual([{ role: "user", content: "hi" }, { role: "assistant", content: "ho" }]);
     expect(b.keys().sort()).toEqual(["hook:x", "main"]);
+  });
+
+  it("recognises a dedupe key while its event is pending, after it is consumed, and across a restart", () => {
+    const dir = tmp();
+    let n = 0;
+    const s = createSessionStore({ dir, newId: () => `e${++n}` });
+    s.enqueue("main", "summary of run 1", { dedupeKey: "run-summary:1" });
+    expect(s.hasDedupeKey("main", "run-summary:1")).toBe(true);
+    expect(s.hasDedupeKey("main", "run-summary:2")).toBe(false);
+    expect(s.hasDedupeKey("hook:other", "run-summary:1")).toBe(false);
+    s.consume("main", ["e1"]);
+    expect(s.get("main").pending).toEqual([]);
+    expect(s.hasDedupeKey("main", "run-summary:1")).toBe(true);
+    expect(createSessionStore({ dir }).hasDedupeKey("main", "run-summary:1")).toBe(true);
+  });
+
+  it("remembers at most MAX_RECENT_DEDUPE_KEYS consumed keys, the most recent ones", () => {
+    let n = 0;
+    const s = createSessionStore({ dir: tmp(), newId: () => `e${++n}` });
+    for (let i = 0; i <= MAX_RECENT_DEDUPE_KEYS; i++) s.enqueue("main", `t${i}`, { dedupeKey: `k${i}` });
+    s.consume("main", s.get("main").pending.map((e) => e.id));
+    expect(s.hasDedupeKey("main", "k0")).toBe(false);
+    expect(s.hasDedupeKey("main", "k1")).toBe(true);
+    expect(s.hasDedupeKey("main", `k${MAX_RECENT_DEDUPE_KEYS}`)).toBe(true);
   });
 
   it("consumes exactly the given events and keeps later ones", () => {
