@@ -41,6 +41,10 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
   `,
+  // 2: outbox flag — the outcome is recorded, its summary not yet confirmed on the main session.
+  `
+  ALTER TABLE runs ADD COLUMN summary_pending INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** Applies pending migrations; returns the resulting schema version. */

@@ -51,6 +51,11 @@ function judge(end: Exclude<TurnEnd, { kind: "cancelled" }>, timeoutSeconds: num
 }
 
 /** Creates the executor used by the run queue. `execute` never throws. */
+/** The dedupe key of a run's summary on the main session: one summary per run, however often it is posted. */
+export function summaryDedupeKey(runId: string): string {
+  return `run-summary:${runId}`;
+}
+
 export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   const { runtime, logger, emitter } = options;
   const clock = options.clock ?? systemClock;
@@ -62,6 +67,7 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
         source: `hook:${run.source.hook}`,
         kind: "run-summary",
         runId: run.id,
+        dedupeKey: summaryDedupeKey(run.id),
         ...(run.source.mappingId !== undefined ? { mappingId: run.source.mappingId } : {}),
       });
     } catch (e) {
@@ -124,13 +130,15 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
       outcome = { status: verdict.status, error: verdict.error, summary: failureSummary(action.name, verdict.status, verdict.error), delivered: false };
     }
 
-    await postSummary(run, outcome.summary);
-    wakeIfAsked(run);
+    // Recorded (as "summary pending") before it is posted: a crash in between is
+    // recovered by re-posting, and the dedupe key keeps a re-post from doubling it.
     try {
       onOutcome?.(outcome);
     } catch (e) {
       logger.error("recording the run outcome failed", { runId: run.id, code: "store_failed", error: errorText(e) });
     }
+    await postSummary(run, outcome.summary);
+    wakeIfAsked(run);
     safeEmit(logger, () => emitter.emit("run:finished", { ...base, status: outcome.status, delivered: outcome.delivered }));
     logger.info("run finished", {
       runId: run.id,
@@ -151,5 +159,11 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     return summary;
   }
 
-  return { execute, reportInterrupted };
+  async function repostSummary(run: RunRecord & { summary: string }): Promise<void> {
+    await postSummary(run, run.summary);
+    wakeIfAsked(run);
+    logger.info("recorded run summary posted again after a restart", { runId: run.id, status: run.status });
+  }
+
+  return { execute, reportInterrupted, repostSummary };
 }

@@ -9,7 +9,7 @@ import type { RunsConfig } from "../config/types";
 import type { ModuleLogger } from "../logging/logger";
 import type { PluginEmitter } from "../events";
 import { err, hookError, ok, type Result } from "../errors";
-import type { RunExecutor, RunOutcome, RunQueue, RunRecord, RunStore } from "./types";
+import { TERMINAL_RUN_STATUSES, type RunExecutor, type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "./types";
 import { isoAt, systemClock, type Clock } from "./clock";
 import { INTERRUPTED_REASON } from "./executor";
 import { failureSummary } from "./summary";
@@ -108,7 +108,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   }
 
   function finish(run: RunRecord, outcome: RunOutcome): void {
-    const patch: Parameters<RunStore["update"]>[1] = { status: outcome.status, finishedAt: isoAt(clock), summary: outcome.summary };
+    const patch: Parameters<RunStore["update"]>[1] = { status: outcome.status, finishedAt: isoAt(clock), summary: outcome.summary, summaryPending: true };
     const error = outcome.error ?? outcome.deliveryError;
     if (error !== undefined) patch.error = error;
     persist(run.id, patch, outcome.status);
@@ -127,6 +127,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       .then(
         (outcome) => {
           if (outcome.cancelled) logger.warn("run left running for recovery", { runId: run.id, sessionKey: key });
+          else persist(run.id, { summaryPending: false }, "summary posted");
         },
         (e: unknown) => {
           const reason = `the run failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`;
@@ -144,9 +145,26 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     return true;
   }
 
+  /** Posts a recorded summary (with the run's dedupe key) and clears its pending flag. */
+  async function repost(run: RunRecord & { summary: string }): Promise<void> {
+    try {
+      await executor.repostSummary(run);
+      persist(run.id, { summaryPending: false }, "summary posted");
+    } catch (e) {
+      logger.error("run summary could not be posted; kept pending for the next start", { runId: run.id, code: "summary_failed", error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
   async function recover(): Promise<void> {
     let interrupted = 0;
     let requeued = 0;
+    let reposted = 0;
+    // Outbox: outcomes recorded before a crash whose summary may not have reached the main session.
+    for (const run of store.listByStatus(TERMINAL_RUN_STATUSES)) {
+      if (!run.summaryPending || run.summary === undefined) continue;
+      await repost({ ...run, summary: run.summary });
+      reposted++;
+    }
     for (const run of store.listByStatus(["running"])) {
       if (config.retryInterrupted) {
         persist(run.id, { status: "queued" }, "queued (retry interrupted)");
@@ -155,22 +173,17 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
         continue;
       }
       const error = INTERRUPTED_REASON;
-      let summary: string;
-      try {
-        // Reported before it is recorded: a crash in between reports twice rather than never.
-        summary = await executor.reportInterrupted({ ...run, error });
-      } catch (e) {
-        summary = failureSummary(run.action.name, "interrupted", error);
-        logger.error("interrupted run could not be reported", { runId: run.id, code: "summary_failed", error: e instanceof Error ? e.message : String(e) });
-      }
-      persist(run.id, { status: "interrupted", finishedAt: isoAt(clock), summary, error }, "interrupted");
+      const summary = failureSummary(run.action.name, "interrupted", error);
+      // Recorded before it is reported (summary pending), like a finished run.
+      persist(run.id, { status: "interrupted", finishedAt: isoAt(clock), summary, error, summaryPending: true }, "interrupted");
+      await repost({ ...run, status: "interrupted", error, summary });
       safeEmit(logger, () =>
         emitter.emit("run:finished", { runId: run.id, sessionKey: run.action.sessionKey, name: run.action.name, status: "interrupted", delivered: false }),
       );
       interrupted++;
     }
     for (const run of store.listByStatus(["queued"])) addQueued(run);
-    logger.info("run queue recovered", { queued: queued.length, interrupted, requeued });
+    logger.info("run queue recovered", { queued: queued.length, interrupted, requeued, reposted });
   }
 
   async function start(): Promise<void> {

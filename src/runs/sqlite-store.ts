@@ -38,6 +38,7 @@ interface RunRow {
   summary: string | null;
   error: string | null;
   idempotency_key: string | null;
+  summary_pending: number;
 }
 
 type Patch = Partial<Omit<RunRecord, "id" | "seq" | "action" | "source">>;
@@ -51,6 +52,7 @@ const PATCH_COLUMNS: Record<keyof Patch, string> = {
   summary: "summary",
   error: "error",
   idempotencyKey: "idempotency_key",
+  summaryPending: "summary_pending",
 };
 
 function toRecord(row: RunRow): RunRecord {
@@ -67,6 +69,7 @@ function toRecord(row: RunRow): RunRecord {
   if (row.summary !== null) rec.summary = row.summary;
   if (row.error !== null) rec.error = row.error;
   if (row.idempotency_key !== null) rec.idempotencyKey = row.idempotency_key;
+  if (row.summary_pending) rec.summaryPending = true;
   return rec;
 }
 
@@ -80,8 +83,8 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
   );
 
   const insertStmt = db.prepare(
-    `INSERT INTO runs (id, seq, status, action, source, created_at, started_at, finished_at, summary, error, idempotency_key)
-     VALUES (@id, @seq, @status, @action, @source, @createdAt, @startedAt, @finishedAt, @summary, @error, @idempotencyKey)`,
+    `INSERT INTO runs (id, seq, status, action, source, created_at, started_at, finished_at, summary, error, idempotency_key, summary_pending)
+     VALUES (@id, @seq, @status, @action, @source, @createdAt, @startedAt, @finishedAt, @summary, @error, @idempotencyKey, @summaryPending)`,
   );
   const getStmt = db.prepare<[string], RunRow>("SELECT * FROM runs WHERE id = ?");
   const countQueuedStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM runs WHERE status = 'queued'");
@@ -105,6 +108,7 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
         summary: run.summary ?? null,
         error: run.error ?? null,
         idempotencyKey: run.idempotencyKey ?? null,
+        summaryPending: run.summaryPending ? 1 : 0,
       });
       if (run.seq >= seq) seq = run.seq + 1;
     },
@@ -122,7 +126,10 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
         updateStmts.set(sig, stmt);
       }
       const params: Record<string, unknown> = { id };
-      for (const f of fields) params[f] = patch[f];
+      for (const f of fields) {
+        const v = patch[f];
+        params[f] = typeof v === "boolean" ? Number(v) : v; // SQLite has no booleans
+      }
       if (stmt.run(params).changes === 0) throw new Error(`run ${id} does not exist`);
     },
     get(id) {

@@ -30,6 +30,12 @@ export interface RunRecord {
   error?: string;
   /** The idempotency scope+key this run was accepted under, if any. */
   idempotencyKey?: string;
+  /**
+   * Outbox flag: the terminal outcome is recorded but its summary is not yet known to
+   * be on the main session. Recovery re-posts it (with the run's dedupe key, so a
+   * host that already has it drops the copy).
+   */
+  summaryPending?: boolean;
 }
 
 /** Public view for `GET {path}/runs/<id>`. */
@@ -102,9 +108,9 @@ export interface RunQueue {
 export interface RunExecutor {
   /**
    * runTurn with timeout → delivery → summary on the main session → heartbeat if wakeMode "now".
-   * `signal` cancels the run (shutdown). `onOutcome` is called with the outcome after the summary
-   * and heartbeat and before `run:finished` is emitted (the queue persists the terminal state there,
-   * so `run:finished` subscribers read the final status); it is not called for a cancelled run.
+   * `signal` cancels the run (shutdown). `onOutcome` is called with the outcome before the summary
+   * is posted (the queue records the terminal state there with `summaryPending`, so a crash at any
+   * point neither loses nor doubles the report); it is not called for a cancelled run.
    */
   execute(run: RunRecord, signal?: AbortSignal, onOutcome?: (outcome: RunOutcome) => void): Promise<RunOutcome>;
   /**
@@ -113,4 +119,6 @@ export interface RunExecutor {
    * The caller records the state and emits `run:finished`.
    */
   reportInterrupted(run: RunRecord): Promise<string>;
+  /** Posts a recorded summary again (recovery of `summaryPending`), with the run's dedupe key; heartbeat if wakeMode "now". */
+  repostSummary(run: RunRecord & { summary: string }): Promise<void>;
 }

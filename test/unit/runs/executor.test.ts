@@ -20,7 +20,7 @@ describe("run executor", () => {
     expect(turn.signal).toBeInstanceOf(AbortSignal);
     expect(h.host.deliveries).toEqual([{ channel: "bot_chat", to: "chat-42", text: "Deploy 7 is live." }]);
     expect(h.host.systemEvents).toEqual([
-      { sessionKey: "main", text: "Hook Deploy: Deploy 7 is live.", meta: { source: "hook:agent", kind: "run-summary", runId: run().id } },
+      { sessionKey: "main", text: "Hook Deploy: Deploy 7 is live.", meta: { source: "hook:agent", kind: "run-summary", runId: run().id, dedupeKey: `run-summary:${run().id}` } },
     ]);
     expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }]);
     expect(h.events.map((e) => e.name)).toEqual(["run:started", "run:finished"]);
@@ -90,7 +90,7 @@ describe("run executor", () => {
     const outcome = await h.executor.execute(run({ to: "+15550002222" }, directSource({ hook: "mail", mappingId: "mail" })));
     expect(outcome.delivered).toBe(true);
     expect(h.host.deliveries).toEqual([{ channel: "phone_chat", to: "+15550002222", text: "echo: Summarise the deploy" }]);
-    expect(h.host.systemEvents[0].meta).toEqual({ source: "hook:mail", kind: "run-summary", runId: run().id, mappingId: "mail" });
+    expect(h.host.systemEvents[0].meta).toEqual({ source: "hook:mail", kind: "run-summary", runId: run().id, dedupeKey: `run-summary:${run().id}`, mappingId: "mail" });
   });
 
   it("reports a delivery failure on the outcome, in the summary and in the log", async () => {

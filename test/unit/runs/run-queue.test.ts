@@ -1,7 +1,7 @@
 import type { RunTurnRequest, RunTurnResult } from "../../../src/plugin/host-api";
-import type { RunStore } from "../../../src/runs/types";
+import type { RunRecord, RunStore } from "../../../src/runs/types";
 import { createMemoryRunStore } from "../../../src/runs/memory-store";
-import { INTERRUPTED_REASON } from "../../../src/runs/executor";
+import { INTERRUPTED_REASON, summaryDedupeKey } from "../../../src/runs/executor";
 import { agentAction, createHarness, stopAllHarnesses, deferred, directSource, runRecord } from "./harness";
 
 afterEach(stopAllHarnesses);
@@ -237,6 +237,37 @@ describe("run queue", () => {
       await h.finished("r-q2");
       expect(h.host.turns.map((t) => t.message)).toEqual(["queued second", "queued third"]);
       expect(h.store.get("r-done")?.summary).toBe("old");
+    });
+
+    it("re-posts a summary recorded but not confirmed before a crash, exactly once (regression: kill -9 between summary and status reported a run twice)", async () => {
+      const store = createMemoryRunStore();
+      const summary = "Hook Deploy: done";
+      store.insert(runRecord({ id: "r-pending", seq: store.nextSeq(), status: "succeeded", summary, summaryPending: true, action: agentAction({ name: "Deploy", wakeMode: "now" }) }));
+      store.insert(runRecord({ id: "r-posted", seq: store.nextSeq(), status: "succeeded", summary: "Hook Old: posted", summaryPending: true }));
+      const h = createHarness({ store });
+      // The crash came after r-posted's summary reached the main session: the host already holds it.
+      await h.host.api.runtime.sessions.enqueueSystemEvent("main", "Hook Old: posted", { dedupeKey: summaryDedupeKey("r-posted") });
+      await h.queue.start();
+      expect(h.host.systemEvents.map((e) => e.text)).toEqual(["Hook Old: posted", summary]);
+      expect(h.host.systemEvents[1].meta).toMatchObject({ dedupeKey: summaryDedupeKey("r-pending"), runId: "r-pending" });
+      expect(h.store.get("r-pending")).toMatchObject({ status: "succeeded", summary, summaryPending: false });
+      expect(h.store.get("r-posted")).toMatchObject({ summaryPending: false });
+      expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }, { reason: "hook:agent" }]);
+    });
+
+    it("records an interrupted run before reporting it, and a finished run before posting its summary", async () => {
+      const h = createHarness({ store: seeded() });
+      const seenAtPost: Array<RunRecord | undefined> = [];
+      const enqueue = h.host.api.runtime.sessions.enqueueSystemEvent;
+      (h.host.api.runtime.sessions as { enqueueSystemEvent: typeof enqueue }).enqueueSystemEvent = (key, text, meta) => {
+        seenAtPost.push(h.store.get(String(meta?.runId)));
+        return enqueue(key, text, meta);
+      };
+      await h.queue.start();
+      await h.finished("r-q2");
+      expect(seenAtPost[0]).toMatchObject({ id: "r-running", status: "interrupted", summaryPending: true });
+      expect(seenAtPost.find((r) => r?.id === "r-q2")).toMatchObject({ status: "succeeded", summaryPending: true });
+      expect(h.store.get("r-running")?.summaryPending).toBe(false);
     });
 
     it("re-queues runs found running when retryInterrupted is set", async () => {
