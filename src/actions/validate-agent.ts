@@ -4,12 +4,12 @@
  * offer and cached.
  */
 import Joi from "joi";
-import { ok, err, type Result } from "../errors";
-import { THINKING_LEVELS, type AllowedModel } from "../plugin/host-api";
+import { ok, err, type Result } from "../core/errors";
+import { THINKING_LEVELS, type AllowedModel } from "../host-contract/host-api";
 import { hasControlChars, stripControlChars } from "./control-chars";
 import { PHONE_CHANNELS, normalizePhoneNumber } from "./phone-number";
 import { confineSessionKey, defaultSessionKey } from "./session-key";
-import type { AgentAction } from "./types";
+import type { AgentAction } from "../core/actions";
 import { requiredText, wakeModeField } from "./validate-wake";
 import type { ValidationContext } from "./validation-context";
 import { BASE_MESSAGES, MODEL_NOT_ALLOWED, VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";

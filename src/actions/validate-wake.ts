@@ -3,12 +3,9 @@
  * `next-heartbeat` (default `now`). Unknown fields are ignored; nothing is coerced.
  */
 import Joi from "joi";
-import type { WakeMode } from "../config/types";
-import { ok, err, type Result } from "../errors";
-import type { WakeAction } from "./types";
+import { ok, err, type Result } from "../core/errors";
+import { WAKE_MODES, type WakeAction, type WakeMode } from "../core/actions";
 import { BASE_MESSAGES, VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";
-
-export const WAKE_MODES: readonly WakeMode[] = ["now", "next-heartbeat"];
 
 /** A required string with at least one non-whitespace character. */
 export function requiredText(): Joi.StringSchema {

@@ -2,9 +2,9 @@
  * The action validators: direct `/wake` and `/agent` bodies and the raw actions
  * mappings produce all pass through here before dispatch (SPEC §4.3, §4.4, §6.1).
  */
-import { err, hookError, type Result } from "../errors";
-import type { RawAction } from "../http/types";
-import type { HookAction } from "./types";
+import { err, hookError, type Result } from "../core/errors";
+import type { RawAction } from "../core/ports";
+import type { HookAction } from "../core/actions";
 import { validateAgent } from "./validate-agent";
 import { validateWake } from "./validate-wake";
 import type { ValidationContext } from "./validation-context";

@@ -1,6 +1,6 @@
 /** What the action validators read besides the raw fields. */
 import type { ResolvedHooksConfig } from "../config/types";
-import type { HostRuntime } from "../plugin/host-api";
+import type { HostRuntime } from "../host-contract/host-api";
 
 export interface ValidationContext {
   /** Channels (`channels.list()`) and models (`models.allowList()`, `models.resolve()`) are read at validation time. */

@@ -4,7 +4,7 @@
  * `details` as `{ field, message }`, one sentence each naming the field and rule.
  */
 import type Joi from "joi";
-import { hookError, type ErrorDetail, type HookError } from "../errors";
+import { hookError, type ErrorDetail, type HookError } from "../core/errors";
 
 /** No coercion, every problem reported, unknown fields ignored, labels unquoted. */
 export const VALIDATION_OPTIONS: Joi.ValidationOptions = {

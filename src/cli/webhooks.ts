@@ -2,12 +2,12 @@
  * `gateway webhooks …`: the command group this plugin registers with the host CLI.
  * `webhooks test` (dry run of a mapped hook) and `webhooks mail setup|run`.
  */
-import type { PluginApi } from "../plugin/host-api";
+import type { PluginApi } from "../host-contract/host-api";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { MappingEngine } from "../mappings/engine";
-import type { ModuleLogger } from "../logging/logger";
-import { registerDryRunCommand } from "../mappings/dry-run-cli";
-import { registerMailCommands } from "../mail/cli";
+import type { ModuleLogger } from "../core/logger";
+import { registerDryRunCommand } from "./webhooks-test";
+import { registerMailCommands } from "./mail-commands";
 
 export interface WebhooksCliDeps {
   config: ResolvedHooksConfig;

@@ -4,7 +4,8 @@
  */
 import Joi from "joi";
 import { boundedNumber, line, patterned, template } from "./joi-builders";
-import { ACTIONS, BOUNDS, MAPPING_DEFAULTS, MAX_LENGTHS, THINKING_VALUES, WAKE_MODES } from "./rules";
+import { ACTION_KINDS, WAKE_MODES } from "../core/actions";
+import { BOUNDS, MAPPING_DEFAULTS, MAX_LENGTHS, THINKING_VALUES } from "./rules";
 
 const matchSchema = Joi.object({
   path: patterned("pathChars", "pathNotRoot", "pathNoDots"),
@@ -33,7 +34,7 @@ const isWake = Joi.object({ action: Joi.valid("wake").required() }).unknown();
 export const mappingSchema: Joi.ObjectSchema = Joi.object({
   id: patterned("mappingId"),
   match: matchSchema,
-  action: Joi.string().valid(...ACTIONS).default(MAPPING_DEFAULTS.action),
+  action: Joi.string().valid(...ACTION_KINDS).default(MAPPING_DEFAULTS.action),
   wakeMode: Joi.string().valid(...WAKE_MODES),
   name: line(MAX_LENGTHS.name),
   sessionKey: line(MAX_LENGTHS.sessionKey),

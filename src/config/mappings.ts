@@ -5,7 +5,7 @@
  * as `hooks.mappings`.
  */
 import type { MappingConfig } from "./types";
-import { err, ok, type Result } from "../errors";
+import { err, ok, type Result } from "../core/errors";
 import { mappingListSchema } from "./mapping-schema";
 import { normaliseMatchPath } from "./paths";
 import { describeProblems } from "./problems";

@@ -12,7 +12,7 @@
  *   config.path // "/hooks"
  */
 import path from "node:path";
-import { ConfigError } from "../errors";
+import { ConfigError } from "../core/errors";
 import type { MailConfig, ResolvedHooksConfig } from "./types";
 import { toMappingConfig, type ValidatedMapping } from "./mappings";
 import { normaliseHookPath } from "./paths";

@@ -85,8 +85,6 @@ export const MAX_LENGTHS = {
 export const TOKEN_MIN_LENGTH = 16;
 
 export const THINKING_VALUES = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
-export const WAKE_MODES = ["now", "next-heartbeat"] as const;
-export const ACTIONS = ["wake", "agent"] as const;
 export const TLS_MODES = ["tls", "starttls", "none"] as const;
 
 /*

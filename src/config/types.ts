@@ -3,10 +3,11 @@
  * `resolveConfig()` (src/config/resolve.ts) from the raw gateway config. Request
  * handling only ever reads these values.
  */
-import type { ThinkingLevel } from "../plugin/host-api";
+import type { ThinkingLevel } from "../host-contract/host-api";
 
-export type WakeMode = "now" | "next-heartbeat";
-export type ActionKind = "wake" | "agent";
+import type { ActionKind, WakeMode } from "../core/actions";
+
+export type { ActionKind, WakeMode };
 
 /** A mapping as configured (validated by joi, defaults applied, not yet compiled). */
 export interface MappingConfig {

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { EventEmitter } from "eventemitter3";
-import type { HostEvents, HostRuntime } from "../plugin/host-api";
+import type { HostEvents, HostRuntime } from "../host-contract/host-api";
 import type { GatewayConfig } from "./config/gateway-config";
 import type { GatewayLogger } from "./logger";
 import { STATE_FILES } from "./paths";

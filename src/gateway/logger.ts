@@ -5,7 +5,7 @@
  * start-up lines tests and users read (`listening: <url>`).
  */
 import winston from "winston";
-import type { HostLogger } from "../plugin/host-api";
+import type { HostLogger } from "../host-contract/host-api";
 import type { LogLevel } from "./config/gateway-config";
 
 const SECRET = /^(token|authorization|x-service-token|cookie|password|secret|apikey|api_key)$/i;

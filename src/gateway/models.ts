@@ -1,5 +1,5 @@
 /** `runtime.models` of the embedded gateway, from `agents.defaults.models`. */
-import type { AllowedModel, HostRuntime } from "../plugin/host-api";
+import type { AllowedModel, HostRuntime } from "../host-contract/host-api";
 
 export function createModelRegistry(models: readonly AllowedModel[]): HostRuntime["models"] {
   const list = models.map((m) => ({ ...m }));

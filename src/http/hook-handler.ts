@@ -5,13 +5,13 @@
  * stores only successful responses, so a corrected retry with the same key works).
  */
 import { validateAction, validateAgent, validateWake, type ValidationContext } from "../actions/validate";
-import type { ActionSource, HookAction } from "../actions/types";
+import type { ActionSource, HookAction } from "../core/actions";
 import type { ResolvedHooksConfig } from "../config/types";
-import { hookError } from "../errors";
-import type { HostRuntime } from "../plugin/host-api";
-import type { Payload } from "./body/parse-body";
+import { hookError } from "../core/errors";
+import type { HostRuntime } from "../host-contract/host-api";
+import type { Payload } from "../actions/body/parse-body";
 import type { HookRoute } from "./hook-route";
-import type { Dispatcher, HookResponse, MappedHookResolver } from "./types";
+import type { Dispatcher, HookResponse, MappedHookResolver } from "../core/ports";
 
 /** What the handler decided, for logs and events (filled while it runs). */
 export interface HookOutcome {

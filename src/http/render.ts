@@ -4,8 +4,8 @@
  * `HookError.toBody()` only, so no cause, stack, path or token reaches a client.
  */
 import type { ServerResponse } from "node:http";
-import { hookError, HookError } from "../errors";
-import type { HookResponse } from "./types";
+import { hookError, HookError } from "../core/errors";
+import type { HookResponse } from "../core/ports";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 export const REPLAYED_HEADER = "Idempotent-Replayed";

@@ -3,9 +3,9 @@
  * code, body size and latency. Never tokens, never payloads; the URL is logged
  * with any `?token=` redacted.
  */
-import type { ErrorCode } from "../errors";
-import type { PluginEmitter } from "../events";
-import type { ModuleLogger } from "../logging/logger";
+import type { ErrorCode } from "../core/errors";
+import type { PluginEmitter } from "../core/events";
+import type { ModuleLogger } from "../core/logger";
 
 /** What the pipeline knows about a request while it runs. */
 export interface RequestRecord {

@@ -14,26 +14,27 @@
 import { createHash, randomUUID } from "node:crypto";
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import type { ResolvedHooksConfig } from "../config/types";
-import { hookError } from "../errors";
-import type { PluginEmitter } from "../events";
-import { redactString, type ModuleLogger } from "../logging/logger";
-import type { HostRuntime } from "../plugin/host-api";
-import { runIdempotencyKey } from "../reliability/idempotency-store";
+import { hookError } from "../core/errors";
+import type { PluginEmitter } from "../core/events";
+import type { ModuleLogger } from "../core/logger";
+import { redactString } from "../safety/redact";
+import type { HostRuntime } from "../host-contract/host-api";
+import { runIdempotencyKey } from "../store/idempotency-store";
 import { createAuthenticator } from "./auth/authenticate";
 import { createQueryTokenWarner } from "./auth/query-token-warner";
-import { unsupportedEncoding } from "./body/media-type";
-import { parseBody } from "./body/parse-body";
+import { unsupportedEncoding } from "../actions/body/media-type";
+import { parseBody } from "../actions/body/parse-body";
 import { readBody } from "./body/read-body";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
 import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute, type HookRoute } from "./hook-route";
-import { extractIdempotencyKey } from "./idempotency-key";
+import { extractIdempotencyKey } from "./idempotency/idempotency-key";
 import { renderHookError, renderHookResponse, toHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
 import { flatHeaders, flatQuery } from "./request-input";
 import { codeForStatus, createRequestReporter, type RequestRecord } from "./request-reporter";
 import { lookupRun } from "./run-status";
-import type { Dispatcher, HookResponse, IdempotencyGuard, MappedHookResolver, RunLookup } from "./types";
+import type { Dispatcher, HookResponse, IdempotencyGuard, MappedHookResolver, RunLookup } from "../core/ports";
 
 export interface HooksRouterDeps {
   config: ResolvedHooksConfig;

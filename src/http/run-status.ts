@@ -1,7 +1,7 @@
 /** `GET {path}/runs/<id>` (SPEC §7): the public view of one run. */
-import { hookError } from "../errors";
-import { toRunView } from "../runs/types";
-import type { HookResponse, RunLookup } from "./types";
+import { hookError } from "../core/errors";
+import { toRunView } from "../core/runs";
+import type { HookResponse, RunLookup } from "../core/ports";
 
 /** 200 `{ ok: true, run }`, or throws `not_found`. */
 export function lookupRun(runs: RunLookup | undefined, runId: string): HookResponse {

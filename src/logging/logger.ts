@@ -5,32 +5,11 @@
  */
 import winston from "winston";
 import Transport from "winston-transport";
-import type { HostLogger } from "../plugin/host-api";
-import { redactQueryTokens } from "./query-token-redaction";
+import type { HostLogger } from "../host-contract/host-api";
+import type { ModuleLogger } from "../core/logger";
+import { redact, redactString } from "../safety/redact";
 
-const SECRET_KEYS = /^(token|authorization|x-service-token|cookie|password|secret|apikey|api_key)$/i;
-
-/**
- * Replaces the value of every token query parameter (whatever its case or
- * percent-encoding: `?token=`, `?%74oken=`, `?TOKEN=`) and every Bearer credential.
- */
-export function redactString(s: string): string {
-  return redactQueryTokens(s).replace(/(Bearer\s+)[^\s"']+/gi, "$1[REDACTED]");
-}
-
-export function redact(value: unknown, depth = 0): unknown {
-  if (depth > 6) return "[…]";
-  if (typeof value === "string") return redactString(value);
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[k] = SECRET_KEYS.test(k) ? "[REDACTED]" : redact(v, depth + 1);
-    }
-    return out;
-  }
-  return value;
-}
+export type { ModuleLogger };
 
 class HostTransport extends Transport {
   constructor(private readonly host: HostLogger) {
@@ -45,8 +24,6 @@ class HostTransport extends Transport {
     next();
   }
 }
-
-export type ModuleLogger = Pick<winston.Logger, "debug" | "info" | "warn" | "error">;
 
 /** Root logger of the plugin; `forModule(name)` gives the per-module child. */
 export function createPluginLogger(host: HostLogger, pluginId = "inbound-webhooks"): { forModule(name: string): ModuleLogger; close(): void } {

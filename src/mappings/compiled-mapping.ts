@@ -5,9 +5,9 @@
  * `mail` preset builds in code.
  */
 import type { ActionKind } from "../config/types";
-import type { Result } from "../errors";
-import type { MappedHookOutcome } from "../http/types";
-import type { ModuleLogger } from "../logging/logger";
+import type { Result } from "../core/errors";
+import type { MappedHookOutcome } from "../core/ports";
+import type { ModuleLogger } from "../core/logger";
 import type { RequestContext } from "./request-context";
 import type { TransformLoader } from "./transforms/transform-loader";
 import type { ResolvedTransformModule } from "./transforms/transform-path";

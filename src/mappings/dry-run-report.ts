@@ -2,7 +2,7 @@
  * What `gateway webhooks test` prints: the matched mapping and the validated
  * action (rendered text/message, session key, routing), as text or JSON.
  */
-import type { HookAction } from "../actions/types";
+import type { HookAction } from "../core/actions";
 import type { MappingDescription } from "./engine";
 
 export interface DryRunReport {

@@ -11,10 +11,10 @@
  */
 import type { ActionKind, ResolvedHooksConfig } from "../config/types";
 import { normaliseMatchPath } from "../config/paths";
-import { err, hookError, ok, type Result } from "../errors";
-import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../http/types";
-import type { ModuleLogger } from "../logging/logger";
-import type { HookPresetContribution } from "../plugin/host-api";
+import { err, hookError, ok, type Result } from "../core/errors";
+import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../core/ports";
+import type { ModuleLogger } from "../core/logger";
+import type { HookPresetContribution } from "../host-contract/host-api";
 import type { BuildDeps, CompiledMapping, MappingMatch, MappingOrigin } from "./compiled-mapping";
 import { findUnreachable, matches, RESERVED_HOOK_NAMES } from "./match";
 import { compilePresets } from "./presets/compile-presets";

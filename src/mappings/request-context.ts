@@ -2,8 +2,8 @@
  * The view of a request that templates and transforms get (SPEC §6.2): credentials
  * are removed here, once, so neither can ever read them.
  */
-import type { MappedHookInput } from "../http/types";
-import { isCredentialName } from "./credential-name";
+import type { MappedHookInput } from "../core/ports";
+import { isCredentialName } from "../safety/credential-name";
 import type { TemplateContext } from "./templates/compile-template";
 
 /** True when the header carries a credential (see `isCredentialName`). */

@@ -4,8 +4,8 @@
  * action for a request, runs the transform and merges its override (SPEC §6.1–6.3).
  */
 import type { ActionKind, MappingConfig } from "../config/types";
-import { ConfigError, err, hookError, ok } from "../errors";
-import type { RawAction } from "../http/types";
+import { ConfigError, err, hookError, ok } from "../core/errors";
+import type { RawAction } from "../core/ports";
 import type { BuildDeps, CompiledMapping, MappingOrigin } from "./compiled-mapping";
 import { renderDefaultContent } from "./default-content";
 import type { TransformContext, TransformOverride } from "./define-transform";

@@ -4,24 +4,24 @@
  * registers the HTTP route, the runs service and the CLI. Opening the durable
  * store and starting workers happens in the service's `start()`.
  */
-import type { PluginApi } from "./host-api";
+import type { PluginApi } from "../host-contract/host-api";
 import { resolveConfig } from "../config/resolve";
 import { createPluginLogger } from "../logging/logger";
-import { createPluginEmitter, type PluginEmitter } from "../events";
+import { createPluginEmitter, type PluginEmitter } from "../core/events";
 import { createHooksRouter } from "../http/router";
 import { createRunExecutor } from "../runs/executor";
 import { createRunQueue } from "../runs/run-queue";
-import type { RunQueue } from "../runs/types";
-import { createSqliteRunStore } from "../runs/sqlite-store";
+import type { RunQueue } from "../core/runs";
+import { createSqliteRunStore } from "../store/run-store";
 import { createDispatcher } from "../runs/dispatcher";
 import { createMappingEngine } from "../mappings/engine";
-import { createIdempotencyGuard } from "../reliability/idempotency";
-import { createRateLimiter } from "../reliability/rate-limit";
+import { createIdempotencyGuard } from "../http/idempotency/idempotency-guard";
+import { createRateLimiter } from "../http/rate-limit";
 import { registerWebhooksCli } from "../cli/webhooks";
-import { openPluginDatabase, type PluginDatabase } from "../reliability/database";
-import { createMailService } from "../mail/service";
+import { openPluginDatabase, type PluginDatabase } from "../store/database";
+import { createMailService } from "../mail/watcher/service";
 
-export type { PluginApi } from "./host-api";
+export type { PluginApi } from "../host-contract/host-api";
 export { defineTransform } from "../mappings/define-transform";
 export type { TransformContext, TransformResult, TransformFn } from "../mappings/define-transform";
 

@@ -3,7 +3,7 @@
  * runner's own promise is raced against both, so a runner that ignores its
  * abort signal cannot hold a run past its timeout.
  */
-import type { RunTurnResult } from "../plugin/host-api";
+import type { RunTurnResult } from "../host-contract/host-api";
 
 export type TurnEnd =
   | { kind: "result"; result: RunTurnResult }

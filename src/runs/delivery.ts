@@ -4,9 +4,9 @@
  * direct run without one is not delivered. `to` defaults to the last route's
  * recipient when delivering on the last route's channel.
  */
-import type { HostRuntime, LastRoute } from "../plugin/host-api";
-import type { ActionSource, AgentAction } from "../actions/types";
-import { isHeartbeatAck } from "./heartbeat-ack";
+import type { HostRuntime, LastRoute } from "../host-contract/host-api";
+import type { ActionSource, AgentAction } from "../core/actions";
+import { isHeartbeatAck } from "../host-contract/heartbeat-ack";
 
 /** Channel a mapped run falls back to when `channel` is "last" and there is no last route. */
 export const MAPPED_FALLBACK_CHANNEL = "phone_chat";

@@ -3,14 +3,14 @@
  * Wake → a wrapped system event on the main session (+ heartbeat for "now");
  * agent → a wrapped message persisted as a queued run. It never waits for a run.
  */
-import type { HostRuntime } from "../plugin/host-api";
+import type { HostRuntime } from "../host-contract/host-api";
 import type { ResolvedHooksConfig } from "../config/types";
-import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../actions/types";
-import type { Dispatcher } from "../http/types";
-import { err, hookError, ok, type Result } from "../errors";
+import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../core/actions";
+import type { Dispatcher } from "../core/ports";
+import { err, hookError, ok, type Result } from "../core/errors";
 import { wrapExternalContent } from "../safety/wrap";
-import type { ModuleLogger } from "../logging/logger";
-import type { RunQueue } from "./types";
+import type { ModuleLogger } from "../core/logger";
+import type { RunQueue } from "../core/runs";
 
 export interface DispatcherOptions {
   config: Pick<ResolvedHooksConfig, "allowedSessionKeyPrefixes">;

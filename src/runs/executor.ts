@@ -3,14 +3,14 @@
  * then delivery of the reply, the summary on the main session, and an immediate
  * heartbeat for wakeMode "now" (SPEC §5.3).
  */
-import type { HostRuntime, RunTurnRequest } from "../plugin/host-api";
-import type { ModuleLogger } from "../logging/logger";
-import type { PluginEmitter } from "../events";
-import type { RunExecutor, RunOutcome, RunRecord } from "./types";
+import type { HostRuntime, RunTurnRequest } from "../host-contract/host-api";
+import type { ModuleLogger } from "../core/logger";
+import type { PluginEmitter } from "../core/events";
+import type { RunExecutor, RunOutcome, RunRecord } from "../core/runs";
 import { boundedTurn, type TurnEnd } from "./bounded-turn";
 import { carryOutDelivery, planDelivery, type DeliveryResult } from "./delivery";
 import { failureSummary, successSummary } from "./summary";
-import { systemClock, type Clock } from "./clock";
+import { systemClock, type Clock } from "../core/clock";
 import { safeEmit } from "./safe-emit";
 
 export interface RunExecutorOptions {

@@ -2,7 +2,7 @@
  * In-memory RunStore: the same contract as the durable SQLite store, for tests
  * and for hosts that do not need runs to survive a restart.
  */
-import type { RunRecord, RunStatus, RunStore } from "./types";
+import type { RunRecord, RunStatus, RunStore } from "../core/runs";
 
 /**
  * Creates an empty in-memory store. Records are copied in and out, so callers

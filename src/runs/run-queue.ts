@@ -4,13 +4,13 @@
  * recovers after a restart, and drains within a grace period on shutdown.
  */
 import { randomUUID } from "node:crypto";
-import type { HostRuntime } from "../plugin/host-api";
+import type { HostRuntime } from "../host-contract/host-api";
 import type { RunsConfig } from "../config/types";
-import type { ModuleLogger } from "../logging/logger";
-import type { PluginEmitter } from "../events";
-import { err, hookError, ok, type Result } from "../errors";
-import { TERMINAL_RUN_STATUSES, type RunExecutor, type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "./types";
-import { isoAt, systemClock, type Clock } from "./clock";
+import type { ModuleLogger } from "../core/logger";
+import type { PluginEmitter } from "../core/events";
+import { err, hookError, ok, type Result } from "../core/errors";
+import { TERMINAL_RUN_STATUSES, type RunExecutor, type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "../core/runs";
+import { isoAt, systemClock, type Clock } from "../core/clock";
 import { INTERRUPTED_REASON } from "./executor";
 import { failureSummary } from "./summary";
 import { safeEmit } from "./safe-emit";

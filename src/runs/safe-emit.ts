@@ -1,4 +1,4 @@
-import type { ModuleLogger } from "../logging/logger";
+import type { ModuleLogger } from "../core/logger";
 
 /** Runs an emit; a throwing event subscriber is logged and never breaks a run. */
 export function safeEmit(logger: ModuleLogger, emit: () => void): void {

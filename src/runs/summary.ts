@@ -3,7 +3,7 @@
  * `Hook <name>: <reply>` when it succeeded, `Hook <name> (<status>): <reason>` otherwise.
  */
 import { neutraliseMarkers } from "../safety/neutralise";
-import type { RunStatus } from "./types";
+import type { RunStatus } from "../core/runs";
 
 /** Bound of the reply (or reason) part of a summary, in characters. */
 export const SUMMARY_MAX_CHARS = 2000;

@@ -1,5 +1,5 @@
 /** What every response of the hooks surface must satisfy, whatever the request. */
-import { ERROR_CATALOGUE, type ErrorCode } from "../../src/errors";
+import { ERROR_CATALOGUE, type ErrorCode } from "../../src/core/errors";
 import type { FuzzRequest } from "./arbitraries";
 import type { FuzzResponse } from "./fuzz-client";
 

@@ -17,8 +17,8 @@ import type {
   RunTurnResult,
   ServiceRegistration,
   SystemEventMeta,
-} from "../../src/plugin/host-api";
-import { HOST_API_VERSION } from "../../src/plugin/host-api";
+} from "../../src/host-contract/host-api";
+import { HOST_API_VERSION } from "../../src/host-contract/host-api";
 
 export const BUILTIN_CHANNELS = ["phone_chat", "bot_chat", "community_chat", "workspace_chat", "privacy_chat", "device_chat", "enterprise_chat"];
 

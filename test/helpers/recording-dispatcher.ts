@@ -3,9 +3,9 @@
  * like the real one (wake → mode, agent → runId + sessionKey), or with a
  * scripted error.
  */
-import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../../src/actions/types";
-import { err, ok, type HookError, type Result } from "../../src/errors";
-import type { Dispatcher } from "../../src/http/types";
+import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../../src/core/actions";
+import { err, ok, type HookError, type Result } from "../../src/core/errors";
+import type { Dispatcher } from "../../src/core/ports";
 
 export interface RecordingDispatcher extends Dispatcher {
   wakes: Array<{ action: WakeAction; source: ActionSource }>;

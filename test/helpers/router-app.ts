@@ -5,9 +5,9 @@
  */
 import express from "express";
 import type { ResolvedHooksConfig } from "../../src/config/types";
-import { createPluginEmitter, type PluginEmitter, type PluginEvents } from "../../src/events";
+import { createPluginEmitter, type PluginEmitter, type PluginEvents } from "../../src/core/events";
 import { createHooksRouter, type HooksRouterDeps } from "../../src/http/router";
-import type { Dispatcher } from "../../src/http/types";
+import type { Dispatcher } from "../../src/core/ports";
 import { createPluginLogger } from "../../src/logging/logger";
 import { createFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host";
 import { createRecordingDispatcher, type RecordingDispatcher } from "./recording-dispatcher";

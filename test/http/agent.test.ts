@@ -5,7 +5,7 @@
  * 202 body.
  */
 import request from "supertest";
-import { hookError } from "../../src/errors";
+import { hookError } from "../../src/core/errors";
 import { bearer, createRouterApp, type RouterApp } from "../helpers/router-app";
 
 /** The one builder of a valid /agent request. */

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { createPluginLogger } from "../../src/logging/logger";
-import { openPluginDatabase, type PluginDatabase } from "../../src/reliability/database";
-import { createIdempotencyGuard } from "../../src/reliability/idempotency";
-import { runIdempotencyKey } from "../../src/reliability/idempotency-store";
+import { openPluginDatabase, type PluginDatabase } from "../../src/store/database";
+import { createIdempotencyGuard } from "../../src/http/idempotency/idempotency-guard";
+import { runIdempotencyKey } from "../../src/store/idempotency-store";
 import { createFakeHost } from "../helpers/fake-host";
 import { bearer, createRouterApp, type RouterApp } from "../helpers/router-app";
 

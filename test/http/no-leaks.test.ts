@@ -5,7 +5,7 @@
  * cause only in the log.
  */
 import request from "supertest";
-import { hookError } from "../../src/errors";
+import { hookError } from "../../src/core/errors";
 import { bearer, createRouterApp, ROUTER_TEST_TOKEN, type RouterApp } from "../helpers/router-app";
 import { expectCleanBody } from "../helpers/expect-clean";
 

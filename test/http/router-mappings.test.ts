@@ -5,8 +5,8 @@
  * The resolver is a scripted double; the mapping engine has its own tests.
  */
 import request from "supertest";
-import { err, hookError, ok } from "../../src/errors";
-import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../../src/http/types";
+import { err, hookError, ok } from "../../src/core/errors";
+import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../../src/core/ports";
 import { bearer, createRouterApp, ROUTER_TEST_TOKEN, type RouterApp } from "../helpers/router-app";
 
 function scripted(outcome: (input: MappedHookInput) => MappedHookOutcome | Error) {

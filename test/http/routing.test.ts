@@ -4,7 +4,7 @@
  * `X-Request-Id` on every response of the plugin.
  */
 import request from "supertest";
-import type { RunRecord } from "../../src/runs/types";
+import type { RunRecord } from "../../src/core/runs";
 import { bearer, createRouterApp, HOST_NOT_FOUND, type RouterApp } from "../helpers/router-app";
 
 const UUIDISH = /^[0-9a-f-]{36}$/;

@@ -4,7 +4,7 @@
  */
 import type { RequestHandler } from "express";
 import request from "supertest";
-import { createRateLimiter } from "../../src/reliability/rate-limit";
+import { createRateLimiter } from "../../src/http/rate-limit";
 import { resolvedConfig } from "../helpers/resolved-config";
 import { bearer, createRouterApp, type RouterApp } from "../helpers/router-app";
 

@@ -5,7 +5,7 @@
  */
 import request from "supertest";
 import { createDispatcher } from "../../src/runs/dispatcher";
-import { err, hookError } from "../../src/errors";
+import { err, hookError } from "../../src/core/errors";
 import { bearer, createRouterApp, type RouterApp } from "../helpers/router-app";
 
 const validWake = (over: Record<string, unknown> = {}) => ({ text: "disk almost full", ...over });

@@ -4,10 +4,10 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildBatch, idempotencyKeyFor, splitIntoBatches, type UidMessage } from "../../src/mail/batch";
-import { backoffDelay, sleep } from "../../src/mail/backoff";
-import { createCheckpointStore, mailboxKey } from "../../src/mail/checkpoint-store";
-import { acquireWatcherLock } from "../../src/mail/watcher-lock";
+import { buildBatch, idempotencyKeyFor, splitIntoBatches, type UidMessage } from "../../src/mail/watcher/batch";
+import { backoffDelay, sleep } from "../../src/mail/watcher/backoff";
+import { createCheckpointStore, mailboxKey } from "../../src/mail/watcher/checkpoint-store";
+import { acquireWatcherLock } from "../../src/mail/watcher/watcher-lock";
 import { defaultHookUrl, normaliseHooksPath } from "../../src/mail/hook-url";
 import { isMailError } from "../../src/mail/mail-error";
 

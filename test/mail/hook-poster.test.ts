@@ -1,6 +1,6 @@
 /** The hook poster against a real local HTTP receiver: headers, retries, Retry-After, give-up rules. */
-import { createHookPoster, parseRetryAfter } from "../../src/mail/hook-poster";
-import { buildBatch } from "../../src/mail/batch";
+import { createHookPoster, parseRetryAfter } from "../../src/mail/watcher/hook-poster";
+import { buildBatch } from "../../src/mail/watcher/batch";
 import { isMailError } from "../../src/mail/mail-error";
 import { startHookReceiver, type HookReceiver } from "./helpers/hook-receiver";
 import { createTestLogger } from "./helpers/test-logger";

@@ -1,6 +1,6 @@
 /** Parsing raw messages into the preset's plain-text message objects, and the text bounds. */
-import { parseMessage, SNIPPET_MAX_BYTES } from "../../src/mail/parse-message";
-import { collapseWhitespace, htmlToPlainText, tidyText, truncateUtf8 } from "../../src/mail/text-bounds";
+import { parseMessage, SNIPPET_MAX_BYTES } from "../../src/mail/watcher/parse-message";
+import { collapseWhitespace, htmlToPlainText, tidyText, truncateUtf8 } from "../../src/mail/watcher/text-bounds";
 import { alternativeMessage, htmlOnlyMessage, messageWithoutId, nonAsciiSubjectMessage, plainMessage } from "./helpers/messages";
 
 const opts = { maxBytes: 8192, includeBody: true, fallbackId: "7.42@imap.example" };

@@ -1,9 +1,9 @@
 /** createMailService: the watcher as a gateway service (hooks.mail.autoStart). */
 import fs from "node:fs";
 import path from "node:path";
-import { createMailService, MAIL_SERVICE_ID } from "../../src/mail/service";
+import { createMailService, MAIL_SERVICE_ID } from "../../src/mail/watcher/service";
 import { resolveConfig } from "../../src/config/resolve";
-import type { MailBatchPayload } from "../../src/mail/mail-payload";
+import type { MailBatchPayload } from "../../src/mail/watcher/mail-payload";
 import { useMailFixture } from "./helpers/mail-fixture";
 import { createTestLogger } from "./helpers/test-logger";
 import { plainMessage } from "./helpers/messages";

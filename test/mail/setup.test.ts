@@ -6,8 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
-import { runMailSetup, type MailSetupFlags, type MailSetupContext } from "../../src/mail/mail-setup";
-import { formatSetupSummary, setupJson } from "../../src/mail/setup-report";
+import { runMailSetup, type MailSetupFlags, type MailSetupContext } from "../../src/mail/setup/mail-setup";
+import { formatSetupSummary, setupJson } from "../../src/mail/setup/setup-report";
 import { isMailError } from "../../src/mail/mail-error";
 import { resolveConfig } from "../../src/config/resolve";
 

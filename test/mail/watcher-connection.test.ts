@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { MailWatcherOptions } from "../../src/mail/mail-watcher";
+import type { MailWatcherOptions } from "../../src/mail/watcher/mail-watcher";
 import type { MailConfig } from "../../src/config/types";
 import { isMailError } from "../../src/mail/mail-error";
 import { startDovecot, type DovecotServer } from "./helpers/dovecot";

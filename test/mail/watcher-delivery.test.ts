@@ -2,9 +2,9 @@
  * The mail watcher against a real IMAP server (dovecot) and a local receiver:
  * what is sent, how it is batched, and that the checkpoint moves only forward.
  */
-import type { MailWatcherOptions } from "../../src/mail/mail-watcher";
-import { idempotencyKeyFor } from "../../src/mail/batch";
-import type { MailBatchPayload } from "../../src/mail/mail-payload";
+import type { MailWatcherOptions } from "../../src/mail/watcher/mail-watcher";
+import { idempotencyKeyFor } from "../../src/mail/watcher/batch";
+import type { MailBatchPayload } from "../../src/mail/watcher/mail-payload";
 import type { MailConfig } from "../../src/config/types";
 import { useMailFixture } from "./helpers/mail-fixture";
 import { testWatcher } from "./helpers/test-watcher";

@@ -3,8 +3,8 @@
  * receiver is down or busy, exactly-once delivery when it comes back, the batch in
  * flight re-sent unchanged after a stop, and what 4xx answers do to the checkpoint.
  */
-import type { MailWatcherOptions } from "../../src/mail/mail-watcher";
-import type { MailBatchPayload } from "../../src/mail/mail-payload";
+import type { MailWatcherOptions } from "../../src/mail/watcher/mail-watcher";
+import type { MailBatchPayload } from "../../src/mail/watcher/mail-payload";
 import type { MailConfig } from "../../src/config/types";
 import { isMailError } from "../../src/mail/mail-error";
 import { startHookReceiver } from "./helpers/hook-receiver";

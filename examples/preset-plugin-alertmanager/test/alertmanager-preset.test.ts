@@ -5,7 +5,7 @@
  */
 import { validateAction } from "../../../src/actions/validate";
 import { createMappingEngine } from "../../../src/mappings/engine";
-import type { MappedHookInput } from "../../../src/http/types";
+import type { MappedHookInput } from "../../../src/core/ports";
 import { createFakeHost } from "../../../test/helpers/fake-host";
 import { captureLogger, makeConfig } from "../../../test/unit/mappings/helpers";
 import { alertmanagerContributions, alertmanagerFixture as fixture } from "./contributions";

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { HookPresetContribution } from "../../../src/plugin/host-api";
+import type { HookPresetContribution } from "../../../src/host-contract/host-api";
 
 export const PLUGIN_DIR = path.resolve(__dirname, "..");
 

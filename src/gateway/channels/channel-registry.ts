@@ -4,7 +4,7 @@
  * channels registered by channel plugins (`api.registerChannel`). Every
  * successful delivery is journaled and becomes the main session's last route.
  */
-import type { DeliverRequest, HostLogger, LastRoute } from "../../plugin/host-api";
+import type { DeliverRequest, HostLogger, LastRoute } from "../../host-contract/host-api";
 import type { Journal } from "../journal/journal";
 import type { SessionStore } from "../sessions/session-store";
 

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { EventEmitter } from "eventemitter3";
 import type { Command } from "commander";
-import type { HostEvents } from "../../plugin/host-api";
+import type { HostEvents } from "../../host-contract/host-api";
 import { loadGatewayConfig } from "../config/load-config";
 import type { GatewayLogger } from "../logger";
 import { PACKAGE_ROOT, STATE_FILES } from "../paths";

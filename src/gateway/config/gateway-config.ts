@@ -2,7 +2,7 @@
  * The gateway's resolved configuration: parsed once from the raw config snapshot
  * (file or demo default), defaults applied, paths absolute.
  */
-import type { AllowedModel, LastRoute } from "../../plugin/host-api";
+import type { AllowedModel, LastRoute } from "../../host-contract/host-api";
 
 export type RunnerConfig =
   | { kind: "echo"; delayMs: number }

@@ -13,7 +13,7 @@ import { GATEWAY_CONFIG_SCHEMA } from "./gateway-config-schema";
 import { DEFAULTS, type GatewayConfig, type LogLevel, type RunnerConfig } from "./gateway-config";
 import { parseDuration } from "./duration";
 import { demoConfig, ensureDemoToken, type DemoToken } from "./demo-config";
-import type { AllowedModel, LastRoute } from "../../plugin/host-api";
+import type { AllowedModel, LastRoute } from "../../host-contract/host-api";
 
 export interface LocateOptions {
   /** Value of `--config`. */

@@ -10,7 +10,7 @@
  * shutdown interrupted runs on the next start.
  */
 import type { EventEmitter } from "eventemitter3";
-import type { HostEvents, HostLogger } from "../../plugin/host-api";
+import type { HostEvents, HostLogger } from "../../host-contract/host-api";
 import type { Journal } from "../journal/journal";
 import type { SessionStore } from "../sessions/session-store";
 import type { AgentTurns } from "../runners/agent-turns";

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { maxHeaderSize, type ServerResponse } from "node:http";
-import type { HostLogger } from "../../plugin/host-api";
+import type { HostLogger } from "../../host-contract/host-api";
 
 export interface ClientErrorReply {
   status: number;

@@ -7,10 +7,10 @@
  */
 import crypto from "node:crypto";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import type { HostLogger } from "../../plugin/host-api";
+import type { HostLogger } from "../../host-contract/host-api";
 import type { PluginReport } from "../plugins/plugin-loader";
 import { publicPluginReport } from "./public-plugin-report";
-import type { RouteEntry } from "./route-table";
+import type { RouteEntry } from "../plugins/route-table";
 
 /** Body of `GET /api/status` (without `ok`); plugin reports are shown without paths. */
 export type GatewayStatus = Record<string, unknown> & { plugins?: readonly PluginReport[] };

@@ -9,7 +9,7 @@ import path from "node:path";
 import addFormats from "ajv-formats";
 import Ajv from "ajv";
 import semver from "semver";
-import { HOST_API_VERSION } from "../../plugin/host-api";
+import { HOST_API_VERSION } from "../../host-contract/host-api";
 import { createRuleAjv, firstProblem } from "../config/ajv-errors";
 
 /** A preset declared in a manifest (`contributes.presets[]`). */

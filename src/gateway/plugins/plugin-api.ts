@@ -15,7 +15,7 @@ import {
   type HttpRouteRegistration,
   type PluginApi,
   type ServiceRegistration,
-} from "../../plugin/host-api";
+} from "../../host-contract/host-api";
 
 export interface StagedRegistrations {
   routes: HttpRouteRegistration[];

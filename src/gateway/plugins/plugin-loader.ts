@@ -9,12 +9,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { EventEmitter } from "eventemitter3";
-import type { CliRegistrar, HookPresetContribution, HostEvents, HostRuntime, PluginModule, ServiceRegistration } from "../../plugin/host-api";
+import type { CliRegistrar, HookPresetContribution, HostEvents, HostRuntime, PluginModule, ServiceRegistration } from "../../host-contract/host-api";
 import type { GatewayConfig } from "../config/gateway-config";
 import { GatewayConfigError } from "../config/config-error";
 import type { GatewayLogger } from "../logger";
 import { STATE_FILES } from "../paths";
-import { findCollision, type RouteEntry } from "../http/route-table";
+import { findCollision, type RouteEntry } from "./route-table";
 import type { ChannelRegistry } from "../channels/channel-registry";
 import type { DiscoveredPlugin } from "./discover";
 import { checkPluginConfig } from "./plugin-config";

@@ -4,7 +4,7 @@
  * `mappings` only describe presets a plugin implements in code and are skipped.
  */
 import path from "node:path";
-import type { HookPresetContribution } from "../../plugin/host-api";
+import type { HookPresetContribution } from "../../host-contract/host-api";
 import type { PluginManifest } from "./manifest";
 
 export function manifestPresets(manifest: PluginManifest, dir: string): HookPresetContribution[] {

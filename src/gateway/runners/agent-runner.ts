@@ -3,7 +3,7 @@
  * prior conversation. The gateway wraps runners with timeouts, per-session
  * ordering, history and the journal (see agent-turns.ts).
  */
-import type { ThinkingLevel } from "../../plugin/host-api";
+import type { ThinkingLevel } from "../../host-contract/host-api";
 import type { ChatMessage } from "../sessions/session-store";
 
 export interface RunnerTurn {

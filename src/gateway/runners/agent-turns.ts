@@ -5,7 +5,7 @@
  * journals an `agent_turn` entry. Successful turns extend the session history
  * (so the same key continues the conversation, also after a restart).
  */
-import type { HostLogger, RunTurnRequest, RunTurnResult } from "../../plugin/host-api";
+import type { HostLogger, RunTurnRequest, RunTurnResult } from "../../host-contract/host-api";
 import type { Journal } from "../journal/journal";
 import type { SessionStore } from "../sessions/session-store";
 import type { AgentRunner } from "./agent-runner";

@@ -14,8 +14,8 @@
  *   const { ops } = readSessionLog(file); // [{ s: 7, op: "enqueue", ev: … }]
  */
 import fs from "node:fs";
-import type { LastRoute } from "../../plugin/host-api";
-import type { ChatMessage, PendingSystemEvent } from "./session-store";
+import type { LastRoute } from "../../host-contract/host-api";
+import type { ChatMessage, PendingSystemEvent } from "./session-types";
 
 /** One change of a session. */
 export type SessionChange =

@@ -16,20 +16,11 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { LastRoute, SystemEventMeta } from "../../plugin/host-api";
+import type { LastRoute, SystemEventMeta } from "../../host-contract/host-api";
+import type { ChatMessage, PendingSystemEvent } from "./session-types";
+
+export type { ChatMessage, PendingSystemEvent };
 import { appendSessionOp, readSessionLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
-
-export interface PendingSystemEvent {
-  id: string;
-  ts: string;
-  text: string;
-  meta?: SystemEventMeta;
-}
-
-export interface ChatMessage {
-  role: "user" | "assistant";
-  content: string;
-}
 
 export interface SessionRecord {
   key: string;

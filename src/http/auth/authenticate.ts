@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { ResolvedHooksConfig } from "../../config/types";
-import { err, hookError, ok, type Result } from "../../errors";
+import { err, hookError, ok, type Result } from "../../core/errors";
 import { createAuthThrottle, type AuthThrottle } from "./auth-throttle";
 import { extractToken, hasQueryToken, type TokenCarrier } from "./token-carrier";
 import { createTokenMatcher } from "./token-matcher";

@@ -6,7 +6,7 @@
  * answers with `Connection: close` so the rest is never read.
  */
 import type { IncomingMessage } from "node:http";
-import { err, hookError, ok, type HookError, type Result } from "../../errors";
+import { err, hookError, ok, type HookError, type Result } from "../../core/errors";
 
 export interface ReadBodyOptions {
   /** Bytes allowed (`hooks.maxBodyBytes`). */

@@ -7,9 +7,9 @@
 import path from "node:path";
 import type { ResolvedHooksConfig } from "../../config/types";
 import { parseMappings } from "../../config/mappings";
-import { ConfigError } from "../../errors";
-import type { ModuleLogger } from "../../logging/logger";
-import type { HookPresetContribution } from "../../plugin/host-api";
+import { ConfigError } from "../../core/errors";
+import type { ModuleLogger } from "../../core/logger";
+import type { HookPresetContribution } from "../../host-contract/host-api";
 import type { CompiledMapping } from "../compiled-mapping";
 import { compileTemplateMapping } from "../template-mapping";
 import { createMailPresetMappings, MAIL_PRESET_NAME } from "./mail-preset";

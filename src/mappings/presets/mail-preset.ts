@@ -5,8 +5,8 @@
  * lists every message of the push. Routing and model settings come from `hooks.mail`.
  */
 import type { MailConfig, ResolvedHooksConfig } from "../../config/types";
-import { err, ok } from "../../errors";
-import type { RawAction } from "../../http/types";
+import { err, ok } from "../../core/errors";
+import type { RawAction } from "../../core/ports";
 import type { CompiledMapping, MappingMatch } from "../compiled-mapping";
 import { mailSessionKey, renderMailMessage } from "./mail-message";
 import { parseMailPush } from "./mail-push";

@@ -3,8 +3,8 @@
  * mail run` (or any other sender) posts it:
  * `{ source?: "mail", messages: [{ id?, from, subject, snippet, body?, date? }] }`.
  */
-import type { ErrorDetail, Result } from "../../errors";
-import { err, hookError, ok } from "../../errors";
+import type { ErrorDetail, Result } from "../../core/errors";
+import { err, hookError, ok } from "../../core/errors";
 
 export interface MailPushMessage {
   id?: string;

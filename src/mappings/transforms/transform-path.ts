@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { ConfigError } from "../../errors";
+import { ConfigError } from "../../core/errors";
 
 export const TRANSFORM_EXTENSIONS: readonly string[] = [".js", ".mjs", ".cjs", ".ts"];
 

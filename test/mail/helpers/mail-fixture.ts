@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createCheckpointStore, type Checkpoint } from "../../../src/mail/checkpoint-store";
-import type { MailBatchPayload } from "../../../src/mail/mail-payload";
+import { createCheckpointStore, type Checkpoint } from "../../../src/mail/watcher/checkpoint-store";
+import type { MailBatchPayload } from "../../../src/mail/watcher/mail-payload";
 import { startDovecot, type DovecotServer } from "./dovecot";
 import { startHookReceiver, type HookReceiver } from "./hook-receiver";
 

@@ -2,7 +2,7 @@
  * A mail watcher wired to a MailFixture (its dovecot, receiver and temp dir) with a
  * recording logger and short backoffs; each test file passes what it varies.
  */
-import { createMailWatcher, type MailWatcher, type MailWatcherOptions } from "../../../src/mail/mail-watcher";
+import { createMailWatcher, type MailWatcher, type MailWatcherOptions } from "../../../src/mail/watcher/mail-watcher";
 import type { MailConfig } from "../../../src/config/types";
 import type { DovecotServer } from "./dovecot";
 import type { MailFixture } from "./mail-fixture";

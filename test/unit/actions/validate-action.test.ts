@@ -1,5 +1,5 @@
 import { validateAction } from "../../../src/actions/validate";
-import type { RawAction } from "../../../src/http/types";
+import type { RawAction } from "../../../src/core/ports";
 import { createFakeHost } from "../../helpers/fake-host";
 import { resolvedConfig } from "../../helpers/resolved-config";
 

@@ -3,7 +3,7 @@
  * test per rule that changes exactly one thing.
  */
 import { validateAgent, type ValidationContext } from "../../../src/actions/validate";
-import type { AllowedModel } from "../../../src/plugin/host-api";
+import type { AllowedModel } from "../../../src/host-contract/host-api";
 import { createFakeHost } from "../../helpers/fake-host";
 import { resolvedConfig } from "../../helpers/resolved-config";
 

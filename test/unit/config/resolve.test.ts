@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { resolveConfig } from "../../../src/config/resolve";
-import { ConfigError } from "../../../src/errors";
+import { ConfigError } from "../../../src/core/errors";
 import type { ResolvedHooksConfig } from "../../../src/config/types";
 
 const TOKEN = "hk_3f9a1c7e5b2d4f60a8c1";

@@ -19,7 +19,8 @@ import type { ErrorObject } from "ajv";
 import { checkHooksSection } from "../../../src/config/schema";
 import { compilePluginConfigSchema, readPluginConfigSchema } from "../../../src/config/json-schema";
 import { resolveConfig } from "../../../src/config/resolve";
-import { ACTIONS, BOUNDS, HOOKS_DEFAULTS, MAIL_DEFAULTS, PATTERN_RULES, PATTERNS, THINKING_VALUES, TLS_MODES, WAKE_MODES, type Bound, type PatternName } from "../../../src/config/rules";
+import { BOUNDS, HOOKS_DEFAULTS, MAIL_DEFAULTS, PATTERN_RULES, PATTERNS, THINKING_VALUES, TLS_MODES, type Bound, type PatternName } from "../../../src/config/rules";
+import { ACTION_KINDS as ACTIONS, WAKE_MODES } from "../../../src/core/actions";
 
 const FIXTURES = path.resolve(__dirname, "../../fixtures/config");
 const validate = compilePluginConfigSchema();

@@ -6,7 +6,7 @@ import { createEchoRunner } from "../../../src/gateway/runners/echo-runner";
 import { createSessionStore } from "../../../src/gateway/sessions/session-store";
 import { createJournal } from "../../../src/gateway/journal/journal";
 import type { AgentRunner, RunnerTurn } from "../../../src/gateway/runners/agent-runner";
-import type { HostLogger } from "../../../src/plugin/host-api";
+import type { HostLogger } from "../../../src/host-contract/host-api";
 
 const quiet: HostLogger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 

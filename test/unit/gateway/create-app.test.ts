@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { EventEmitter } from "eventemitter3";
 import express from "express";
 import request from "supertest";
-import type { HostEvents } from "../../../src/plugin/host-api";
+import type { HostEvents } from "../../../src/host-contract/host-api";
 import { resolveGatewayConfig } from "../../../src/gateway/config/load-config";
 import { createGatewayApp } from "../../../src/gateway/http/create-app";
 import { scrubPaths } from "../../../src/gateway/http/public-plugin-report";

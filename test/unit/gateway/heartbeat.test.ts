@@ -9,7 +9,7 @@ import { createJournal } from "../../../src/gateway/journal/journal";
 import { createAgentTurns } from "../../../src/gateway/runners/agent-turns";
 import { createChannelRegistry } from "../../../src/gateway/channels/channel-registry";
 import type { AgentRunner } from "../../../src/gateway/runners/agent-runner";
-import type { HostEvents, HostLogger, LastRoute } from "../../../src/plugin/host-api";
+import type { HostEvents, HostLogger, LastRoute } from "../../../src/host-contract/host-api";
 
 const quiet: HostLogger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { EventEmitter } from "eventemitter3";
-import type { HostEvents, PluginApi } from "../../../src/plugin/host-api";
+import type { HostEvents, PluginApi } from "../../../src/host-contract/host-api";
 import { loadPlugins } from "../../../src/gateway/plugins/plugin-loader";
 import { discoverPlugins } from "../../../src/gateway/plugins/discover";
 import { openPluginState } from "../../../src/gateway/plugins/plugin-state";

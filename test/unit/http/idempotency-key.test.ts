@@ -1,4 +1,4 @@
-import { extractIdempotencyKey } from "../../../src/http/idempotency-key";
+import { extractIdempotencyKey } from "../../../src/http/idempotency/idempotency-key";
 
 describe("extractIdempotencyKey", () => {
   it("takes the first header present, in order of preference", () => {

@@ -1,4 +1,4 @@
-import { parseBody, parseForm, parseJsonObject } from "../../../src/http/body/parse-body";
+import { parseBody, parseForm, parseJsonObject } from "../../../src/actions/body/parse-body";
 
 const buf = (s: string) => Buffer.from(s, "utf8");
 

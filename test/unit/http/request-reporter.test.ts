@@ -1,4 +1,4 @@
-import { createPluginEmitter } from "../../../src/events";
+import { createPluginEmitter } from "../../../src/core/events";
 import { codeForStatus, createRequestReporter, type RequestRecord } from "../../../src/http/request-reporter";
 import type { ModuleLogger } from "../../../src/logging/logger";
 

@@ -3,8 +3,8 @@
  * recognised by its decoded name (the carrier decodes with URLSearchParams, so
  * `?%74oken=` authenticates), in any case, and its value never survives.
  */
-import { redact, redactString } from "../../../src/logging/logger";
-import { isTokenParamName, redactQueryTokens } from "../../../src/logging/query-token-redaction";
+import { redact, redactString } from "../../../src/safety/redact";
+import { isTokenParamName, redactQueryTokens } from "../../../src/safety/query-token-redaction";
 import { stripCredentialQuery, stripCredentialUrl } from "../../../src/mappings/request-context";
 import { extractToken } from "../../../src/http/auth/token-carrier";
 

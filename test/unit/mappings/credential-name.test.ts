@@ -2,7 +2,7 @@
  * SPEC §6.2: credentials are never visible to templates or transforms. The one
  * name rule shared by headers and query parameters, and the stripped views.
  */
-import { isCredentialName } from "../../../src/mappings/credential-name";
+import { isCredentialName } from "../../../src/safety/credential-name";
 import { stripCredentialHeaders, stripCredentialQuery, stripCredentialUrl } from "../../../src/mappings/request-context";
 
 describe("isCredentialName", () => {

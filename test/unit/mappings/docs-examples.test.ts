@@ -9,7 +9,7 @@ import path from "node:path";
 import { resolveConfig } from "../../../src/config/resolve";
 import { createMappingEngine } from "../../../src/mappings/engine";
 import { compileTemplate } from "../../../src/mappings/templates/compile-template";
-import type { HookPresetContribution } from "../../../src/plugin/host-api";
+import type { HookPresetContribution } from "../../../src/host-contract/host-api";
 import { captureLogger, hookInput, makeConfig, mapping, readPayload, tempDir } from "./helpers";
 
 const DOCS = path.resolve(__dirname, "../../../docs");

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Command, CommanderError } from "commander";
 import type { MappingConfig } from "../../../src/config/types";
-import { registerDryRunCommand } from "../../../src/mappings/dry-run-cli";
+import { registerDryRunCommand } from "../../../src/cli/webhooks-test";
 import { createMappingEngine } from "../../../src/mappings/engine";
 import { createFakeHost, type FakeHost } from "../../helpers/fake-host";
 import { captureLogger, makeConfig, mapping, PAYLOAD_FIXTURES, tempDir } from "./helpers";

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { MappingConfig, ResolvedHooksConfig } from "../../../src/config/types";
-import type { MappedHookInput } from "../../../src/http/types";
+import type { MappedHookInput } from "../../../src/core/ports";
 import type { ModuleLogger } from "../../../src/logging/logger";
 import { resolvedConfig } from "../../helpers/resolved-config";
 

@@ -1,7 +1,7 @@
-import { ConfigError } from "../../../src/errors";
+import { ConfigError } from "../../../src/core/errors";
 import { createMappingEngine } from "../../../src/mappings/engine";
-import type { HookPresetContribution } from "../../../src/plugin/host-api";
-import type { MappedHookOutcome } from "../../../src/http/types";
+import type { HookPresetContribution } from "../../../src/host-contract/host-api";
+import type { MappedHookOutcome } from "../../../src/core/ports";
 import { captureLogger, fixedClock, hookInput, makeConfig, mapping } from "./helpers";
 
 function engineWith(mappings: ReturnType<typeof mapping>[], extra: Parameters<typeof makeConfig>[0] = {}, presets: HookPresetContribution[] = []) {

@@ -1,6 +1,6 @@
 import { renderDefaultContent } from "../../../src/mappings/default-content";
 import { createMappingEngine } from "../../../src/mappings/engine";
-import type { MappedHookInput } from "../../../src/http/types";
+import type { MappedHookInput } from "../../../src/core/ports";
 import { captureLogger, fixedClock, hookInput, makeConfig, mapping, readPayload } from "./helpers";
 
 const push = readPayload("github-push.json");

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { MappingConfig } from "../../../src/config/types";
-import { ConfigError } from "../../../src/errors";
+import { ConfigError } from "../../../src/core/errors";
 import { createMappingEngine } from "../../../src/mappings/engine";
-import type { HookPresetContribution } from "../../../src/plugin/host-api";
+import type { HookPresetContribution } from "../../../src/host-contract/host-api";
 import { captureLogger, hookInput, makeConfig, mapping, tempDir } from "./helpers";
 
 /** A config dir with hooks/transforms/ok.js, and a directory outside it with evil.js. */

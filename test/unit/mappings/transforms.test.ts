@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { MappingConfig } from "../../../src/config/types";
 import { createMappingEngine, type MappingEngine } from "../../../src/mappings/engine";
-import type { MappedHookInput } from "../../../src/http/types";
+import type { MappedHookInput } from "../../../src/core/ports";
 import { captureLogger, fixedClock, hookInput, makeConfig, mapping, readPayload, tempDir, TRANSFORM_FIXTURES } from "./helpers";
 
 const push = readPayload("github-push.json");

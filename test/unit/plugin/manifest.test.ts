@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { readManifest } from "../../../src/gateway/plugins/manifest";
-import { HOST_API_VERSION } from "../../../src/plugin/host-api";
+import { HOST_API_VERSION } from "../../../src/host-contract/host-api";
 
 const root = path.resolve(__dirname, "..", "..", "..");
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "plugin.json"), "utf8"));

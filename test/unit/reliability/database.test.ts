@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { openPluginDatabase, DEFAULT_DATABASE_FILE } from "../../../src/reliability/database";
-import { MIGRATIONS, migrate } from "../../../src/reliability/migrations";
+import { openPluginDatabase, DEFAULT_DATABASE_FILE } from "../../../src/store/database";
+import { MIGRATIONS, migrate } from "../../../src/store/migrations";
 import { recordingLogger, tempDir } from "./support";
 
 describe("openPluginDatabase", () => {

@@ -3,13 +3,13 @@
  * per-session order, backpressure, recovery after a crash, retryInterrupted, and
  * the shutdown grace period — with the store reopened the way a restart does.
  */
-import { openPluginDatabase, type PluginDatabase } from "../../../src/reliability/database";
-import { createSqliteRunStore } from "../../../src/runs/sqlite-store";
+import { openPluginDatabase, type PluginDatabase } from "../../../src/store/database";
+import { createSqliteRunStore } from "../../../src/store/run-store";
 import { createRunQueue } from "../../../src/runs/run-queue";
 import { createRunExecutor } from "../../../src/runs/executor";
-import { createPluginEmitter } from "../../../src/events";
+import { createPluginEmitter } from "../../../src/core/events";
 import type { RunsConfig } from "../../../src/config/types";
-import type { RunQueue, RunStatus } from "../../../src/runs/types";
+import type { RunQueue, RunStatus } from "../../../src/core/runs";
 import { createFakeHost, type FakeHost } from "../../helpers/fake-host";
 import { actionSource, agentAction, gatedRunner, recordingLogger, tempDir } from "./support";
 

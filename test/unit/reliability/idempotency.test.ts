@@ -1,8 +1,8 @@
-import { openPluginDatabase, type PluginDatabase } from "../../../src/reliability/database";
-import { createIdempotencyGuard, runIdempotencyKey, isStorableResponse } from "../../../src/reliability/idempotency";
-import { createSqliteRunStore } from "../../../src/runs/sqlite-store";
-import { HookError, hookError } from "../../../src/errors";
-import type { HookResponse } from "../../../src/http/types";
+import { openPluginDatabase, type PluginDatabase } from "../../../src/store/database";
+import { createIdempotencyGuard, runIdempotencyKey, isStorableResponse } from "../../../src/http/idempotency/idempotency-guard";
+import { createSqliteRunStore } from "../../../src/store/run-store";
+import { HookError, hookError } from "../../../src/core/errors";
+import type { HookResponse } from "../../../src/core/ports";
 import { actionSource, agentAction, recordingLogger, runRecord, tempDir } from "./support";
 
 const accepted = (runId: string): HookResponse => ({ status: 202, body: { ok: true, runId, sessionKey: "hook:x" } });

@@ -1,6 +1,6 @@
 import express from "express";
 import request from "supertest";
-import { createRateLimiter, type RateLimitedInfo } from "../../../src/reliability/rate-limit";
+import { createRateLimiter, type RateLimitedInfo } from "../../../src/http/rate-limit";
 import type { MappingConfig, ResolvedHooksConfig } from "../../../src/config/types";
 import { recordingLogger } from "./support";
 import { resolvedConfig } from "../../helpers/resolved-config";

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { openPluginDatabase, type PluginDatabase } from "../../../src/reliability/database";
-import { createSqliteRunStore } from "../../../src/runs/sqlite-store";
+import { openPluginDatabase, type PluginDatabase } from "../../../src/store/database";
+import { createSqliteRunStore } from "../../../src/store/run-store";
 import { agentAction, actionSource, recordingLogger, runRecord, tempDir } from "./support";
 
 const ROOT = path.resolve(__dirname, "../../..");

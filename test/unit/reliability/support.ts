@@ -3,10 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createPluginLogger, type ModuleLogger } from "../../../src/logging/logger";
-import type { HostLogger } from "../../../src/plugin/host-api";
-import type { AgentAction, ActionSource } from "../../../src/actions/types";
-import type { RunTurnResult } from "../../../src/plugin/host-api";
-import type { RunRecord } from "../../../src/runs/types";
+import type { HostLogger } from "../../../src/host-contract/host-api";
+import type { AgentAction, ActionSource } from "../../../src/core/actions";
+import type { RunTurnResult } from "../../../src/host-contract/host-api";
+import type { RunRecord } from "../../../src/core/runs";
 
 export interface RecordedLog {
   level: string;

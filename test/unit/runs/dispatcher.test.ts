@@ -1,6 +1,6 @@
-import type { RunTurnResult } from "../../../src/plugin/host-api";
-import type { DispatchResult } from "../../../src/actions/types";
-import type { Result } from "../../../src/errors";
+import type { RunTurnResult } from "../../../src/host-contract/host-api";
+import type { DispatchResult } from "../../../src/core/actions";
+import type { Result } from "../../../src/core/errors";
 import { wrapExternalContent } from "../../../src/safety/wrap";
 import { agentAction, createHarness, deferred, directSource, stopAllHarnesses } from "./harness";
 

@@ -1,5 +1,5 @@
-import type { RunOutcome } from "../../../src/runs/types";
-import type { RunTurnRequest } from "../../../src/plugin/host-api";
+import type { RunOutcome } from "../../../src/core/runs";
+import type { RunTurnRequest } from "../../../src/host-contract/host-api";
 import { NO_LAST_ROUTE_ERROR } from "../../../src/runs/delivery";
 import { INTERRUPTED_REASON } from "../../../src/runs/executor";
 import { agentAction, createHarness, stopAllHarnesses, directSource, runRecord } from "./harness";

@@ -5,11 +5,11 @@
  */
 import { createFakeHost, type FakeHost, type FakeHostOptions } from "../../helpers/fake-host";
 import { createPluginLogger } from "../../../src/logging/logger";
-import { createPluginEmitter, type PluginEmitter, type PluginEvents } from "../../../src/events";
+import { createPluginEmitter, type PluginEmitter, type PluginEvents } from "../../../src/core/events";
 import type { RunsConfig } from "../../../src/config/types";
-import type { ActionSource, AgentAction } from "../../../src/actions/types";
-import type { RunExecutor, RunQueue, RunRecord, RunStore } from "../../../src/runs/types";
-import type { Dispatcher } from "../../../src/http/types";
+import type { ActionSource, AgentAction } from "../../../src/core/actions";
+import type { RunExecutor, RunQueue, RunRecord, RunStore } from "../../../src/core/runs";
+import type { Dispatcher } from "../../../src/core/ports";
 import { createMemoryRunStore } from "../../../src/runs/memory-store";
 import { createRunExecutor } from "../../../src/runs/executor";
 import { createRunQueue, type RunQueueOptions } from "../../../src/runs/run-queue";

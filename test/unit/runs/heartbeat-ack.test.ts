@@ -1,4 +1,4 @@
-import { isHeartbeatAck } from "../../../src/runs/heartbeat-ack";
+import { isHeartbeatAck } from "../../../src/host-contract/heartbeat-ack";
 
 describe("isHeartbeatAck", () => {
   it.each([

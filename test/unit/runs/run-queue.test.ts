@@ -1,5 +1,5 @@
-import type { RunTurnRequest, RunTurnResult } from "../../../src/plugin/host-api";
-import type { RunRecord, RunStore } from "../../../src/runs/types";
+import type { RunTurnRequest, RunTurnResult } from "../../../src/host-contract/host-api";
+import type { RunRecord, RunStore } from "../../../src/core/runs";
 import { createMemoryRunStore } from "../../../src/runs/memory-store";
 import { INTERRUPTED_REASON, summaryDedupeKey } from "../../../src/runs/executor";
 import { agentAction, createHarness, stopAllHarnesses, deferred, directSource, runRecord } from "./harness";

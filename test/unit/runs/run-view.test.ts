@@ -1,4 +1,4 @@
-import { toRunView, type RunRecord } from "../../../src/runs/types";
+import { toRunView, type RunRecord } from "../../../src/core/runs";
 
 const base: RunRecord = {
   id: "3f1c2a5e-7a51-4b7e-9a55-0c6f8c1e2d11",

@@ -1,0 +1,90 @@
+/**
+ * The layers of src/ (docs/architecture.md). Imports point down only:
+ *   host-contract → core → domain (safety, config, actions, mappings, runs) →
+ *   adapters (logging, store, http, mail, cli) → plugin (composition root).
+ * The embedded gateway knows the plugin only through host-contract/ and the
+ * plugin's public entry (plugin/index.ts). `npm run lint` fails on any violation,
+ * naming the rule.
+ */
+const DOMAIN = "^src/(safety|config|actions|mappings|runs)/";
+const ADAPTERS = "^src/(logging|store|http|mail|cli)/";
+
+/** Domain folders in their order: each may import only the ones before it. */
+const domainOrder = ["safety", "config", "actions", "mappings", "runs"];
+const domainRules = domainOrder.map((name, i) => ({
+  name: `domain-order-${name}`,
+  comment: `src/${name}/ may import only the domain folders below it (${domainOrder.slice(0, i).join(", ") || "none"}).`,
+  severity: "error",
+  from: { path: `^src/${name}/` },
+  to: { path: `^src/(${domainOrder.slice(i + 1).join("|") || "$^"})/` },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "No import cycle between files of src/.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    {
+      name: "no-folder-cycle",
+      comment: "No import cycle between folders of src/.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    {
+      name: "host-contract-imports-nothing",
+      comment: "src/host-contract/ is the bottom layer: it imports nothing else of the project.",
+      severity: "error",
+      from: { path: "^src/host-contract/" },
+      to: { path: "^src/", pathNot: "^src/host-contract/" },
+    },
+    {
+      name: "core-imports-only-host-contract",
+      comment: "src/core/ (the vocabulary) imports only src/host-contract/.",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "^src/", pathNot: "^src/(core|host-contract)/" },
+    },
+    {
+      name: "domain-never-imports-adapters",
+      comment: "Domain folders import only core/, host-contract/ and each other downward: never an adapter, the plugin or the gateway.",
+      severity: "error",
+      from: { path: DOMAIN },
+      to: { path: "^src/(logging|store|http|mail|cli|plugin|gateway)/" },
+    },
+    ...domainRules,
+    {
+      name: "adapters-never-import-plugin-or-gateway",
+      comment: "Adapters (logging, store, http, mail, cli) never import the composition root or the gateway.",
+      severity: "error",
+      from: { path: ADAPTERS },
+      to: { path: "^src/(plugin|gateway)/" },
+    },
+    {
+      name: "plugin-never-imports-gateway",
+      comment: "The plugin never imports the embedded gateway.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/gateway/" },
+      to: { path: "^src/gateway/" },
+    },
+    {
+      name: "gateway-knows-only-host-contract-and-entry",
+      comment: "The embedded gateway imports only src/host-contract/ and the plugin's public entry (src/plugin/index.ts).",
+      severity: "error",
+      from: { path: "^src/gateway/" },
+      to: { path: "^src/", pathNot: "^src/(gateway|host-contract)/|^src/plugin/index\\.ts$" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+  },
+};

@@ -1,0 +1,128 @@
+/**
+ * Turns a raw body into the payload object (SPEC §4.1):
+ * - direct `/wake` and `/agent`: JSON whatever the Content-Type (so `curl -d` works);
+ * - mapped hooks: JSON (also without a Content-Type, and form-typed bodies that
+ *   start with `{`, which is what `curl -d '{…}'` sends) or
+ *   `application/x-www-form-urlencoded`, where a `payload` field holding JSON is
+ *   unwrapped as GitHub sends it; an empty body is `{}`; other types → 415.
+ * Malformed JSON, JSON that is not an object, prototype-polluting keys
+ * (`__proto__`, `constructor.prototype`) and nesting deeper than 64 levels
+ * → 400 `invalid_json`. Form data becomes null-prototype objects.
+ */
+import sjson from "secure-json-parse";
+import { err, hookError, ok, type Result } from "../../core/errors";
+import { FORM_TYPE, isJsonType, isUtf8Charset, parseMediaType, printableMediaType } from "./media-type";
+
+export type Payload = Record<string, unknown>;
+
+/**
+ * Deepest nesting accepted. Deeper JSON parses, but later steps that recurse
+ * (JSON.stringify in templates, structuredClone) would overflow the stack.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Nesting depth of a parsed JSON value, walked iteratively; stops past `limit`. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<{ v: unknown; d: number }> = [{ v: value, d: 1 }];
+  while (stack.length > 0) {
+    const { v, d } = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (d > limit) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === "object") stack.push({ v: child, d: d + 1 });
+  }
+  return false;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+const invalidJson = (message: string) => err(hookError("invalid_json", message));
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/** Decodes UTF-8 (a BOM is dropped); undefined when the bytes are not UTF-8. */
+function decode(raw: Buffer): string | undefined {
+  try {
+    return utf8.decode(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parses JSON text that must be an object. `what` names it in messages
+ * ("The body", "The form field payload").
+ */
+export function parseJsonObject(text: string, what = "The body"): Result<Payload> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return invalidJson(`${what} is not valid JSON.`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return invalidJson(`${what} must be a JSON object, not ${describe(value)}.`);
+  }
+  try {
+    sjson.scan(value, { protoAction: "error", constructorAction: "error" });
+  } catch {
+    return invalidJson(`${what} contains a forbidden key (__proto__ or constructor.prototype).`);
+  }
+  if (depthExceeds(value, MAX_JSON_DEPTH)) return invalidJson(`${what} is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  return ok(value as Payload);
+}
+
+/** Form fields as a null-prototype object; a repeated field becomes an array. */
+export function parseForm(text: string): Payload {
+  const out: Payload = Object.create(null) as Payload;
+  for (const [key, value] of new URLSearchParams(text)) {
+    const prev = out[key];
+    if (prev === undefined) out[key] = value;
+    else if (Array.isArray(prev)) prev.push(value);
+    else out[key] = [prev, value];
+  }
+  return out;
+}
+
+function parseFormPayload(text: string): Result<Payload> {
+  const form = parseForm(text);
+  const wrapped = form.payload;
+  if (typeof wrapped === "string" && /^\s*[{[]/.test(wrapped)) return parseJsonObject(wrapped, "The form field payload");
+  return ok(form);
+}
+
+export interface ParseBodyOptions {
+  /** Mapped hooks accept form bodies and an empty body; direct hooks do not. */
+  mapped: boolean;
+  contentType?: string;
+}
+
+/**
+ * @example parseBody(Buffer.from('{"text":"hi"}'), { mapped: false }) // ok({ text: "hi" })
+ */
+export function parseBody(raw: Buffer, options: ParseBodyOptions): Result<Payload> {
+  const media = parseMediaType(options.contentType);
+  const isForm = media.essence === FORM_TYPE;
+  if (options.mapped && media.essence !== "" && !isForm && !isJsonType(media.essence)) {
+    const shown = printableMediaType(media.essence);
+    return err(
+      hookError(
+        "unsupported_media_type",
+        `${shown ? `Content-Type ${shown} is not supported` : "This Content-Type is not supported"} on mapped hooks; send application/json or application/x-www-form-urlencoded.`,
+      ),
+    );
+  }
+  if (options.mapped && !isUtf8Charset(media.charset)) {
+    return err(hookError("unsupported_media_type", "The body must be encoded as UTF-8 (charset=utf-8)."));
+  }
+  const text = decode(raw);
+  if (text === undefined) return invalidJson("The body is not valid UTF-8.");
+  if (text.trim() === "") {
+    return options.mapped ? ok(Object.create(null) as Payload) : invalidJson("The body is empty; send a JSON object.");
+  }
+  if (options.mapped && isForm && !/^\s*[{[]/.test(text)) return parseFormPayload(text);
+  return parseJsonObject(text);
+}

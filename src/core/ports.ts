@@ -1,0 +1,70 @@
+/**
+ * Seams of the request pipeline. The router (src/http/router.ts) runs
+ * path → method → auth → body → idempotency → route → validate → dispatch and
+ * calls these collaborators, each injected so it can be tested alone.
+ */
+import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "./actions";
+import type { Result } from "./errors";
+import type { RunRecord } from "./runs";
+
+/** A response decided by a handler, before rendering. 2xx bodies are the SPEC §4.2 shapes. */
+export interface HookResponse {
+  status: number;
+  /** JSON body; undefined for 204. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Raw, unvalidated action fields as a mapping/template/transform produced them. */
+export type RawAction =
+  | ({ kind: "wake" } & Record<string, unknown>)
+  | ({ kind: "agent" } & Record<string, unknown>);
+
+export interface MappedHookInput {
+  /** Sub-path after `{hooks.path}/`, slashes trimmed. */
+  name: string;
+  payload: Record<string, unknown>;
+  /** Lower-cased request headers (credentials still present: the resolver strips them). */
+  headers: Record<string, string>;
+  /** Query parameters (the `token` parameter still present: the resolver strips it). */
+  query: Record<string, string>;
+  /** Request URL relative to the gateway root, with any token redacted. */
+  url: string;
+  requestId: string;
+}
+
+export type MappedHookOutcome =
+  | { kind: "no_match" }
+  | { kind: "skip"; mappingId: string }
+  | { kind: "action"; mappingId: string; raw: RawAction; allowUnsafeExternalContent: boolean };
+
+/** Implemented by the mapping engine (src/mappings/engine.ts). Errors are `transform_failed` HookErrors. */
+export interface MappedHookResolver {
+  resolve(input: MappedHookInput): Promise<Result<MappedHookOutcome>>;
+}
+
+/** Implemented by src/runs/dispatcher.ts. */
+export interface Dispatcher {
+  /** Enqueues the (wrapped) text on the main session; requests a heartbeat for mode "now". */
+  wake(action: WakeAction, source: ActionSource): Promise<Result<DispatchResult>>;
+  /** Persists the run and schedules it; never waits for it. `overloaded` / `shutting_down` errors. */
+  agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<DispatchResult>;
+}
+
+/** Implemented by src/reliability/idempotency.ts (durable). */
+export interface IdempotencyGuard {
+  /**
+   * Runs `handle` at most once per (scope, key) within the TTL. A repeat with the same
+   * body hash gets the stored response with `replayed: true`; a different body hash
+   * gets `idempotency_key_reused`. Concurrent duplicates wait for the first.
+   */
+  handle(
+    input: { scope: string; key: string; bodyHash: string },
+    handle: () => Promise<HookResponse>,
+  ): Promise<HookResponse & { replayed?: boolean }>;
+}
+
+/** Read access to runs for `GET {path}/runs/<id>`. */
+export interface RunLookup {
+  get(id: string): RunRecord | undefined;
+}

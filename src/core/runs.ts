@@ -1,0 +1,124 @@
+/**
+ * Runs: an accepted agent action becomes a RunRecord in a RunStore, is scheduled
+ * by the run queue (bounded concurrency, one at a time per session key, arrival
+ * order) and executed by the run executor (runTurn → delivery → summary → heartbeat).
+ *
+ * The memory store (src/runs/memory-store.ts) and the durable SQLite store
+ * (src/runs/sqlite-store.ts) implement the same RunStore interface.
+ */
+import type { AgentAction, ActionSource } from "./actions";
+import type { Result } from "./errors";
+
+export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "timed_out" | "interrupted";
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ["succeeded", "failed", "timed_out", "interrupted"];
+
+export interface RunRecord {
+  /** uuid v4 */
+  id: string;
+  status: RunStatus;
+  /** Monotonic arrival sequence; defines per-session order. */
+  seq: number;
+  action: AgentAction;
+  source: ActionSource;
+  /** ISO-8601 UTC */
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  /** The summary posted to the main session. */
+  summary?: string;
+  /** Failure reason (for failed / timed_out / interrupted). */
+  error?: string;
+  /** The idempotency scope+key this run was accepted under, if any. */
+  idempotencyKey?: string;
+  /**
+   * Outbox flag: the terminal outcome is recorded but its summary is not yet known to
+   * be on the main session. Recovery re-posts it (with the run's dedupe key, so a
+   * host that already has it drops the copy).
+   */
+  summaryPending?: boolean;
+}
+
+/** Public view for `GET {path}/runs/<id>`. */
+export interface RunView {
+  id: string;
+  status: RunStatus;
+  name: string;
+  sessionKey: string;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  summary?: string;
+}
+
+export function toRunView(r: RunRecord): RunView {
+  const v: RunView = { id: r.id, status: r.status, name: r.action.name, sessionKey: r.action.sessionKey, createdAt: r.createdAt };
+  // A run re-queued after an interruption keeps its old startedAt in the store; queued means not started.
+  if (r.startedAt && r.status !== "queued") v.startedAt = r.startedAt;
+  if (r.finishedAt) v.finishedAt = r.finishedAt;
+  if (r.summary !== undefined) v.summary = r.summary;
+  return v;
+}
+
+export interface RunStore {
+  /** Persists a new run (status "queued"). Synchronous so it completes before the 202 is sent. */
+  insert(run: RunRecord): void;
+  /** Applies a partial update (status transitions, timestamps, summary). */
+  update(id: string, patch: Partial<Omit<RunRecord, "id" | "seq" | "action" | "source">>): void;
+  get(id: string): RunRecord | undefined;
+  /** Runs in the given statuses, ordered by seq ascending. */
+  listByStatus(statuses: readonly RunStatus[]): RunRecord[];
+  /** Number of runs in status "queued". */
+  countQueued(): number;
+  /** Next sequence number. */
+  nextSeq(): number;
+  close(): void;
+}
+
+/** What the executor reports when a run ends. */
+export interface RunOutcome {
+  status: Extract<RunStatus, "succeeded" | "failed" | "timed_out">;
+  reply?: string;
+  error?: string;
+  summary: string;
+  delivered: boolean;
+  deliveryError?: string;
+  /**
+   * True when the caller's signal (shutdown) ended the run before the turn finished:
+   * nothing was posted or delivered, and the run is left "running" for recovery.
+   */
+  cancelled?: boolean;
+}
+
+/** The run queue (src/runs/run-queue.ts): store + scheduler + executor. */
+export interface RunQueue {
+  /**
+   * Persists a new queued run (synchronously, before the 202 is sent) and schedules it.
+   * Fails with `overloaded` (Retry-After header) beyond `hooks.runs.maxQueued`.
+   */
+  enqueue(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<RunRecord>;
+  get(id: string): RunRecord | undefined;
+  /** Recovery then workers: queued runs resume; runs found "running" become "interrupted" and are reported (or retried when configured). */
+  start(): Promise<void>;
+  /** Stops taking new work, lets running runs finish within graceMs, leaves queued ones for the next start. */
+  stop(graceMs: number): Promise<void>;
+  readonly queuedCount: number;
+}
+
+/** Executes one run against the host (src/runs/executor.ts). */
+export interface RunExecutor {
+  /**
+   * runTurn with timeout → delivery → summary on the main session → heartbeat if wakeMode "now".
+   * `signal` cancels the run (shutdown). `onOutcome` is called with the outcome before the summary
+   * is posted (the queue records the terminal state there with `summaryPending`, so a crash at any
+   * point neither loses nor doubles the report); it is not called for a cancelled run.
+   */
+  execute(run: RunRecord, signal?: AbortSignal, onOutcome?: (outcome: RunOutcome) => void): Promise<RunOutcome>;
+  /**
+   * Posts `Hook <name> (interrupted): <run.error or a default reason>` for a run that was running
+   * when the process died, requests a heartbeat for wakeMode "now", and returns the summary.
+   * The caller records the state and emits `run:finished`.
+   */
+  reportInterrupted(run: RunRecord): Promise<string>;
+  /** Posts a recorded summary again (recovery of `summaryPending`), with the run's dedupe key; heartbeat if wakeMode "now". */
+  repostSummary(run: RunRecord & { summary: string }): Promise<void>;
+}

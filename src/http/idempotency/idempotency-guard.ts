@@ -1,0 +1,184 @@
+/**
+ * Durable idempotency (SPEC §7): a request carrying a key runs at most once per
+ * (scope, key) within `hooks.idempotency.ttlSeconds`, across restarts.
+ *
+ * - First request: a `pending` record (with the body hash) is committed, the
+ *   handler runs, and a storable response completes the record.
+ * - Repeat with the same body hash: the stored status/body/headers come back with
+ *   `replayed: true` (and an `Idempotent-Replayed: true` header); the handler is
+ *   not called.
+ * - Repeat with another body hash: rejects with HookError `idempotency_key_reused` (422).
+ * - Concurrent duplicates (same key while the first is in flight, same process):
+ *   they wait for the first and get its outcome; the handler runs once.
+ *
+ * Stored responses are the 2xx ones only (200 wake, 202 run, 204 skip). Errors are
+ * not stored and free the key again: no 4xx has an effect, and 5xx/503 must stay
+ * retryable. Concurrent waiters still share the first request's error outcome.
+ *
+ * Crash safety: a run accepted under a key carries `runIdempotencyKey(scope, key)`;
+ * a `pending` record left by a crash is completed from that run (or dropped when
+ * no run exists) when the database is next opened (see database.ts).
+ *
+ * @example
+ *   const guard = createIdempotencyGuard({ ttlSeconds: 86400, database: () => db, logger });
+ *   const res = await guard.handle({ scope: "agent", key, bodyHash }, () => acceptAgent());
+ */
+import type { HookResponse, IdempotencyGuard } from "../../core/ports";
+import type { ModuleLogger } from "../../core/logger";
+import { hookError } from "../../core/errors";
+import type { PluginDatabase } from "../../store/database";
+import { createIdempotencyStore, runIdempotencyKey, type IdempotencyStore } from "../../store/idempotency-store";
+
+export { runIdempotencyKey } from "../../store/idempotency-store";
+
+/** Header added to every replayed response. */
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+
+export interface IdempotencyGuardOptions {
+  ttlSeconds: number;
+  /** The open plugin database (resolved lazily: it is opened by the runs service). */
+  database: () => PluginDatabase;
+  logger: ModuleLogger;
+  /** Milliseconds since the epoch; default Date.now. */
+  clock?: () => number;
+  /** Minimum time between purges of expired records (done lazily on use). Default 60000. */
+  purgeIntervalMs?: number;
+  /** Which handler responses are stored for replay. Default: 2xx only. */
+  isStorable?: (response: HookResponse) => boolean;
+  /** `Retry-After` of the `shutting_down` answer when the store is already closed. Default 5. */
+  shutdownRetryAfterSeconds?: number;
+}
+
+/** Default storage rule: only successful (2xx) responses are replayed. */
+export function isStorableResponse(response: HookResponse): boolean {
+  return response.status >= 200 && response.status < 300;
+}
+
+type Outcome = { response: HookResponse; stored: boolean };
+
+interface InFlight {
+  bodyHash: string;
+  outcome: Promise<Outcome>;
+}
+
+function replay(response: HookResponse): HookResponse & { replayed: true } {
+  const out: HookResponse & { replayed: true } = {
+    status: response.status,
+    headers: { ...(response.headers ?? {}), [REPLAYED_HEADER]: "true" },
+    replayed: true,
+  };
+  if (response.body !== undefined) out.body = structuredClone(response.body);
+  return out;
+}
+
+function copy(response: HookResponse): HookResponse {
+  const out: HookResponse = { status: response.status };
+  if (response.headers) out.headers = { ...response.headers };
+  if (response.body !== undefined) out.body = structuredClone(response.body);
+  return out;
+}
+
+export function createIdempotencyGuard(options: IdempotencyGuardOptions): IdempotencyGuard {
+  const { logger } = options;
+  const clock = options.clock ?? Date.now;
+  const ttlMs = options.ttlSeconds * 1000;
+  const purgeIntervalMs = options.purgeIntervalMs ?? 60_000;
+  const isStorable = options.isStorable ?? isStorableResponse;
+  const stores = new WeakMap<PluginDatabase, IdempotencyStore>();
+  const inFlight = new Map<string, InFlight>();
+  let lastPurge = Number.NEGATIVE_INFINITY;
+
+  const reused = (scope: string) =>
+    hookError(
+      "idempotency_key_reused",
+      `The idempotency key was already used on ${scope} with a different request body; send a new key for a different request.`,
+    );
+
+  const storeFor = (database: PluginDatabase): IdempotencyStore => {
+    let store = stores.get(database);
+    if (!store) {
+      store = createIdempotencyStore(database.db);
+      stores.set(database, store);
+    }
+    return store;
+  };
+
+  /** Runs a write on the store, tolerating a database closed by shutdown meanwhile. */
+  const settle = (database: PluginDatabase, what: string, fn: (store: IdempotencyStore) => void): void => {
+    try {
+      if (!database.isOpen) throw new Error("database closed");
+      fn(storeFor(database));
+    } catch (e) {
+      logger.warn("idempotency record not settled; it is resolved at the next start", { step: what, error: (e as Error).message });
+    }
+  };
+
+  return {
+    async handle(input, handler) {
+      const { scope, key, bodyHash } = input;
+      const id = runIdempotencyKey(scope, key);
+
+      const current = inFlight.get(id);
+      if (current) {
+        if (current.bodyHash !== bodyHash) {
+          logger.warn("idempotency key reused with a different body", { scope, key });
+          throw reused(scope);
+        }
+        logger.debug("duplicate request waits for the first", { scope, key });
+        const outcome = await current.outcome;
+        return outcome.stored ? replay(outcome.response) : copy(outcome.response);
+      }
+
+      const database = options.database();
+      if (!database.isOpen) throw hookError("shutting_down", undefined, { headers: { "Retry-After": String(options.shutdownRetryAfterSeconds ?? 5) } });
+      const store = storeFor(database);
+      const now = clock();
+      if (now - lastPurge >= purgeIntervalMs) {
+        lastPurge = now;
+        const purged = store.purgeExpired(now);
+        if (purged > 0) logger.debug("expired idempotency records purged", { count: purged });
+      }
+
+      let record = store.get(scope, key);
+      if (record && record.expiresAt <= now) {
+        store.remove(scope, key);
+        record = undefined;
+      }
+      // Pending without a request of this process in flight: left by a crash.
+      if (record?.state === "pending") record = store.resolvePending(scope, key);
+      if (record) {
+        if (record.bodyHash !== bodyHash) {
+          logger.warn("idempotency key reused with a different body", { scope, key });
+          throw reused(scope);
+        }
+        logger.info("idempotent replay", { scope, key, status: record.response!.status });
+        return replay(record.response!);
+      }
+
+      store.insertPending({ scope, key, bodyHash, createdAt: now, expiresAt: now + ttlMs });
+      let resolveOutcome!: (o: Outcome) => void;
+      let rejectOutcome!: (e: unknown) => void;
+      const outcome = new Promise<Outcome>((res, rej) => {
+        resolveOutcome = res;
+        rejectOutcome = rej;
+      });
+      outcome.catch(() => undefined); // waiters observe it; no unhandled rejection when there are none
+      inFlight.set(id, { bodyHash, outcome });
+
+      let response: HookResponse;
+      try {
+        response = await handler();
+      } catch (e) {
+        settle(database, "remove", (s) => s.remove(scope, key));
+        inFlight.delete(id);
+        rejectOutcome(e);
+        throw e;
+      }
+      const stored = isStorable(response);
+      settle(database, stored ? "complete" : "remove", (s) => (stored ? s.complete(scope, key, response) : s.remove(scope, key)));
+      inFlight.delete(id);
+      resolveOutcome({ response: copy(response), stored });
+      return response;
+    },
+  };
+}

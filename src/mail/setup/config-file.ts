@@ -1,0 +1,73 @@
+/**
+ * Reading and rewriting the gateway config file for `mail setup` without disturbing
+ * the rest of it: parsed with JSON5 (comments and trailing commas accepted), written
+ * back as JSON with 2-space indentation, every other key kept in its order, atomically,
+ * keeping the file's permissions (a new file is 0600: it holds the hook token; `mail setup`
+ * tightens an existing file to 0600 when it adds a plain-text token to it).
+ */
+import fs from "node:fs";
+import JSON5 from "json5";
+import { writeFileAtomic } from "../atomic-write";
+import { MailError } from "../mail-error";
+
+export interface RawConfigFile {
+  file: string;
+  /** False when the file does not exist yet (it will be created). */
+  existed: boolean;
+  /** The parsed top-level object ({} for a new file). */
+  raw: Record<string, unknown>;
+  /** True when the file used JSON5 syntax (comments, trailing commas…) that plain JSON output drops. */
+  json5Only: boolean;
+  /** Permission bits of the existing file. */
+  mode?: number;
+}
+
+/** Reads a config file (a missing file is an empty config). */
+export function readRawConfigFile(file: string): RawConfigFile {
+  let text: string;
+  let mode: number | undefined;
+  try {
+    text = fs.readFileSync(file, "utf8");
+    mode = fs.statSync(file).mode & 0o777;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { file, existed: false, raw: {}, json5Only: false };
+    throw new MailError("config_file", `Cannot read the config file ${file} (${code ?? "error"}).`, { cause: e });
+  }
+  let parsed: unknown;
+  let json5Only = false;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    try {
+      parsed = JSON5.parse(text);
+      json5Only = true;
+    } catch (e) {
+      throw new MailError("config_file", `The config file ${file} is not valid JSON/JSON5 (${(e as Error).message.replace(/^JSON5: /, "")}); fix it before running setup.`, {
+        cause: e,
+      });
+    }
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new MailError("config_file", `The config file ${file} must contain a JSON object at the top level.`);
+  }
+  return { file, existed: true, raw: parsed as Record<string, unknown>, json5Only, mode };
+}
+
+/**
+ * Writes the config as 2-space JSON, atomically; when the original used JSON5-only syntax a `.bak` copy is kept first.
+ * `mode` replaces the file's permissions (default: kept; 0600 for a new file).
+ */
+export function writeRawConfigFile(current: RawConfigFile, next: Record<string, unknown>, mode?: number): { backup?: string } {
+  let backup: string | undefined;
+  try {
+    if (current.existed && current.json5Only) {
+      backup = `${current.file}.bak`;
+      fs.copyFileSync(current.file, backup);
+    }
+    writeFileAtomic(current.file, JSON.stringify(next, null, 2) + "\n", mode ?? current.mode ?? 0o600);
+  } catch (e) {
+    throw new MailError("config_file", `Cannot write the config file ${current.file} (${(e as NodeJS.ErrnoException).code ?? "error"}).`, { cause: e });
+  }
+  return { backup };
+}

@@ -1,0 +1,51 @@
+/**
+ * The report of `mail setup`: a human-readable summary and the `--json` object.
+ * Neither ever contains the hook token (the password is only ever a reference).
+ */
+import { describePasswordRef } from "../password";
+import type { MailSetupResult } from "./mail-setup";
+
+/** The human-readable report of a setup run. */
+export function formatSetupSummary(r: MailSetupResult): string {
+  const a = r.answers;
+  const lines = [
+    r.written ? `Mail watcher ${r.mail === "created" ? "configured" : "updated"} in ${r.configPath}${r.created ? " (new file)" : ""}.` : `Nothing to change in ${r.configPath}; hooks.mail is already as requested.`,
+    `  IMAP        ${a.user} @ ${a.host}:${a.port} (${a.tls}), mailbox ${a.mailbox}`,
+    `  Password    read from ${describePasswordRef(a.password)} (never stored in the config)`,
+    `  Hook URL    ${a.hookUrl}`,
+    `  Content     ${a.includeBody ? "snippet and body" : "snippet only"}, at most ${a.maxBytes} bytes of text per message`,
+    `  Auto-start  ${r.autoStart ? "on (the gateway runs the watcher itself)" : "off"}`,
+  ];
+  if (r.changes.length > 0) lines.push("Changes:", ...r.changes.map((c) => `  - ${c}`));
+  if (r.warnings.length > 0) lines.push("Warnings:", ...r.warnings.map((w) => `  ! ${w}`));
+  const envHint = "env" in a.password ? `  export ${a.password.env}=<your IMAP or app password>\n` : "";
+  lines.push(
+    "Next:",
+    envHint.replace(/\n$/, ""),
+    `  ${r.next[0]}    # restart it if it is already running`,
+    ...(r.next[1] ? [`  ${r.next[1]}    # in another terminal; --once processes what is new and exits`] : []),
+  );
+  return lines.filter((l) => l !== "").join("\n") + "\n";
+}
+
+/** The --json report (no secrets: the password is a reference, the token is never included). */
+export function setupJson(r: MailSetupResult): Record<string, unknown> {
+  return {
+    ok: true,
+    configPath: r.configPath,
+    created: r.created,
+    written: r.written,
+    mail: r.mail,
+    changes: r.changes,
+    tokenCreated: r.tokenCreated,
+    settings: {
+      imap: { host: r.answers.host, port: r.answers.port, tls: r.answers.tls, user: r.answers.user, password: r.answers.password, mailbox: r.answers.mailbox },
+      hookUrl: r.answers.hookUrl,
+      includeBody: r.answers.includeBody,
+      maxBytes: r.answers.maxBytes,
+      autoStart: r.autoStart,
+    },
+    warnings: r.warnings,
+    next: r.next,
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * SQL access to idempotency records (table `idempotency_keys`), and the crash
+ * recovery of records a dead process left `pending`.
+ *
+ * A record is written `pending` (with the request's body hash) before the hook is
+ * handled and becomes `complete` (status, body, headers) when a storable response
+ * was produced; otherwise it is deleted. A run accepted under a key carries
+ * `runIdempotencyKey(scope, key)` in its row, so a `pending` record whose request
+ * died after the run was persisted can be completed with that run's 202.
+ */
+import type Database from "better-sqlite3";
+import type { HookResponse } from "../core/ports";
+
+export interface IdempotencyRecord {
+  scope: string;
+  key: string;
+  bodyHash: string;
+  state: "pending" | "complete";
+  /** Present when complete. */
+  response?: HookResponse;
+  /** ms since epoch */
+  createdAt: number;
+  /** ms since epoch */
+  expiresAt: number;
+}
+
+/**
+ * The string stored in `RunRecord.idempotencyKey` for a run accepted under
+ * (scope, key). Pass it to `RunQueue.enqueue(…, { idempotencyKey })`.
+ *
+ * @example runIdempotencyKey("agent", "evt-1") // '["agent","evt-1"]'
+ */
+export function runIdempotencyKey(scope: string, key: string): string {
+  return JSON.stringify([scope, key]);
+}
+
+/** The 202 body of an accepted run (SPEC §4.2; `mapping` for mapped hooks). */
+export function acceptedRunBody(run: { id: string; sessionKey: string; mappingId?: string }): Record<string, unknown> {
+  const body: Record<string, unknown> = { ok: true, runId: run.id, sessionKey: run.sessionKey };
+  if (run.mappingId !== undefined) body.mapping = run.mappingId;
+  return body;
+}
+
+interface Row {
+  scope: string;
+  key: string;
+  body_hash: string;
+  state: "pending" | "complete";
+  status: number | null;
+  body: string | null;
+  headers: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+function toRecord(row: Row): IdempotencyRecord {
+  const rec: IdempotencyRecord = {
+    scope: row.scope,
+    key: row.key,
+    bodyHash: row.body_hash,
+    state: row.state,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+  if (row.state === "complete" && row.status !== null) {
+    const response: HookResponse = { status: row.status };
+    if (row.body !== null) response.body = JSON.parse(row.body);
+    if (row.headers !== null) response.headers = JSON.parse(row.headers) as Record<string, string>;
+    rec.response = response;
+  }
+  return rec;
+}
+
+export interface IdempotencyStore {
+  get(scope: string, key: string): IdempotencyRecord | undefined;
+  /** Inserts a pending record; false when one already exists for (scope, key). */
+  insertPending(rec: { scope: string; key: string; bodyHash: string; createdAt: number; expiresAt: number }): boolean;
+  /** Stores the response of a pending record and marks it complete. */
+  complete(scope: string, key: string, response: HookResponse): void;
+  remove(scope: string, key: string): void;
+  /** Completes a pending record from its run, or deletes it. Returns the record after resolution. */
+  resolvePending(scope: string, key: string): IdempotencyRecord | undefined;
+  /** Deletes records that expired at `now`; returns how many. */
+  purgeExpired(now: number): number;
+}
+
+interface RunRow {
+  id: string;
+  action: string;
+  source: string;
+}
+
+/** Prepared statements over one connection. */
+export function createIdempotencyStore(db: Database.Database): IdempotencyStore {
+  const selectOne = db.prepare<[string, string], Row>("SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?");
+  const insert = db.prepare(
+    `INSERT INTO idempotency_keys (scope, key, body_hash, state, created_at, expires_at)
+     VALUES (@scope, @key, @bodyHash, 'pending', @createdAt, @expiresAt)
+     ON CONFLICT (scope, key) DO NOTHING`,
+  );
+  const completeStmt = db.prepare(
+    `UPDATE idempotency_keys SET state = 'complete', status = @status, body = @body, headers = @headers
+     WHERE scope = @scope AND key = @key`,
+  );
+  const del = db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?");
+  const purge = db.prepare("DELETE FROM idempotency_keys WHERE expires_at <= ?");
+  const runByKey = db.prepare<[string], RunRow>("SELECT id, action, source FROM runs WHERE idempotency_key = ? ORDER BY seq LIMIT 1");
+
+  const store: IdempotencyStore = {
+    get(scope, key) {
+      const row = selectOne.get(scope, key);
+      return row ? toRecord(row) : undefined;
+    },
+    insertPending(rec) {
+      return insert.run(rec).changes === 1;
+    },
+    complete(scope, key, response) {
+      completeStmt.run({
+        scope,
+        key,
+        status: response.status,
+        body: response.body === undefined ? null : JSON.stringify(response.body),
+        headers: response.headers && Object.keys(response.headers).length > 0 ? JSON.stringify(response.headers) : null,
+      });
+    },
+    remove(scope, key) {
+      del.run(scope, key);
+    },
+    resolvePending(scope, key) {
+      return db.transaction(() => {
+        const row = selectOne.get(scope, key);
+        if (!row || row.state !== "pending") return row ? toRecord(row) : undefined;
+        const run = runByKey.get(runIdempotencyKey(scope, key));
+        if (!run) {
+          del.run(scope, key);
+          return undefined;
+        }
+        const action = JSON.parse(run.action) as { sessionKey: string };
+        const source = JSON.parse(run.source) as { mappingId?: string };
+        store.complete(scope, key, { status: 202, body: acceptedRunBody({ id: run.id, sessionKey: action.sessionKey, mappingId: source.mappingId }) });
+        return toRecord(selectOne.get(scope, key)!);
+      }).immediate();
+    },
+    purgeExpired(now) {
+      return purge.run(now).changes;
+    },
+  };
+  return store;
+}
+
+/**
+ * Resolves every pending record (run at open, when no request of this process can
+ * be in flight): completed from its run when one was persisted, else deleted.
+ */
+export function recoverPendingIdempotency(db: Database.Database): { completed: number; dropped: number } {
+  const store = createIdempotencyStore(db);
+  const pending = db
+    .prepare<[], { scope: string; key: string }>("SELECT scope, key FROM idempotency_keys WHERE state = 'pending'")
+    .all();
+  let completed = 0;
+  let dropped = 0;
+  for (const p of pending) {
+    if (store.resolvePending(p.scope, p.key)) completed++;
+    else dropped++;
+  }
+  return { completed, dropped };
+}
+
+/** Deletes expired idempotency records; returns how many. */
+export function purgeExpiredIdempotency(db: Database.Database, now: number): number {
+  return createIdempotencyStore(db).purgeExpired(now);
+}

@@ -1,0 +1,161 @@
+/**
+ * The durable RunStore: runs live in the `runs` table of the plugin database
+ * (src/reliability/database.ts). Every write is a single statement committed
+ * before the call returns (better-sqlite3 is synchronous), so `insert()` finishing
+ * means the run survives a `kill -9` — the 202 is sent only after it.
+ *
+ * `action` and `source` are JSON columns; statuses and sequence are indexed for
+ * recovery (`listByStatus`) and the idempotency key for crash recovery of
+ * idempotency records.
+ *
+ * Terminal runs older than `retentionDays` (default 7) are deleted when the store
+ * is created, so the file does not grow without bound.
+ *
+ * @example
+ *   const store = createSqliteRunStore(openPluginDatabase({ dir, logger }));
+ */
+import type { PluginDatabase } from "./database";
+import type { RunRecord, RunStatus, RunStore } from "../core/runs";
+
+export const DEFAULT_RUN_RETENTION_DAYS = 7;
+
+export interface SqliteRunStoreOptions {
+  /** Terminal runs finished longer ago than this are deleted at creation. Default 7. */
+  retentionDays?: number;
+  /** Milliseconds since the epoch; default Date.now. */
+  clock?: () => number;
+}
+
+interface RunRow {
+  id: string;
+  seq: number;
+  status: RunStatus;
+  action: string;
+  source: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  summary: string | null;
+  error: string | null;
+  idempotency_key: string | null;
+  summary_pending: number;
+}
+
+type Patch = Partial<Omit<RunRecord, "id" | "seq" | "action" | "source">>;
+
+/** Record field → column, for the fields `update()` may change. */
+const PATCH_COLUMNS: Record<keyof Patch, string> = {
+  status: "status",
+  createdAt: "created_at",
+  startedAt: "started_at",
+  finishedAt: "finished_at",
+  summary: "summary",
+  error: "error",
+  idempotencyKey: "idempotency_key",
+  summaryPending: "summary_pending",
+};
+
+function toRecord(row: RunRow): RunRecord {
+  const rec: RunRecord = {
+    id: row.id,
+    status: row.status,
+    seq: row.seq,
+    action: JSON.parse(row.action) as RunRecord["action"],
+    source: JSON.parse(row.source) as RunRecord["source"],
+    createdAt: row.created_at,
+  };
+  if (row.started_at !== null) rec.startedAt = row.started_at;
+  if (row.finished_at !== null) rec.finishedAt = row.finished_at;
+  if (row.summary !== null) rec.summary = row.summary;
+  if (row.error !== null) rec.error = row.error;
+  if (row.idempotency_key !== null) rec.idempotencyKey = row.idempotency_key;
+  if (row.summary_pending) rec.summaryPending = true;
+  return rec;
+}
+
+export function createSqliteRunStore(database: PluginDatabase, options: SqliteRunStoreOptions = {}): RunStore {
+  const { db } = database;
+  const clock = options.clock ?? Date.now;
+  const retentionMs = (options.retentionDays ?? DEFAULT_RUN_RETENTION_DAYS) * 86_400_000;
+
+  db.prepare("DELETE FROM runs WHERE finished_at IS NOT NULL AND finished_at < ? AND status NOT IN ('queued','running')").run(
+    new Date(clock() - retentionMs).toISOString(),
+  );
+
+  const insertStmt = db.prepare(
+    `INSERT INTO runs (id, seq, status, action, source, created_at, started_at, finished_at, summary, error, idempotency_key, summary_pending)
+     VALUES (@id, @seq, @status, @action, @source, @createdAt, @startedAt, @finishedAt, @summary, @error, @idempotencyKey, @summaryPending)`,
+  );
+  const getStmt = db.prepare<[string], RunRow>("SELECT * FROM runs WHERE id = ?");
+  const countQueuedStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM runs WHERE status = 'queued'");
+  const maxSeqStmt = db.prepare<[], { m: number | null }>("SELECT MAX(seq) AS m FROM runs");
+  const updateStmts = new Map<string, ReturnType<typeof db.prepare>>();
+  const listStmts = new Map<string, ReturnType<typeof db.prepare<unknown[], RunRow>>>();
+
+  let seq = (maxSeqStmt.get()?.m ?? 0) + 1;
+
+  return {
+    insert(run) {
+      insertStmt.run({
+        id: run.id,
+        seq: run.seq,
+        status: run.status,
+        action: JSON.stringify(run.action),
+        source: JSON.stringify(run.source),
+        createdAt: run.createdAt,
+        startedAt: run.startedAt ?? null,
+        finishedAt: run.finishedAt ?? null,
+        summary: run.summary ?? null,
+        error: run.error ?? null,
+        idempotencyKey: run.idempotencyKey ?? null,
+        summaryPending: run.summaryPending ? 1 : 0,
+      });
+      if (run.seq >= seq) seq = run.seq + 1;
+    },
+    update(id, patch) {
+      // Like the memory store: a key whose value is `undefined` leaves the column unchanged.
+      const fields = (Object.keys(patch) as Array<keyof Patch>).filter((k) => k in PATCH_COLUMNS && patch[k] !== undefined).sort();
+      if (fields.length === 0) {
+        if (!getStmt.get(id)) throw new Error(`run ${id} does not exist`);
+        return;
+      }
+      const sig = fields.join(",");
+      let stmt = updateStmts.get(sig);
+      if (!stmt) {
+        stmt = db.prepare(`UPDATE runs SET ${fields.map((f) => `${PATCH_COLUMNS[f]} = @${f}`).join(", ")} WHERE id = @id`);
+        updateStmts.set(sig, stmt);
+      }
+      const params: Record<string, unknown> = { id };
+      for (const f of fields) {
+        const v = patch[f];
+        params[f] = typeof v === "boolean" ? Number(v) : v; // SQLite has no booleans
+      }
+      if (stmt.run(params).changes === 0) throw new Error(`run ${id} does not exist`);
+    },
+    get(id) {
+      const row = getStmt.get(id);
+      return row ? toRecord(row) : undefined;
+    },
+    listByStatus(statuses) {
+      if (statuses.length === 0) return [];
+      const sig = String(statuses.length);
+      let stmt = listStmts.get(sig);
+      if (!stmt) {
+        stmt = db.prepare<unknown[], RunRow>(
+          `SELECT * FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY seq ASC`,
+        );
+        listStmts.set(sig, stmt);
+      }
+      return stmt.all(...statuses).map(toRecord);
+    },
+    countQueued() {
+      return countQueuedStmt.get()?.n ?? 0;
+    },
+    nextSeq() {
+      return seq++;
+    },
+    close() {
+      database.close();
+    },
+  };
+}
