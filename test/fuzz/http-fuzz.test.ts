@@ -19,7 +19,7 @@ import { startPluginApp, type PluginApp } from "../helpers/plugin-app";
 import { FUZZ_MAX_BODY_BYTES, FUZZ_TOKEN, fuzzRequest, rejectedRequest } from "./arbitraries";
 import { startFuzzServer, type FuzzClient } from "./fuzz-client";
 import { checkResponse } from "./invariants";
-import { tempDir } from "../unit/reliability/support";
+import { tempDir } from "../helpers/temp-dir";
 
 jest.setTimeout(600_000);
 

@@ -7,7 +7,7 @@ import { validateAction } from "../../../src/actions/validate";
 import { createMappingEngine } from "../../../src/mappings/engine";
 import type { MappedHookInput } from "../../../src/core/ports";
 import { createFakeHost } from "../../../test/helpers/fake-host";
-import { captureLogger, makeConfig } from "../../../test/unit/mappings/helpers";
+import { captureLogger, makeConfig } from "../../../test/mappings/helpers";
 import { alertmanagerContributions, alertmanagerFixture as fixture } from "./contributions";
 
 function input(payload: Record<string, unknown>): MappedHookInput {

@@ -1,0 +1,173 @@
+/**
+ * `gateway webhooks mail setup|run` through commander, in process, with the plugin's
+ * resolved config, a real IMAP server (dovecot) and a local hook receiver.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import { Command, CommanderError } from "commander";
+import { registerMailCommands } from "../../src/cli/mail-commands";
+import { resolveConfig } from "../../src/config/resolve";
+import type { PluginApi } from "../../src/host-contract/host-api";
+import type { MappingEngine } from "../../src/mappings/engine";
+import type { MailBatchPayload } from "../../src/mail/watcher/mail-payload";
+import { createPluginLogger } from "../../src/logging/logger";
+import { useMailFixture } from "../mail/helpers/mail-fixture";
+import { plainMessage } from "../mail/helpers/messages";
+
+const TOKEN = "cli-test-token-0123456789abcdefghij";
+const fx = useMailFixture("iw-mail-cli-");
+
+interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Builds the command tree as the host does and runs `args` (after `gateway`). */
+async function cli(raw: Record<string, unknown>, args: string[], opts: { env?: NodeJS.ProcessEnv; stop?: AbortController; configPath?: string } = {}): Promise<CliRun> {
+  const configPath = opts.configPath ?? path.join(fx.dir, "gateway.config.json");
+  const api = { config: raw, configDir: fx.dir, configPath, stateDir: path.join(fx.dir, "state"), pluginId: "inbound-webhooks" } as unknown as PluginApi;
+  const config = resolveConfig(raw, { configDir: fx.dir });
+  let out = "";
+  let err = "";
+  const program = new Command("gateway").exitOverride().configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (err += s) });
+  const webhooks = program.command("webhooks");
+  const logs = createPluginLogger({ debug() {}, info() {}, warn() {}, error() {} });
+  const stop = opts.stop ?? new AbortController();
+  registerMailCommands(webhooks, { api, config, mappings: {} as MappingEngine, logs }, {
+    env: opts.env ?? {},
+    cwd: () => fx.dir,
+    stdin: Object.assign(new PassThrough(), { isTTY: false }),
+    stopSignal: () => ({ signal: stop.signal, dispose() {} }),
+  });
+  try {
+    await program.parseAsync(["node", "gateway", "webhooks", ...args]);
+    return { code: 0, out, err };
+  } catch (e) {
+    if (e instanceof CommanderError) return { code: e.exitCode, out, err };
+    throw e;
+  }
+}
+
+function mailConfig(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    hooks: {
+      enabled: true,
+      token: TOKEN,
+      presets: ["mail"],
+      mail: {
+        imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password: { env: "IMAP_PW" }, mailbox: "INBOX" },
+        hookUrl: fx.receiver.url,
+        pollSeconds: 3600,
+        ...extra,
+      },
+    },
+  };
+}
+
+test("setup --json writes the config and prints a machine-readable report", async () => {
+  const r = await cli({}, ["mail", "setup", "--host", "imap.gmail.com", "--user", "me@gmail.com", "--password-env", "GMAIL_APP_PASSWORD", "--no-input", "--json"], {
+    configPath: path.join(fx.dir, "gw.json"),
+  });
+  expect(r.code).toBe(0);
+  const report = JSON.parse(r.out);
+  expect(report).toMatchObject({ ok: true, configPath: path.join(fx.dir, "gw.json"), created: true, mail: "created", tokenCreated: true });
+  expect(report.settings.imap).toEqual({ host: "imap.gmail.com", port: 993, tls: "tls", user: "me@gmail.com", password: { env: "GMAIL_APP_PASSWORD" }, mailbox: "INBOX" });
+  expect(JSON.parse(fs.readFileSync(path.join(fx.dir, "gw.json"), "utf8")).hooks.presets).toEqual(["mail"]);
+});
+
+test("setup with --password exits 1 with the refusal on stderr (and as JSON with --json)", async () => {
+  const r = await cli({}, ["mail", "setup", "--host", "h.example", "--user", "u", "--password", "hunter2"]);
+  expect(r.code).toBe(1);
+  expect(r.err).toMatch(/^webhooks mail setup: Refusing to store a plain-text IMAP password/);
+  expect(r.err).not.toContain("hunter2");
+  const j = await cli({}, ["mail", "setup", "--host", "h.example", "--user", "u", "--password", "hunter2", "--json"]);
+  expect(j.code).toBe(1);
+  expect(JSON.parse(j.out)).toMatchObject({ ok: false, code: "plain_password_refused" });
+  expect(fs.existsSync(path.join(fx.dir, "gateway.config.json"))).toBe(false);
+});
+
+test("run --once delivers what is new and exits 0; a second --once finds nothing", async () => {
+  const raw = mailConfig();
+  const env = { IMAP_PW: fx.imap.password };
+  expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
+  const m = plainMessage("cli once", "hello");
+  await fx.imap.append(m.raw);
+  const r = await cli(raw, ["mail", "run", "--once"], { env });
+  expect(r.code).toBe(0);
+  expect(r.out).toMatch(/^Done: 1 message\(s\) delivered in 1 post\(s\); the checkpoint is at UID \d+\.\n$/);
+  expect(r.err).toContain("INFO mail: mail batch delivered");
+  expect(fx.receiver.accepted().map((p) => (p.body as MailBatchPayload).messages[0]!.id)).toEqual([m.id]);
+  const again = await cli(raw, ["mail", "run", "--once", "--json"], { env });
+  expect(JSON.parse(again.out)).toMatchObject({ ok: true, stopped: false, delivered: 0, batches: 0 });
+  expect(again.err).not.toContain(fx.imap.password);
+  expect(again.err).not.toContain(TOKEN);
+});
+
+test("run --once with a wrong password: a clear error and exit code 1", async () => {
+  const r = await cli(mailConfig(), ["mail", "run", "--once"], { env: { IMAP_PW: "not-the-password" } });
+  expect(r.code).toBe(1);
+  expect(r.err).toContain(`webhooks mail run: The IMAP server 127.0.0.1:${fx.imap.port} rejected the login for user "${fx.imap.user}"`);
+  expect(r.err).toContain("check the password in environment variable IMAP_PW");
+  expect(r.err).not.toContain("not-the-password");
+});
+
+test("run without hooks.mail, or with a bad --since, explains what to do", async () => {
+  const none = await cli({ hooks: { enabled: true, token: TOKEN } }, ["mail", "run", "--once"]);
+  expect(none.code).toBe(1);
+  expect(none.err).toContain(`webhooks mail run: hooks.mail is not configured in ${path.join(fx.dir, "gateway.config.json")}; run \`gateway webhooks mail setup\` first.`);
+  const since = await cli(mailConfig(), ["mail", "run", "--once", "--since", "yesterday"], { env: { IMAP_PW: fx.imap.password } });
+  expect(since.code).toBe(1);
+  expect(since.err).toContain('webhooks mail run: --since must be a date (YYYY-MM-DD) or a message UID (a positive integer) (got "yesterday").');
+});
+
+test("run --once with the gateway down exits 1 after --max-wait, keeping the batch; the next --once delivers it", async () => {
+  const raw = mailConfig();
+  const env = { IMAP_PW: fx.imap.password };
+  expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
+  const m = plainMessage("cron while down", "x");
+  await fx.imap.append(m.raw);
+  await fx.receiver.down();
+  const r = await cli(raw, ["mail", "run", "--once", "--max-wait", "0"], { env });
+  expect(r.code).toBe(1);
+  expect(r.err).toContain(
+    `webhooks mail run: The hook at ${fx.receiver.url} did not accept the mail batch within 0 s (1 attempt(s), last: ECONNREFUSED); the batch is kept and sent again, with the same Idempotency-Key, by the next run.`,
+  );
+  const j = await cli(raw, ["mail", "run", "--once", "--max-wait", "0", "--json"], { env });
+  expect(j.code).toBe(1);
+  expect(JSON.parse(j.out)).toMatchObject({ ok: false, code: "hook_unreachable" });
+  await fx.receiver.up();
+  const ok = await cli(raw, ["mail", "run", "--once"], { env });
+  expect(ok.code).toBe(0);
+  expect(fx.deliveredIds()).toEqual([m.id]);
+});
+
+test("--max-wait: only with --once, whole seconds 0..86400", async () => {
+  const env = { IMAP_PW: fx.imap.password };
+  const bad = await cli(mailConfig(), ["mail", "run", "--once", "--max-wait", "1.5"], { env });
+  expect(bad.code).toBe(1);
+  expect(bad.err).toContain('webhooks mail run: --max-wait must be a whole number of seconds from 0 to 86400 (got "1.5").');
+  const notOnce = await cli(mailConfig(), ["mail", "run", "--max-wait", "60"], { env });
+  expect(notOnce.code).toBe(1);
+  expect(notOnce.err).toContain("webhooks mail run: --max-wait only applies with --once (without it, run retries until the gateway is back).");
+  expect(fx.receiver.posts).toEqual([]);
+});
+
+test("run keeps watching until stopped (SIGINT/SIGTERM), then exits 0 with a summary", async () => {
+  const stop = new AbortController();
+  const env = { IMAP_PW: fx.imap.password };
+  const running = cli(mailConfig(), ["mail", "run"], { env, stop });
+  await fx.receiver.waitFor(() => fs.existsSync(path.join(fx.dir, "state", "mail")) && fs.readdirSync(path.join(fx.dir, "state", "mail")).some((f) => f.startsWith("checkpoint-")), "the first checkpoint");
+  const m = plainMessage("while running", "x");
+  await fx.imap.append(m.raw);
+  await fx.receiver.waitFor(() => fx.receiver.accepted().length === 1, "the new message");
+  await fx.receiver.waitFor(() => {
+    const f = fs.readdirSync(path.join(fx.dir, "state", "mail")).find((x) => x.startsWith("checkpoint-"))!;
+    return JSON.parse(fs.readFileSync(path.join(fx.dir, "state", "mail", f), "utf8")).pending === undefined;
+  }, "the checkpoint to advance");
+  stop.abort();
+  const r = await running;
+  expect(r.code).toBe(0);
+  expect(r.out).toMatch(/^Stopped: 1 message\(s\) delivered in 1 post\(s\); the checkpoint is at UID \d+\.\n$/);
+});

@@ -1,0 +1,355 @@
+/**
+ * resolveConfig(): issue 2 acceptance check 12, defaults, token sources, and the
+ * rules only resolveConfig() can check (JSON Schema cannot): a token read from
+ * env/file (presence, length, characters), token ≠ gateway.auth.token, unique
+ * model aliases, hookUrl parsing.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { resolveConfig } from "../../src/config/resolve";
+import { ConfigError } from "../../src/core/errors";
+import type { ResolvedHooksConfig } from "../../src/config/types";
+
+const TOKEN = "hk_3f9a1c7e5b2d4f60a8c1";
+const CONFIG_DIR = "/srv/gateway";
+
+function resolve(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, configDir = CONFIG_DIR): ResolvedHooksConfig {
+  return resolveConfig(raw, { configDir, env });
+}
+
+/** The ConfigError message for `raw` (fails the test when it resolves). */
+function problem(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, configDir = CONFIG_DIR): string {
+  try {
+    resolve(raw, env, configDir);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as Error).name).toBe("ConfigError");
+    return (e as Error).message;
+  }
+  throw new Error("expected resolveConfig to throw");
+}
+
+const enabled = (extra: Record<string, unknown> = {}) => ({ hooks: { enabled: true, token: TOKEN, ...extra } });
+
+describe("acceptance check 12: invalid config fails with a message naming the key", () => {
+  it.each<[string, Record<string, unknown>, NodeJS.ProcessEnv, string]>([
+    ["enabled without token", { hooks: { enabled: true } }, {}, "hooks.token is required when hooks.enabled is true"],
+    ["token shorter than 16", { hooks: { enabled: true, token: "0123456789abcde" } }, {}, "hooks.token must be at least 16 characters long (after trimming)"],
+    [
+      "token equal to the gateway token",
+      { hooks: { enabled: true, token: TOKEN }, gateway: { auth: { token: TOKEN } } },
+      {},
+      "hooks.token must differ from gateway.auth.token (use a dedicated hook token)",
+    ],
+    ['path "/"', enabled({ path: "/" }), {}, 'hooks.path must not be "/" alone'],
+    ["maxBodyBytes -1", enabled({ maxBodyBytes: -1 }), {}, "hooks.maxBodyBytes must be at least 1"],
+  ])("%s", (_name, raw, env, expected) => {
+    expect(problem(raw, env)).toBe(expected);
+  });
+
+  it('path "hooks///" resolves to "/hooks"', () => {
+    expect(resolve(enabled({ path: "hooks///" })).path).toBe("/hooks");
+  });
+});
+
+describe("defaults", () => {
+  it("an absent hooks section resolves to the documented defaults (disabled, no token)", () => {
+    expect(resolve({})).toEqual({
+      enabled: false,
+      token: "",
+      path: "/hooks",
+      maxBodyBytes: 262144,
+      bodyTimeoutMs: 30000,
+      allowQueryToken: true,
+      presets: [],
+      mappings: [],
+      transformsDir: "/srv/gateway/hooks/transforms",
+      transformTimeoutMs: 5000,
+      allowedSessionKeyPrefixes: ["hook:"],
+      runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false },
+      idempotency: { ttlSeconds: 86400 },
+      rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
+      authThrottle: { maxFailures: 20, windowSeconds: 60 },
+      defaultTimeoutSeconds: 600,
+    });
+  });
+
+  it("keeps every configured value", () => {
+    const c = resolve({
+      hooks: {
+        enabled: true,
+        token: TOKEN,
+        path: "/in/hooks/",
+        maxBodyBytes: 1024,
+        bodyTimeoutMs: 500,
+        allowQueryToken: false,
+        presets: ["mail", "github"],
+        transformsDir: "/opt/transforms",
+        transformTimeoutMs: 100,
+        allowedSessionKeyPrefixes: ["hook:", "crm:"],
+        runs: { maxConcurrent: 1, maxQueued: 5, shutdownGraceSeconds: 0.5, retryInterrupted: true },
+        idempotency: { ttlSeconds: 60 },
+        rateLimit: { enabled: false, max: 3, windowSeconds: 2 },
+        authThrottle: { maxFailures: 2, windowSeconds: 5 },
+      },
+      agents: { defaults: { timeoutSeconds: 30 } },
+    });
+    expect(c).toEqual({
+      enabled: true,
+      token: TOKEN,
+      path: "/in/hooks",
+      maxBodyBytes: 1024,
+      bodyTimeoutMs: 500,
+      allowQueryToken: false,
+      presets: ["mail", "github"],
+      mappings: [],
+      transformsDir: "/opt/transforms",
+      transformTimeoutMs: 100,
+      allowedSessionKeyPrefixes: ["hook:", "crm:"],
+      runs: { maxConcurrent: 1, maxQueued: 5, shutdownGraceSeconds: 0.5, retryInterrupted: true },
+      idempotency: { ttlSeconds: 60 },
+      rateLimit: { enabled: false, max: 3, windowSeconds: 2 },
+      authThrottle: { maxFailures: 2, windowSeconds: 5 },
+      defaultTimeoutSeconds: 30,
+    });
+  });
+
+  it("a partial nested object gets the defaults of its other keys", () => {
+    const c = resolve({ hooks: { runs: { maxConcurrent: 8 }, rateLimit: { enabled: false } } });
+    expect(c.runs).toEqual({ maxConcurrent: 8, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false });
+    expect(c.rateLimit).toEqual({ enabled: false, max: 120, windowSeconds: 60 });
+  });
+
+  it("does not mutate the raw config", () => {
+    const raw = { hooks: { enabled: true, token: TOKEN, path: "x/" } };
+    const copy = JSON.parse(JSON.stringify(raw));
+    resolve(raw);
+    expect(raw).toEqual(copy);
+  });
+});
+
+describe("hooks.enabled", () => {
+  it("is true only when exactly true; a non-boolean is an error, not a silent false", () => {
+    expect(resolve(enabled()).enabled).toBe(true);
+    expect(resolve({ hooks: { enabled: false, token: TOKEN } }).enabled).toBe(false);
+    expect(problem({ hooks: { enabled: "true", token: TOKEN } })).toBe("hooks.enabled must be a boolean (true or false)");
+    expect(problem({ hooks: { enabled: 1 } })).toBe("hooks.enabled must be a boolean (true or false)");
+  });
+
+  it("when disabled the token is not required, not resolved, and resolves to an empty string", () => {
+    expect(resolve({ hooks: { enabled: false } }).token).toBe("");
+    expect(resolve({ hooks: { enabled: false, token: { env: "NOT_SET_ANYWHERE" } } }).token).toBe("");
+    expect(resolve({ hooks: { token: TOKEN } }).token).toBe("");
+  });
+
+  it("when disabled a given token must still have a valid shape", () => {
+    expect(problem({ hooks: { token: "short" } })).toBe("hooks.token must be at least 16 characters long (after trimming)");
+  });
+});
+
+describe("hooks.path normalisation", () => {
+  it.each([
+    ["hooks", "/hooks"],
+    ["/hooks", "/hooks"],
+    ["/hooks/", "/hooks"],
+    ["hooks///", "/hooks"],
+    ["//in//hooks//", "/in/hooks"],
+    ["/a/b-c_d.e~f", "/a/b-c_d.e~f"],
+  ])("%s → %s", (raw, expected) => {
+    expect(resolve(enabled({ path: raw })).path).toBe(expected);
+  });
+
+  it.each([
+    ["/", 'hooks.path must not be "/" alone'],
+    ["///", 'hooks.path must not be "/" alone'],
+    ["", "hooks.path must not be empty"],
+    ["/hooks?x=1", "hooks.path may contain only letters, digits, '-', '_', '.', '~' and '/' (no '?', '#', '%' or whitespace)"],
+    ["/hooks#x", "hooks.path may contain only letters, digits, '-', '_', '.', '~' and '/' (no '?', '#', '%' or whitespace)"],
+    [" /hooks", "hooks.path may contain only letters, digits, '-', '_', '.', '~' and '/' (no '?', '#', '%' or whitespace)"],
+    ["/hooks/../admin", "hooks.path must not contain '..' or a '.' segment"],
+    ["/a/./b", "hooks.path must not contain '..' or a '.' segment"],
+  ])("%j is refused", (raw, expected) => {
+    expect(problem(enabled({ path: raw }))).toBe(expected);
+  });
+});
+
+describe("hooks.token sources", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hooks-config-"));
+    fs.mkdirSync(path.join(dir, "secrets"));
+    fs.writeFileSync(path.join(dir, "secrets", "hook-token"), `  ${TOKEN}\n`);
+    fs.writeFileSync(path.join(dir, "secrets", "empty"), " \n");
+    fs.writeFileSync(path.join(dir, "secrets", "short"), "Zq9shortsecret\n");
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("plain text is trimmed", () => {
+    expect(resolve({ hooks: { enabled: true, token: `\t ${TOKEN} \n` } }).token).toBe(TOKEN);
+  });
+
+  it("{ env } reads the variable from ctx.env, trimmed", () => {
+    expect(resolve({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" } } }, { HOOK_TOKEN: ` ${TOKEN} ` }).token).toBe(TOKEN);
+  });
+
+  it("{ env } defaults to process.env", () => {
+    process.env.INBOUND_WEBHOOKS_TEST_TOKEN = TOKEN;
+    try {
+      expect(resolveConfig({ hooks: { enabled: true, token: { env: "INBOUND_WEBHOOKS_TEST_TOKEN" } } }, { configDir: CONFIG_DIR }).token).toBe(TOKEN);
+    } finally {
+      delete process.env.INBOUND_WEBHOOKS_TEST_TOKEN;
+    }
+  });
+
+  it("{ env } with a missing or blank variable names hooks.token and the variable", () => {
+    const raw = { hooks: { enabled: true, token: { env: "HOOK_TOKEN" } } };
+    const expected = "hooks.token refers to environment variable HOOK_TOKEN, which is not set or empty";
+    expect(problem(raw, {})).toBe(expected);
+    expect(problem(raw, { HOOK_TOKEN: "   " })).toBe(expected);
+  });
+
+  it("{ env } with a short value names the variable and never echoes the value", () => {
+    const msg = problem({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" } } }, { HOOK_TOKEN: "Zq9shortsecret" });
+    expect(msg).toBe("hooks.token (from environment variable HOOK_TOKEN) must be at least 16 characters long (after trimming)");
+    expect(msg).not.toContain("Zq9shortsecret");
+  });
+
+  it("{ env } with spaces inside names the character rule", () => {
+    expect(problem({ hooks: { enabled: true, token: { env: "T" } } }, { T: "0123456789 abcdefgh" })).toBe(
+      "hooks.token (from environment variable T) must contain only printable ASCII characters (no spaces inside)",
+    );
+  });
+
+  it("{ file } is read relative to configDir and trimmed", () => {
+    expect(resolve({ hooks: { enabled: true, token: { file: "secrets/hook-token" } } }, {}, dir).token).toBe(TOKEN);
+  });
+
+  it("{ file } accepts an absolute path", () => {
+    const file = path.join(dir, "secrets", "hook-token");
+    expect(resolve({ hooks: { enabled: true, token: { file } } }, {}, "/elsewhere").token).toBe(TOKEN);
+  });
+
+  it("{ file } that is missing, empty or short is reported with the file's path", () => {
+    const missing = path.join(dir, "secrets", "missing");
+    expect(problem({ hooks: { enabled: true, token: { file: "secrets/missing" } } }, {}, dir)).toBe(
+      `hooks.token refers to file ${missing}, which cannot be read (ENOENT)`,
+    );
+    expect(problem({ hooks: { enabled: true, token: { file: "secrets/empty" } } }, {}, dir)).toBe(
+      `hooks.token refers to file ${path.join(dir, "secrets", "empty")}, which is empty`,
+    );
+    const short = problem({ hooks: { enabled: true, token: { file: "secrets/short" } } }, {}, dir);
+    expect(short).toBe(`hooks.token (from file ${path.join(dir, "secrets", "short")}) must be at least 16 characters long (after trimming)`);
+    expect(short).not.toContain("Zq9shortsecret");
+  });
+
+  it("{ file } pointing at a directory is reported, not thrown raw", () => {
+    expect(problem({ hooks: { enabled: true, token: { file: "secrets" } } }, {}, dir)).toBe(
+      `hooks.token refers to file ${path.join(dir, "secrets")}, which cannot be read (EISDIR)`,
+    );
+  });
+});
+
+describe("hooks.token must differ from gateway.auth.token", () => {
+  it("compares after trimming both", () => {
+    expect(problem({ hooks: { enabled: true, token: ` ${TOKEN}` }, gateway: { auth: { token: `${TOKEN}\n` } } })).toBe(
+      "hooks.token must differ from gateway.auth.token (use a dedicated hook token)",
+    );
+  });
+
+  it("compares the resolved values when either is a reference", () => {
+    const env = { HOOK_TOKEN: TOKEN, GATEWAY_TOKEN: TOKEN };
+    expect(problem({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" } }, gateway: { auth: { token: TOKEN } } }, env)).toBe(
+      "hooks.token must differ from gateway.auth.token (use a dedicated hook token)",
+    );
+    expect(problem({ hooks: { enabled: true, token: TOKEN }, gateway: { auth: { token: { env: "GATEWAY_TOKEN" } } } }, env)).toBe(
+      "hooks.token must differ from gateway.auth.token (use a dedicated hook token)",
+    );
+  });
+
+  it("a different gateway token, or one that does not resolve, is fine", () => {
+    expect(resolve({ hooks: { enabled: true, token: TOKEN }, gateway: { auth: { token: "gw_0123456789abcdef" } } }).token).toBe(TOKEN);
+    expect(resolve({ hooks: { enabled: true, token: TOKEN }, gateway: { auth: { token: { env: "UNSET_GW" } } } }).token).toBe(TOKEN);
+  });
+
+  it("gateway.auth.token of the wrong type is reported", () => {
+    expect(problem({ hooks: {}, gateway: { auth: { token: 5 } } })).toBe(
+      'gateway.auth.token must be a string, { "env": "NAME" } or { "file": "path" }',
+    );
+  });
+});
+
+describe("related keys outside hooks", () => {
+  it("agents.defaults.timeoutSeconds: number > 0, at most 86400, default 600", () => {
+    expect(resolve({ agents: { defaults: { timeoutSeconds: 0.5 } } }).defaultTimeoutSeconds).toBe(0.5);
+    expect(resolve({ agents: { defaults: {} } }).defaultTimeoutSeconds).toBe(600);
+    expect(problem({ agents: { defaults: { timeoutSeconds: 0 } } })).toBe("agents.defaults.timeoutSeconds must be greater than 0");
+    expect(problem({ agents: { defaults: { timeoutSeconds: "600" } } })).toBe("agents.defaults.timeoutSeconds must be a number");
+    expect(problem({ agents: { defaults: { timeoutSeconds: 86401 } } })).toBe("agents.defaults.timeoutSeconds must be at most 86400");
+  });
+
+  it("agents.defaults.models: keys are provider/model refs, each { alias? }, aliases unique", () => {
+    expect(() => resolve({ agents: { defaults: { models: { "openai/gpt-4o": {}, "openai/gpt-4o-mini": { alias: "mini" } } } } })).not.toThrow();
+    expect(problem({ agents: { defaults: { models: { "gpt-4o": {} } } } })).toBe(
+      "agents.defaults.models.gpt-4o is not a model ref of the form provider/model",
+    );
+    expect(problem({ agents: { defaults: { models: { "a/b": { alias: 3 } } } } })).toBe("agents.defaults.models.a/b.alias must be a string");
+    expect(problem({ agents: { defaults: { models: { "a/b": "fast" } } } })).toBe("agents.defaults.models.a/b must be an object");
+    expect(problem({ agents: { defaults: { models: { "a/b": { alias: "x" }, "c/d": { alias: "x" } } } } })).toBe(
+      "agents.defaults.models.c/d.alias repeats the alias of agents.defaults.models.a/b (aliases must be unique)",
+    );
+  });
+
+  it("leaves the host's other keys alone", () => {
+    expect(() =>
+      resolve({
+        gateway: { bind: "127.0.0.1", port: 18789, auth: { token: "gw_0123456789abcdef", mode: "x" } },
+        agents: { runner: { kind: "echo" }, defaults: { heartbeat: { every: "30m" }, models: { "a/b": { alias: "b", params: {} } } } },
+        plugins: { paths: [] },
+        session: { main: { lastRoute: { channel: "phone_chat" } } },
+      }),
+    ).not.toThrow();
+  });
+
+  it("reports a section of the wrong type", () => {
+    expect(problem({ hooks: null })).toBe("hooks must be an object");
+    expect(problem({ agents: [] })).toBe("agents must be an object");
+  });
+});
+
+describe("the one ConfigError", () => {
+  it("lists every problem, joined with '; '", () => {
+    expect(problem({ hooks: { enabled: true, path: "/", maxBodyBytes: -1, tokn: TOKEN }, agents: { defaults: { timeoutSeconds: -1 } } })).toBe(
+      [
+        "hooks.token is required when hooks.enabled is true",
+        'hooks.path must not be "/" alone',
+        "hooks.maxBodyBytes must be at least 1",
+        "hooks.tokn is not a known key (did you mean hooks.token?)",
+        "agents.defaults.timeoutSeconds must be greater than 0",
+      ].join("; "),
+    );
+  });
+
+  it("reports schema problems and token-source problems together", () => {
+    expect(problem({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" }, maxBodyBytes: 0 } })).toBe(
+      "hooks.maxBodyBytes must be at least 1; hooks.token refers to environment variable HOOK_TOKEN, which is not set or empty",
+    );
+  });
+
+  it("never echoes a token value, a wrong value, or a stack trace", () => {
+    const secret = "S3cr3t-with space-inside";
+    const messages = [
+      problem({ hooks: { enabled: true, token: secret } }),
+      problem({ hooks: { enabled: true, token: "Zq9shortsecret" } }),
+      problem({ hooks: { enabled: true, token: TOKEN }, gateway: { auth: { token: TOKEN } } }),
+      problem({ hooks: { enabled: true, token: TOKEN, mail: { imap: { host: "h", user: "u", password: "Pw-Zq9-plain" } } } }),
+      problem({ hooks: { enabled: true, token: TOKEN, path: "/Zq9?x" } }),
+    ];
+    for (const m of messages) {
+      expect(m).not.toContain(secret);
+      expect(m).not.toContain("Zq9");
+      expect(m).not.toContain(TOKEN);
+      expect(m).not.toMatch(/\n\s+at /);
+    }
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * The host side of idempotent system events: an event whose dedupeKey the session
+ * already holds is dropped — not queued again and not journaled — so a plugin that
+ * re-posts a run summary after a crash does not report the run twice.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createServeRuntime, type ServeRuntimeDeps } from "../../src/gateway/runtime";
+import { createSessionStore } from "../../src/gateway/sessions/session-store";
+import { createJournal } from "../../src/gateway/journal/journal";
+
+describe("gateway runtime: enqueueSystemEvent with a dedupeKey", () => {
+  it("queues and journals the first event only", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gw-dedupe-"));
+    const sessions = createSessionStore({ dir: path.join(dir, "sessions") });
+    const journalFile = path.join(dir, "journal.jsonl");
+    const journal = createJournal({ file: journalFile });
+    // Only sessions and journal are used by enqueueSystemEvent.
+    const runtime = createServeRuntime({ sessions, journal, models: [] } as unknown as ServeRuntimeDeps);
+
+    runtime.sessions.enqueueSystemEvent("main", "Hook CI: done", { dedupeKey: "run-summary:1" });
+    runtime.sessions.enqueueSystemEvent("main", "Hook CI: done", { dedupeKey: "run-summary:1" });
+    runtime.sessions.enqueueSystemEvent("main", "Hook CI: again", { dedupeKey: "run-summary:2" });
+    runtime.sessions.enqueueSystemEvent("main", "no key");
+    runtime.sessions.enqueueSystemEvent("main", "no key");
+    journal.close?.();
+
+    expect(sessions.get("main").pending.map((e) => e.text)).toEqual(["Hook CI: done", "Hook CI: again", "no key", "no key"]);
+    const texts = fs.readFileSync(journalFile, "utf8").trim().split("\n").map((l) => JSON.parse(l).text);
+    expect(texts).toEqual(["Hook CI: done", "Hook CI: again", "no key", "no key"]);
+  });
+});

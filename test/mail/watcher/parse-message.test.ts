@@ -1,0 +1,100 @@
+/** Parsing raw messages into the preset's plain-text message objects, and the text bounds. */
+import { parseMessage, SNIPPET_MAX_BYTES } from "../../../src/mail/watcher/parse-message";
+import { collapseWhitespace, htmlToPlainText, tidyText, truncateUtf8 } from "../../../src/mail/watcher/text-bounds";
+import { alternativeMessage, htmlOnlyMessage, messageWithoutId, nonAsciiSubjectMessage, plainMessage } from "../helpers/messages";
+
+const opts = { maxBytes: 8192, includeBody: true, fallbackId: "7.42@imap.example" };
+
+describe("truncateUtf8", () => {
+  test("leaves text within the budget alone", () => {
+    expect(truncateUtf8("hello", 5)).toBe("hello");
+  });
+  test("cuts on a character boundary and counts the ellipsis", () => {
+    expect(truncateUtf8("héllo wörld", 8)).toBe("héll…");
+    expect(Buffer.byteLength(truncateUtf8("東京東京東京", 10))).toBeLessThanOrEqual(10);
+    expect(truncateUtf8("東京東京東京", 10)).toBe("東京…");
+  });
+  test("never splits a surrogate pair (emoji)", () => {
+    expect(truncateUtf8("ab😀😀", 9)).toBe("ab😀…");
+    expect(truncateUtf8("ab😀😀", 8)).toBe("ab…");
+  });
+  test("a budget smaller than the ellipsis gives an empty string", () => {
+    expect(truncateUtf8("abcdef", 2)).toBe("");
+  });
+});
+
+test("tidyText and collapseWhitespace", () => {
+  expect(tidyText("a  \r\nb\r\n\r\n\r\n\r\nc \t")).toBe("a\nb\n\nc");
+  expect(collapseWhitespace(" a\n\n b\t c ")).toBe("a b c");
+});
+
+test("htmlToPlainText drops tags, link targets, images, styles and scripts", () => {
+  const text = htmlToPlainText('<style>p{color:red}</style><script>alert(1)</script><p>Hello <a href="https://x.example">world</a><img src="cid:x" alt="logo"></p>');
+  expect(text).toBe("Hello world");
+});
+
+test("a plain message: decoded fields, snippet on one line, body with its lines", async () => {
+  const m = plainMessage("Hello", "line one\r\nline two");
+  expect(await parseMessage(Buffer.from(m.raw), opts)).toEqual({
+    id: m.id,
+    from: "Alice Example <alice@example.com>",
+    subject: "Hello",
+    snippet: "line one line two",
+    body: "line one\nline two",
+    date: "2024-06-04T10:15:00.000Z",
+  });
+});
+
+test("an HTML-only message becomes readable text", async () => {
+  const m = htmlOnlyMessage("Newsletter", "<html><body><h2>Big news</h2><ul><li>one</li><li>two</li></ul><p>Café &amp; crème</p></body></html>");
+  const parsed = await parseMessage(Buffer.from(m.raw), opts);
+  expect(parsed.snippet).toBe("BIG NEWS * one * two Café & crème");
+  expect(parsed.body).toBe("BIG NEWS\n\n * one\n * two\n\nCafé & crème");
+});
+
+test("multipart/alternative uses the text part, not the HTML part", async () => {
+  const m = alternativeMessage("Alt", "plain version ✓", "<p>html version</p>");
+  const parsed = await parseMessage(Buffer.from(m.raw), opts);
+  expect(parsed.snippet).toBe("plain version ✓");
+  expect(parsed.body).toBe("plain version ✓");
+});
+
+test("RFC 2047 subjects (B and Q encodings) are decoded", async () => {
+  const b = nonAsciiSubjectMessage("Привет, 世界 — ça va?", "x");
+  expect((await parseMessage(Buffer.from(b.raw), opts)).subject).toBe("Привет, 世界 — ça va?");
+  const q = plainMessage("=?ISO-8859-1?Q?Gr=FC=DFe_aus_M=FCnchen?=", "x");
+  expect((await parseMessage(Buffer.from(q.raw), opts)).subject).toBe("Grüße aus München");
+});
+
+test("a latin-1 body is converted to UTF-8", async () => {
+  const raw = Buffer.concat([
+    Buffer.from("From: a@example.com\r\nSubject: x\r\nMessage-ID: <l1@example.com>\r\nContent-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"),
+    Buffer.from([0x47, 0x72, 0xfc, 0xdf, 0x65, 0x0d, 0x0a]),
+  ]);
+  expect((await parseMessage(raw, opts)).snippet).toBe("Grüße");
+});
+
+test("missing Message-ID, subject and Date fall back to the synthetic id, a placeholder and the internal date", async () => {
+  const raw = "From: bob@example.com\r\nContent-Type: text/plain\r\n\r\nno headers to speak of\r\n";
+  const parsed = await parseMessage(Buffer.from(raw), { ...opts, internalDate: new Date("2024-01-02T03:04:05Z") });
+  expect(parsed).toMatchObject({ id: "7.42@imap.example", from: "bob@example.com", subject: "(no subject)", date: "2024-01-02T03:04:05.000Z" });
+  const noFrom = await parseMessage(Buffer.from(messageWithoutId("s", "b").replace(/^From: .*\r\n/, "")), opts);
+  expect(noFrom.from).toBe("(unknown sender)");
+});
+
+test("snippet is bounded by min(maxBytes, SNIPPET_MAX_BYTES); body by maxBytes; no body without includeBody", async () => {
+  const long = plainMessage("long", "word ".repeat(5000));
+  const big = await parseMessage(Buffer.from(long.raw), { ...opts, maxBytes: 3000 });
+  expect(Buffer.byteLength(big.snippet)).toBeLessThanOrEqual(SNIPPET_MAX_BYTES);
+  expect(Buffer.byteLength(big.body!)).toBeLessThanOrEqual(3000);
+  expect(Buffer.byteLength(big.body!)).toBeGreaterThan(2990);
+  const small = await parseMessage(Buffer.from(long.raw), { ...opts, maxBytes: 100, includeBody: false });
+  expect(Buffer.byteLength(small.snippet)).toBeLessThanOrEqual(100);
+  expect(small.body).toBeUndefined();
+});
+
+test("Message-ID angle brackets are removed", async () => {
+  const m = plainMessage("x", "y");
+  expect(m.raw).toContain(`<${m.id}>`);
+  expect((await parseMessage(Buffer.from(m.raw), opts)).id).toBe(m.id);
+});

@@ -1,0 +1,61 @@
+/** createMailService: the watcher as a gateway service (hooks.mail.autoStart). */
+import fs from "node:fs";
+import path from "node:path";
+import { createMailService, MAIL_SERVICE_ID } from "../../../src/mail/watcher/service";
+import { resolveConfig } from "../../../src/config/resolve";
+import type { MailBatchPayload } from "../../../src/mail/watcher/mail-payload";
+import { useMailFixture } from "../helpers/mail-fixture";
+import { createTestLogger } from "../helpers/test-logger";
+import { plainMessage } from "../helpers/messages";
+
+const TOKEN = "service-test-token-0123456789abcdef";
+const fx = useMailFixture("iw-mail-svc-");
+
+function config(password: { env: string } | { file: string }) {
+  return resolveConfig(
+    {
+      hooks: {
+        enabled: true,
+        token: TOKEN,
+        presets: ["mail"],
+        mail: { imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password, mailbox: "INBOX" }, hookUrl: fx.receiver.url, autoStart: true, pollSeconds: 3600 },
+      },
+    },
+    { configDir: fx.dir },
+  );
+}
+
+test("start runs the watcher in the background; stop ends it cleanly", async () => {
+  fs.writeFileSync(path.join(fx.dir, "pw"), fx.imap.password);
+  const log = createTestLogger();
+  const svc = createMailService({ config: config({ file: "pw" }), stateDir: fx.dir, logger: log.logger, configDir: fx.dir });
+  expect(svc.id).toBe(MAIL_SERVICE_ID);
+  await svc.start();
+  await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "first start for this mailbox: only mail arriving from now on is sent"), "the first checkpoint");
+  const m = plainMessage("service", "x");
+  await fx.imap.append(m.raw);
+  await fx.receiver.waitFor(() => fx.receiver.accepted().length === 1, "the message");
+  expect((fx.receiver.accepted()[0]!.body as MailBatchPayload).messages[0]!.id).toBe(m.id);
+  await svc.stop();
+  expect(log.lines.find((l) => l.message === "mail watcher stopped")?.meta).toMatchObject({ rejected: 0 });
+});
+
+test("a fatal error (password variable unset) stops only the watcher, with one error line", async () => {
+  const log = createTestLogger();
+  const svc = createMailService({ config: config({ env: "SVC_PW_UNSET_FOR_TEST" }), stateDir: fx.dir, logger: log.logger });
+  await svc.start();
+  await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "mail watcher stopped on an error"), "the error line");
+  expect(log.lines.find((l) => l.message === "mail watcher stopped on an error")).toMatchObject({
+    level: "error",
+    meta: { code: "password_unavailable", error: "hooks.mail.imap.password refers to environment variable SVC_PW_UNSET_FOR_TEST, which is not set (or empty) for this process." },
+  });
+  await svc.stop();
+});
+
+test("without hooks.mail the service only warns", async () => {
+  const log = createTestLogger();
+  const svc = createMailService({ config: resolveConfig({ hooks: { enabled: true, token: TOKEN } }, { configDir: fx.dir }), stateDir: fx.dir, logger: log.logger });
+  await svc.start();
+  await svc.stop();
+  expect(log.lines.map((l) => [l.level, l.message])).toEqual([["warn", "hooks.mail.autoStart needs hooks.mail; run `gateway webhooks mail setup` first"]]);
+});

@@ -1,0 +1,187 @@
+/**
+ * The runs helper's queue and executor on the durable SQLite store: concurrency,
+ * per-session order, backpressure, recovery after a crash, retryInterrupted, and
+ * the shutdown grace period — with the store reopened the way a restart does.
+ */
+import { openPluginDatabase, type PluginDatabase } from "../../src/store/database";
+import { createSqliteRunStore } from "../../src/store/run-store";
+import { createRunQueue } from "../../src/runs/run-queue";
+import { createRunExecutor } from "../../src/runs/executor";
+import { createPluginEmitter } from "../../src/core/events";
+import type { RunsConfig } from "../../src/config/types";
+import type { RunQueue, RunStatus } from "../../src/core/runs";
+import { createFakeHost, type FakeHost } from "../helpers/fake-host";
+import { actionSource, agentAction, gatedRunner, recordingLogger, tempDir } from "../helpers/temp-dir";
+
+describe("run queue on the durable store", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let log: ReturnType<typeof recordingLogger>;
+  let host: FakeHost;
+  let runner: ReturnType<typeof gatedRunner>;
+  let database: PluginDatabase;
+  let queue: RunQueue;
+  const queues: RunQueue[] = [];
+  const runsConfig = (o: Partial<RunsConfig> = {}): RunsConfig => ({ maxConcurrent: 2, maxQueued: 5, shutdownGraceSeconds: 1, retryInterrupted: false, ...o });
+
+  /** Opens the database and a queue on it, like the plugin's runs service. */
+  async function boot(config: RunsConfig) {
+    database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    const emitter = createPluginEmitter();
+    queue = createRunQueue({
+      store: createSqliteRunStore(database),
+      executor: createRunExecutor({ runtime: host.api.runtime, logger: log.logger, emitter }),
+      config,
+      runtime: host.api.runtime,
+      logger: log.logger,
+      emitter,
+    });
+    queues.push(queue);
+    await queue.start();
+    return queue;
+  }
+  /** kill -9 as far as the store is concerned: the connection goes away mid-run; nothing is recorded after. */
+  async function crash() {
+    database.close();
+    await queue.stop(0); // ends this in-process "dead" queue's turns; they record nothing (store closed)
+  }
+  const enqueue = (message: string, sessionKey = `hook:${message}`) => {
+    const r = queue.enqueue(agentAction({ message, sessionKey, name: message, deliver: false, wakeMode: "next-heartbeat" }), actionSource());
+    if (!r.ok) throw r.error;
+    return r.value;
+  };
+  const statusOf = (id: string): RunStatus | undefined => queue.get(id)?.status;
+  const waitStatus = (id: string, status: RunStatus) => host.waitFor(() => statusOf(id) === status, 5000, `run ${id} ${status}`);
+
+  beforeEach(() => {
+    tmp = tempDir();
+    log = recordingLogger("runs");
+    runner = gatedRunner();
+    host = createFakeHost({ stateDir: tmp.dir, runTurn: (req) => runner.runTurn(req) });
+  });
+  afterEach(async () => {
+    for (const q of queues.splice(0)) await q.stop(0).catch(() => undefined);
+    database.close();
+    log.close();
+    tmp.remove();
+  });
+
+  it("runs at most maxConcurrent at once and persists each status", async () => {
+    await boot(runsConfig({ maxConcurrent: 2 }));
+    const runs = ["a", "b", "c"].map((m) => enqueue(m));
+    await host.waitFor(() => runner.active.size === 2, 5000, "two turns");
+    expect(runs.map((r) => statusOf(r.id))).toEqual(["running", "running", "queued"]);
+    runner.release("a");
+    await waitStatus(runs[0]!.id, "succeeded");
+    await host.waitFor(() => runner.started.includes("c"), 5000, "third turn");
+    runner.release("b");
+    runner.release("c");
+    await waitStatus(runs[2]!.id, "succeeded");
+    expect(runner.maxActive).toBe(2);
+    const done = queue.get(runs[0]!.id)!;
+    expect(done.summary).toBe("Hook a: done a");
+    expect(done.startedAt).toBeDefined();
+    expect(done.finishedAt).toBeDefined();
+  });
+
+  it("keeps per-session order: runs of one key never overlap and run in arrival order", async () => {
+    await boot(runsConfig({ maxConcurrent: 4 }));
+    const runs = ["s1", "s2", "s3"].map((m) => enqueue(m, "hook:same"));
+    await host.waitFor(() => runner.started.length === 1, 5000, "first turn");
+    expect(runs.map((r) => statusOf(r.id))).toEqual(["running", "queued", "queued"]);
+    for (const m of ["s1", "s2", "s3"]) {
+      await host.waitFor(() => runner.active.has(m), 5000, `turn ${m}`);
+      expect(runner.active.size).toBe(1);
+      runner.release(m);
+    }
+    await waitStatus(runs[2]!.id, "succeeded");
+    expect(runner.started).toEqual(["s1", "s2", "s3"]);
+  });
+
+  it("with maxQueued 5 and the runner blocked, the sixth waiting run is refused with 503 overloaded and Retry-After", async () => {
+    await boot(runsConfig({ maxConcurrent: 1, maxQueued: 5 }));
+    enqueue("r0");
+    await host.waitFor(() => runner.active.size === 1, 5000, "blocked turn");
+    for (let i = 1; i <= 5; i++) enqueue(`r${i}`);
+    const refused = queue.enqueue(agentAction({ message: "r6" }), actionSource());
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.code).toBe("overloaded");
+    expect(refused.error.status).toBe(503);
+    expect(refused.error.headers).toEqual({ "Retry-After": "30" });
+    expect(refused.error.message).toBe("Too many runs are queued (hooks.runs.maxQueued is 5); retry later.");
+    expect(queue.queuedCount).toBe(5);
+    // Nothing of the refused run was stored.
+    expect((database.db.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number }).n).toBe(6);
+  });
+
+  it("after a crash, a run that was running is reported interrupted (not re-run) and queued runs resume in order", async () => {
+    await boot(runsConfig({ maxConcurrent: 1 }));
+    const first = enqueue("was-running", "hook:k");
+    const second = enqueue("was-queued-1", "hook:k");
+    const third = enqueue("was-queued-2", "hook:other");
+    await host.waitFor(() => runner.active.has("was-running"), 5000, "first turn");
+    await crash();
+    host.systemEvents.length = 0;
+
+    await boot(runsConfig({ maxConcurrent: 1 }));
+    expect(statusOf(first.id)).toBe("interrupted");
+    expect(queue.get(first.id)!.summary).toMatch(/^Hook was-running \(interrupted\): the gateway stopped while this run was in progress/);
+    expect(host.systemEvents.map((e) => e.text)).toEqual([queue.get(first.id)!.summary]);
+    await host.waitFor(() => runner.active.has("was-queued-1"), 5000, "resumed turn");
+    runner.release("was-queued-1");
+    await host.waitFor(() => runner.active.has("was-queued-2"), 5000, "resumed turn 2");
+    runner.release("was-queued-2");
+    await waitStatus(third.id, "succeeded");
+    expect(statusOf(second.id)).toBe("succeeded");
+    expect(runner.started.filter((m) => m === "was-running")).toHaveLength(1);
+    expect(runner.started.slice(-2)).toEqual(["was-queued-1", "was-queued-2"]);
+  });
+
+  it("with retryInterrupted, a run that was running is queued again and re-run", async () => {
+    await boot(runsConfig({ maxConcurrent: 1, retryInterrupted: true }));
+    const run = enqueue("again");
+    await host.waitFor(() => runner.active.has("again"), 5000, "turn");
+    await crash();
+
+    await boot(runsConfig({ maxConcurrent: 1, retryInterrupted: true }));
+    await host.waitFor(() => runner.started.filter((m) => m === "again").length === 2, 5000, "re-run");
+    runner.release("again", { status: "ok", reply: "second time" });
+    await waitStatus(run.id, "succeeded");
+    expect(queue.get(run.id)!.summary).toBe("Hook again: second time");
+    expect(host.systemEvents.some((e) => e.text.includes("(interrupted)"))).toBe(false);
+  });
+
+  it("stop(grace): a running run that finishes within the grace is recorded; queued runs stay queued and resume after restart", async () => {
+    await boot(runsConfig({ maxConcurrent: 1 }));
+    const running = enqueue("in-progress");
+    const waiting = enqueue("waiting");
+    await host.waitFor(() => runner.active.has("in-progress"), 5000, "turn");
+    const stopped = queue.stop(10_000);
+    expect(queue.enqueue(agentAction({ message: "late" }), actionSource())).toMatchObject({ ok: false, error: { code: "shutting_down" } });
+    runner.release("in-progress");
+    await stopped;
+    expect(statusOf(running.id)).toBe("succeeded");
+    expect(statusOf(waiting.id)).toBe("queued");
+    expect(runner.started).toEqual(["in-progress"]);
+    database.close();
+
+    await boot(runsConfig({ maxConcurrent: 1 }));
+    await host.waitFor(() => runner.active.has("waiting"), 5000, "resumed turn");
+    runner.release("waiting");
+    await waitStatus(waiting.id, "succeeded");
+  });
+
+  it("stop(grace): a run still going after the grace is cancelled, left running, and reported interrupted at the next start", async () => {
+    await boot(runsConfig({ maxConcurrent: 1 }));
+    const run = enqueue("slow");
+    await host.waitFor(() => runner.active.has("slow"), 5000, "turn");
+    await queue.stop(50);
+    expect(statusOf(run.id)).toBe("running");
+    expect(runner.active.size).toBe(0); // its signal was aborted
+    database.close();
+
+    await boot(runsConfig({ maxConcurrent: 1 }));
+    expect(statusOf(run.id)).toBe("interrupted");
+    expect(runner.started).toEqual(["slow"]);
+  });
+});

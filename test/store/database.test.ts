@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { openPluginDatabase, DEFAULT_DATABASE_FILE } from "../../src/store/database";
+import { MIGRATIONS, migrate } from "../../src/store/migrations";
+import { recordingLogger, tempDir } from "../helpers/temp-dir";
+
+describe("openPluginDatabase", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let log: ReturnType<typeof recordingLogger>;
+  beforeEach(() => {
+    tmp = tempDir();
+    log = recordingLogger("store");
+  });
+  afterEach(() => {
+    log.close();
+    tmp.remove();
+  });
+
+  it("creates the directory and the file, in WAL mode with synchronous NORMAL and a busy timeout", () => {
+    const dir = path.join(tmp.dir, "nested", "state");
+    const database = openPluginDatabase({ dir, logger: log.logger });
+    try {
+      expect(database.file).toBe(path.join(dir, DEFAULT_DATABASE_FILE));
+      expect(fs.existsSync(database.file)).toBe(true);
+      expect(database.db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(database.db.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
+      expect(database.db.pragma("busy_timeout", { simple: true })).toBe(5000);
+      expect(database.db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+      expect(database.isOpen).toBe(true);
+    } finally {
+      database.close();
+    }
+  });
+
+  it("honours synchronous FULL when asked", () => {
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger, synchronous: "FULL" });
+    expect(database.db.pragma("synchronous", { simple: true })).toBe(2);
+    database.close();
+  });
+
+  it("creates the runs and idempotency tables with their indexes", () => {
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    const names = database.db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table','index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all()
+      .map((r) => r.name);
+    expect(names).toEqual([
+      "idempotency_keys",
+      "idempotency_keys_expires_at",
+      "runs",
+      "runs_finished_at",
+      "runs_idempotency_key",
+      "runs_status_seq",
+    ]);
+    database.close();
+  });
+
+  it("reopens an existing database without re-running migrations", () => {
+    const first = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    first.db.prepare("INSERT INTO idempotency_keys (scope, key, body_hash, state, status, created_at, expires_at) VALUES ('agent','k','h','complete',202,1,?)").run(Date.now() + 60_000);
+    first.close();
+    const second = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    expect(second.db.prepare("SELECT COUNT(*) AS n FROM idempotency_keys").get()).toEqual({ n: 1 });
+    second.close();
+  });
+
+  it("refuses a database written by a newer schema version, naming both versions", () => {
+    const file = path.join(tmp.dir, DEFAULT_DATABASE_FILE);
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    raw.close();
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      `the plugin database has schema version ${MIGRATIONS.length + 1} but this version of the plugin knows only ${MIGRATIONS.length}`,
+    );
+  });
+
+  it("applies only the missing migrations, in one transaction", () => {
+    const raw = new Database(":memory:");
+    expect(migrate(raw, ["CREATE TABLE a (x)"])).toBe(1);
+    expect(migrate(raw, ["CREATE TABLE a (x)", "CREATE TABLE b (y)"])).toBe(2);
+    expect(() => migrate(raw, ["CREATE TABLE a (x)", "CREATE TABLE b (y)", "CREATE TABLE c (z)", "NOT SQL"])).toThrow();
+    // The failed batch rolled back: c does not exist and the version is unchanged.
+    expect(raw.pragma("user_version", { simple: true })).toBe(2);
+    expect(raw.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'c'").get()).toEqual({ n: 0 });
+    raw.close();
+  });
+
+  it("purges expired idempotency records at open (injected clock)", () => {
+    const first = openPluginDatabase({ dir: tmp.dir, logger: log.logger, clock: () => 1_000 });
+    const ins = first.db.prepare("INSERT INTO idempotency_keys (scope, key, body_hash, state, status, created_at, expires_at) VALUES ('agent', ?, 'h', 'complete', 202, 0, ?)");
+    ins.run("old", 5_000);
+    ins.run("fresh", 50_000);
+    first.close();
+    const second = openPluginDatabase({ dir: tmp.dir, logger: log.logger, clock: () => 10_000 });
+    expect(second.db.prepare("SELECT key FROM idempotency_keys").all()).toEqual([{ key: "fresh" }]);
+    expect(log.lines.find((l) => l.message === "plugin database open" && l.meta?.idempotencyPurged === 1)).toBeDefined();
+    second.close();
+  });
+
+  it("close() is idempotent and checkpoints the WAL", () => {
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    database.db.prepare("INSERT INTO idempotency_keys (scope, key, body_hash, state, created_at, expires_at) VALUES ('a','b','c','pending',0,1)").run();
+    database.close();
+    database.close();
+    expect(database.isOpen).toBe(false);
+    const wal = `${database.file}-wal`;
+    expect(fs.existsSync(wal) ? fs.statSync(wal).size : 0).toBe(0);
+  });
+});

@@ -1,0 +1,147 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { openPluginDatabase, type PluginDatabase } from "../../src/store/database";
+import { createSqliteRunStore } from "../../src/store/run-store";
+import { agentAction, actionSource, recordingLogger, runRecord, tempDir } from "../helpers/temp-dir";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+describe("createSqliteRunStore", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let log: ReturnType<typeof recordingLogger>;
+  let database: PluginDatabase;
+  const open = () => openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+  beforeEach(() => {
+    tmp = tempDir();
+    log = recordingLogger("store");
+    database = open();
+  });
+  afterEach(() => {
+    database.close();
+    log.close();
+    tmp.remove();
+  });
+
+  it("round-trips a run with its JSON action and source and the idempotency key", () => {
+    const store = createSqliteRunStore(database);
+    const run = runRecord({
+      id: "0b7f6a2e-0000-4000-8000-000000000001",
+      seq: store.nextSeq(),
+      action: agentAction({ model: "openai/gpt-5", thinking: "low", to: "+15551234567", channel: "phone_chat" }),
+      source: actionSource({ hook: "github", mappingId: "gh", requestId: "r-9", allowUnsafeExternalContent: true }),
+      idempotencyKey: '["github","delivery-1"]',
+    });
+    store.insert(run);
+    expect(store.get(run.id)).toEqual(run);
+    expect(store.get("missing")).toBeUndefined();
+  });
+
+  it("omits absent optional fields rather than returning nulls", () => {
+    const store = createSqliteRunStore(database);
+    store.insert(runRecord({ id: "a", seq: store.nextSeq() }));
+    const got = store.get("a")!;
+    expect(Object.keys(got).sort()).toEqual(["action", "createdAt", "id", "seq", "source", "status"]);
+  });
+
+  it("applies status transitions and timestamps; a key given as undefined leaves the column unchanged (like the memory store)", () => {
+    const store = createSqliteRunStore(database);
+    store.insert(runRecord({ id: "a", seq: store.nextSeq() }));
+    store.update("a", { status: "running", startedAt: "2030-01-01T00:00:01.000Z" });
+    expect(store.get("a")).toMatchObject({ status: "running", startedAt: "2030-01-01T00:00:01.000Z" });
+    store.update("a", { status: "succeeded", finishedAt: "2030-01-01T00:00:02.000Z", summary: "Hook CI: done", error: undefined });
+    expect(store.get("a")).toEqual({
+      ...runRecord({ id: "a", seq: 1 }),
+      status: "succeeded",
+      startedAt: "2030-01-01T00:00:01.000Z",
+      finishedAt: "2030-01-01T00:00:02.000Z",
+      summary: "Hook CI: done",
+    });
+    store.update("a", { summary: undefined });
+    expect(store.get("a")!.summary).toBe("Hook CI: done");
+    store.update("a", {});
+    expect(store.get("a")!.status).toBe("succeeded");
+  });
+
+  it("lists by status in seq order and counts queued runs", () => {
+    const store = createSqliteRunStore(database);
+    const seqs = [store.nextSeq(), store.nextSeq(), store.nextSeq(), store.nextSeq()];
+    // Inserted out of order on purpose.
+    store.insert(runRecord({ id: "c", seq: seqs[2]!, status: "queued" }));
+    store.insert(runRecord({ id: "a", seq: seqs[0]!, status: "queued" }));
+    store.insert(runRecord({ id: "b", seq: seqs[1]!, status: "running" }));
+    store.insert(runRecord({ id: "d", seq: seqs[3]!, status: "succeeded" }));
+    expect(store.listByStatus(["queued"]).map((r) => r.id)).toEqual(["a", "c"]);
+    expect(store.listByStatus(["queued", "running"]).map((r) => r.id)).toEqual(["a", "b", "c"]);
+    expect(store.listByStatus([])).toEqual([]);
+    expect(store.countQueued()).toBe(2);
+  });
+
+  it("continues the sequence after a reopen", () => {
+    const store = createSqliteRunStore(database);
+    expect(store.nextSeq()).toBe(1);
+    store.insert(runRecord({ id: "a", seq: store.nextSeq() }));
+    store.insert(runRecord({ id: "b", seq: store.nextSeq() }));
+    database.close();
+    database = open();
+    const again = createSqliteRunStore(database);
+    expect(again.nextSeq()).toBe(4);
+    expect(again.get("b")!.seq).toBe(3);
+  });
+
+  it("update of an unknown run throws, like the memory store", () => {
+    const store = createSqliteRunStore(database);
+    expect(() => store.update("nope", { status: "running" })).toThrow("run nope does not exist");
+    expect(() => store.update("nope", {})).toThrow("run nope does not exist");
+  });
+
+  it("refuses a duplicate id or seq", () => {
+    const store = createSqliteRunStore(database);
+    store.insert(runRecord({ id: "a", seq: 1 }));
+    expect(() => store.insert(runRecord({ id: "a", seq: 2 }))).toThrow(/UNIQUE/);
+    expect(() => store.insert(runRecord({ id: "b", seq: 1 }))).toThrow(/UNIQUE/);
+  });
+
+  it("deletes terminal runs older than the retention at creation, never queued or running ones", () => {
+    const now = Date.parse("2030-02-01T00:00:00.000Z");
+    const store = createSqliteRunStore(database, { clock: () => now });
+    store.insert(runRecord({ id: "old-done", seq: 1, status: "succeeded", finishedAt: "2030-01-01T00:00:00.000Z" }));
+    store.insert(runRecord({ id: "old-queued", seq: 2, status: "queued" }));
+    store.insert(runRecord({ id: "recent-done", seq: 3, status: "failed", finishedAt: "2030-01-30T00:00:00.000Z" }));
+    const again = createSqliteRunStore(database, { clock: () => now, retentionDays: 7 });
+    expect(again.get("old-done")).toBeUndefined();
+    expect(again.get("old-queued")).toBeDefined();
+    expect(again.get("recent-done")).toBeDefined();
+  });
+
+  it("close() closes the database it was built on", () => {
+    const store = createSqliteRunStore(database);
+    store.close();
+    expect(database.isOpen).toBe(false);
+  });
+
+  it("a run inserted just before kill -9 is there after reopening (insert commits before returning)", () => {
+    database.close();
+    const script = `
+      const { createJiti } = require("jiti");
+      const jiti = createJiti(${JSON.stringify(path.join(ROOT, "child.js"))});
+      const { openPluginDatabase } = jiti("./src/store/database.ts");
+      const { createSqliteRunStore } = jiti("./src/store/run-store.ts");
+      const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+      const store = createSqliteRunStore(openPluginDatabase({ dir: process.argv[1], logger: quiet }));
+      for (let i = 0; i < 50; i++) {
+        store.insert({ id: "run-" + i, seq: store.nextSeq(), status: "queued",
+          action: { kind: "agent", message: "m" + i, name: "Hook", sessionKey: "hook:k", wakeMode: "now", deliver: false, channel: "last", timeoutSeconds: 5 },
+          source: { hook: "agent", requestId: "r" + i, allowUnsafeExternalContent: false },
+          createdAt: new Date().toISOString() });
+      }
+      process.kill(process.pid, "SIGKILL");
+    `;
+    const child = spawnSync(process.execPath, ["-e", script, tmp.dir], { cwd: ROOT, encoding: "utf8", timeout: 20_000 });
+    expect(child.signal).toBe("SIGKILL");
+    database = open();
+    const store = createSqliteRunStore(database);
+    expect(store.countQueued()).toBe(50);
+    expect(store.get("run-49")!.action.message).toBe("m49");
+    expect(store.nextSeq()).toBe(51);
+  });
+});
