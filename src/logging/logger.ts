@@ -26,7 +26,13 @@ class HostTransport extends Transport {
 }
 
 /** Root logger of the plugin; `forModule(name)` gives the per-module child. */
-export function createPluginLogger(host: HostLogger, pluginId = "inbound-webhooks"): { forModule(name: string): ModuleLogger; close(): void } {
+/** The plugin's loggers: one child per module, and `close()` to flush at the end. */
+export interface PluginLogs {
+  forModule(name: string): ModuleLogger;
+  close(): void;
+}
+
+export function createPluginLogger(host: HostLogger, pluginId = "inbound-webhooks"): PluginLogs {
   const root = winston.createLogger({
     level: "debug",
     defaultMeta: { plugin: pluginId },

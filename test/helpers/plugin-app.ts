@@ -8,16 +8,18 @@ import express from "express";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { activate, deactivate } from "../../src/plugin/index";
+import { activate, type PluginActivation } from "../../src/plugin/index";
 import { createFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host";
 
 export const TEST_TOKEN = "test-hook-token-0123456789abcdef";
 
 export interface PluginApp {
   host: FakeHost;
+  /** What `activate` returned: the plugin's events and its view of the host. */
+  activation: PluginActivation;
   app: express.Express;
   stateDir: string;
-  /** Stops services (graceful), deactivates and removes the temp dir. */
+  /** Stops services (graceful; the plugin releases everything in its services' stop) and removes the temp dir. */
   close(): Promise<void>;
 }
 
@@ -29,7 +31,7 @@ export async function startPluginApp(opts: FakeHostOptions & { hooks?: Record<st
     hooks: { enabled: true, token: TEST_TOKEN, ...(opts.hooks ?? {}) },
   };
   const host = createFakeHost({ ...opts, config, stateDir, configDir: opts.configDir ?? stateDir });
-  activate(host.api);
+  const activation = activate(host.api);
   await host.startServices();
   const app = express();
   for (const r of host.routes) app.use(r.prefix, r.handler);
@@ -37,13 +39,13 @@ export async function startPluginApp(opts: FakeHostOptions & { hooks?: Record<st
   let closed = false;
   return {
     host,
+    activation,
     app,
     stateDir,
     async close() {
       if (closed) return;
       closed = true;
       await host.stopServices();
-      await deactivate();
       if (!opts.stateDir) rmSync(stateDir, { recursive: true, force: true });
     },
   };

@@ -4,7 +4,6 @@
  * of each module cannot see.
  */
 import request from "supertest";
-import { hostActivity } from "../../src/plugin/index";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 
 const auth = { Authorization: `Bearer ${TEST_TOKEN}` };
@@ -61,16 +60,16 @@ describe("plugin wiring (activate on a host, real pipeline and run queue)", () =
 
   it("host events: finished heartbeats are counted; `gateway: stopping` refuses new requests with 503 before services stop", async () => {
     p = await startPluginApp();
-    expect(hostActivity()).toEqual({ heartbeats: { finished: 0 }, hostStopping: false });
+    expect(p.activation.hostActivity()).toEqual({ heartbeats: { finished: 0 }, hostStopping: false });
     p.host.events.emit("heartbeat", { phase: "started", reason: "interval" });
     p.host.events.emit("heartbeat", { phase: "finished", reason: "interval" });
     p.host.events.emit("heartbeat", { phase: "finished", reason: "hook:wake" });
     p.host.events.emit("session", { phase: "created", sessionKey: "hook:x" });
-    expect(hostActivity()).toEqual({ heartbeats: { finished: 2, lastReason: "hook:wake" }, hostStopping: false });
+    expect(p.activation.hostActivity()).toEqual({ heartbeats: { finished: 2, lastReason: "hook:wake" }, hostStopping: false });
 
     expect((await request(p.app).post("/hooks/wake").set(auth).send({ text: "before" })).status).toBe(200);
     p.host.events.emit("gateway", { phase: "stopping" });
-    expect(hostActivity()?.hostStopping).toBe(true);
+    expect(p.activation.hostActivity().hostStopping).toBe(true);
     const refused = await request(p.app).post("/hooks/wake").set(auth).send({ text: "after" });
     expect(refused.status).toBe(503);
     expect(refused.body).toEqual({ ok: false, code: "shutting_down", error: "The gateway is shutting down; retry later." });
@@ -82,7 +81,7 @@ describe("plugin wiring (activate on a host, real pipeline and run queue)", () =
     expect(p.host.logs.some((l) => l.level === "info" && l.message === "host is stopping: new hook requests are refused with 503 shutting_down")).toBe(true);
   });
 
-  it("deactivate removes the plugin's listeners from the host's events", async () => {
+  it("stopping the plugin's services removes its listeners from the host's events", async () => {
     p = await startPluginApp();
     const counts = () => ["heartbeat", "session", "gateway"].map((e) => p.host.events.listenerCount(e as "heartbeat"));
     expect(counts()).toEqual([1, 1, 1]);
@@ -90,7 +89,7 @@ describe("plugin wiring (activate on a host, real pipeline and run queue)", () =
     expect(counts()).toEqual([0, 0, 0]);
   });
 
-  // Issue 2 check 9 / SPEC §5.1: a payload cannot address the main session.
+  // SPEC §5.1: a payload cannot address the main session.
   it('/agent with sessionKey "main" runs on "hook:main", never on "main"', async () => {
     p = await startPluginApp();
     const res = await request(p.app).post("/hooks/agent").set(auth).send({ message: "take over main", sessionKey: "main", deliver: false });

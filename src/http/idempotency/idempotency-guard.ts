@@ -20,7 +20,7 @@
  * no run exists) when the database is next opened (see database.ts).
  *
  * @example
- *   const guard = createIdempotencyGuard({ ttlSeconds: 86400, database: () => db, logger });
+ *   const guard = createIdempotencyGuard({ ttlSeconds: 86400, database: db, logger });
  *   const res = await guard.handle({ scope: "agent", key, bodyHash }, () => acceptAgent());
  */
 import type { HookResponse, IdempotencyGuard } from "../../core/ports";
@@ -36,8 +36,8 @@ export const REPLAYED_HEADER = "Idempotent-Replayed";
 
 export interface IdempotencyGuardOptions {
   ttlSeconds: number;
-  /** The open plugin database (resolved lazily: it is opened by the runs service). */
-  database: () => PluginDatabase;
+  /** The open plugin database. */
+  database: PluginDatabase;
   logger: ModuleLogger;
   /** Milliseconds since the epoch; default Date.now. */
   clock?: () => number;
@@ -84,7 +84,6 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
   const ttlMs = options.ttlSeconds * 1000;
   const purgeIntervalMs = options.purgeIntervalMs ?? 60_000;
   const isStorable = options.isStorable ?? isStorableResponse;
-  const stores = new WeakMap<PluginDatabase, IdempotencyStore>();
   const inFlight = new Map<string, InFlight>();
   let lastPurge = Number.NEGATIVE_INFINITY;
 
@@ -94,14 +93,8 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
       `The idempotency key was already used on ${scope} with a different request body; send a new key for a different request.`,
     );
 
-  const storeFor = (database: PluginDatabase): IdempotencyStore => {
-    let store = stores.get(database);
-    if (!store) {
-      store = createIdempotencyStore(database.db);
-      stores.set(database, store);
-    }
-    return store;
-  };
+  let store: IdempotencyStore | undefined;
+  const storeFor = (database: PluginDatabase): IdempotencyStore => (store ??= createIdempotencyStore(database.db));
 
   /** Runs a write on the store, tolerating a database closed by shutdown meanwhile. */
   const settle = (database: PluginDatabase, what: string, fn: (store: IdempotencyStore) => void): void => {
@@ -129,7 +122,7 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
         return outcome.stored ? replay(outcome.response) : copy(outcome.response);
       }
 
-      const database = options.database();
+      const database = options.database;
       if (!database.isOpen) throw hookError("shutting_down", undefined, { headers: { "Retry-After": String(options.shutdownRetryAfterSeconds ?? 5) } });
       const store = storeFor(database);
       const now = clock();

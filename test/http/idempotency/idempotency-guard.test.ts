@@ -13,7 +13,7 @@ describe("createIdempotencyGuard", () => {
   let database: PluginDatabase;
   let now: number;
   const open = () => openPluginDatabase({ dir: tmp.dir, logger: log.logger, clock: () => now });
-  const guardFor = (ttlSeconds = 60) => createIdempotencyGuard({ ttlSeconds, database: () => database, logger: log.logger, clock: () => now });
+  const guardFor = (ttlSeconds = 60) => createIdempotencyGuard({ ttlSeconds, database, logger: log.logger, clock: () => now });
 
   beforeEach(() => {
     tmp = tempDir();
@@ -164,7 +164,7 @@ describe("createIdempotencyGuard", () => {
   });
 
   it("purges expired records lazily, at most once per purge interval", async () => {
-    const guard = createIdempotencyGuard({ ttlSeconds: 10, database: () => database, logger: log.logger, clock: () => now, purgeIntervalMs: 60_000 });
+    const guard = createIdempotencyGuard({ ttlSeconds: 10, database, logger: log.logger, clock: () => now, purgeIntervalMs: 60_000 });
     const count = () => (database.db.prepare("SELECT COUNT(*) AS n FROM idempotency_keys").get() as { n: number }).n;
     await guard.handle({ scope: "a", key: "1", bodyHash: "h" }, async () => accepted("r1"));
     now += 11_000;

@@ -23,7 +23,7 @@ describe("idempotency in the pipeline", () => {
     dir = mkdtempSync(join(tmpdir(), "iw-http-idem-"));
     const logger = createPluginLogger(createFakeHost().api.logger).forModule("idempotency");
     db = openPluginDatabase({ dir, logger });
-    h = createRouterApp({ idempotency: createIdempotencyGuard({ ttlSeconds: 3600, database: () => db, logger }) });
+    h = createRouterApp({ idempotency: createIdempotencyGuard({ ttlSeconds: 3600, database: db, logger }) });
   });
   afterEach(() => {
     h.close();
