@@ -1,12 +1,34 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * Two projects: `unit` (everything that mirrors src/: no build, no gateway process;
+ * `npm run test:unit`) and `system` (the real gateway process and the built dist:
+ * e2e, crash, fuzz and load suites). `npm test` runs both.
+ * @type {import('jest').Config}
+ */
+const SYSTEM = "<rootDir>/test/(e2e|crash|fuzz|load)/";
+const base = {
   testEnvironment: "node",
-  roots: ["<rootDir>/test", "<rootDir>/examples"],
-  testMatch: ["**/*.test.ts"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { isolatedModules: true, diagnostics: false }],
   },
-  testPathIgnorePatterns: ["/node_modules/", "/dist/", "/test/fixtures/"],
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/.gateway/"],
   testTimeout: 30000,
+};
+
+module.exports = {
+  projects: [
+    {
+      ...base,
+      displayName: "unit",
+      roots: ["<rootDir>/test", "<rootDir>/examples"],
+      testMatch: ["**/*.test.ts"],
+      testPathIgnorePatterns: ["/node_modules/", "/dist/", "/test/fixtures/", SYSTEM],
+    },
+    {
+      ...base,
+      displayName: "system",
+      roots: ["<rootDir>/test"],
+      testMatch: ["<rootDir>/test/(e2e|crash|fuzz|load)/**/*.test.ts"],
+      testPathIgnorePatterns: ["/node_modules/", "/dist/", "/test/fixtures/"],
+    },
+  ],
 };

@@ -34,15 +34,6 @@ export async function getRun(gw: GatewayProcess, id: string): Promise<HttpResult
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
 }
 
-/** Polls until `pred` holds (bounded). */
-export async function until(pred: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await pred())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** The plugin's database file in a gateway state dir (`<stateDir>/data/inbound-webhooks/`). */
 export function pluginDatabaseFile(stateDir: string): string {
   return path.join(stateDir, "data", "inbound-webhooks", "inbound-webhooks.sqlite");

@@ -10,9 +10,10 @@
  *   - keys replay the same run across all restarts.
  * Requires the built dist (`npm test` builds it first).
  */
+import { until } from "../helpers/until";
 import fs from "node:fs";
 import { makeGatewayDir, startGateway, type GatewayProcess, type JournalEntry } from "../helpers/gateway-process";
-import { CRASH_TOKEN, getRun, pool, postJson, queryPluginDb, until, type HttpResult } from "./crash-support";
+import { CRASH_TOKEN, getRun, pool, postJson, queryPluginDb, type HttpResult } from "./crash-support";
 
 jest.setTimeout(240_000);
 
@@ -133,7 +134,7 @@ describe("crash suite: kill -9 while accepting and running", () => {
 
       if (phase < 3) {
         // Mid-way: some turns have finished, others are running or queued.
-        await until(() => gw!.journal().filter((e) => e.type === "agent_turn").length >= turnsBefore + 6, 60_000, "some turns of this phase");
+        await until(() => gw!.journal().filter((e) => e.type === "agent_turn").length >= turnsBefore + 6, "some turns of this phase", { timeoutMs: 60_000 });
         await gw!.kill9();
         await start();
       }
@@ -163,8 +164,8 @@ describe("crash suite: kill -9 while accepting and running", () => {
         }
         return finalStatus.size === ids.length;
       },
-      120_000,
       "every accepted run to finish",
+      { timeoutMs: 120_000 },
     );
 
     const journal = gw!.journal();

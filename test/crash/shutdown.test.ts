@@ -5,9 +5,10 @@
  * that outlives the grace is left for recovery and reported as interrupted.
  * Requires the built dist.
  */
+import { until } from "../helpers/until";
 import fs from "node:fs";
 import { makeGatewayDir, startGateway, type GatewayProcess } from "../helpers/gateway-process";
-import { CRASH_TOKEN, getRun, postJson, queryPluginDb, until } from "./crash-support";
+import { CRASH_TOKEN, getRun, postJson, queryPluginDb } from "./crash-support";
 
 jest.setTimeout(120_000);
 
@@ -42,7 +43,7 @@ describe("graceful shutdown of the gateway", () => {
     const a = await agent("A");
     const b = await agent("B");
     const c = await agent("C");
-    await until(async () => (await statusOf(a)) === "running", 10_000, "run A running");
+    await until(async () => (await statusOf(a)) === "running", "run A running", { timeoutMs: 10_000 });
 
     expect(await gw.stop("SIGTERM")).toBe(0);
     const texts = gw.journal().filter((e) => e.type === "system_event").map((e) => String(e.text));
@@ -51,7 +52,7 @@ describe("graceful shutdown of the gateway", () => {
     expect([dbStatus(a), dbStatus(b), dbStatus(c)]).toEqual(["succeeded", "queued", "queued"]);
 
     gw = await startGateway({ dir, config: config(50, 10), startTimeoutMs: 60_000 });
-    await until(async () => (await statusOf(c)) === "succeeded", 20_000, "run C to finish after the restart");
+    await until(async () => (await statusOf(c)) === "succeeded", "run C to finish after the restart", { timeoutMs: 20_000 });
     expect(await statusOf(b)).toBe("succeeded");
     const after = gw.journal().filter((e) => e.type === "system_event").map((e) => String(e.text));
     expect(after.filter((t) => /^Hook [ABC]: echo: /.test(t)).map((t) => t.slice(0, 6))).toEqual(["Hook A", "Hook B", "Hook C"]);
@@ -61,7 +62,7 @@ describe("graceful shutdown of the gateway", () => {
   it("a run that outlives the grace period is cancelled, the gateway still exits 0, and the restart reports it interrupted", async () => {
     gw = await startGateway({ dir, config: config(20_000, 0.2), startTimeoutMs: 60_000 });
     const a = await agent("Slow");
-    await until(async () => (await statusOf(a)) === "running", 10_000, "the run running");
+    await until(async () => (await statusOf(a)) === "running", "the run running", { timeoutMs: 10_000 });
     expect(await gw.stop("SIGTERM")).toBe(0);
     expect(dbStatus(a)).toBe("running");
 

@@ -4,6 +4,7 @@
  * turns new mail into one agent run, survives the gateway being down and its own
  * `kill -9`, and the gateway can run the watcher itself (hooks.mail.autoStart).
  */
+import { until } from "../helpers/until";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -80,13 +81,6 @@ function startWatcherProcess(s: Setup): { child: ChildProcess; stderr(): string;
   return { child, stderr: () => err, stdout: () => out, exit };
 }
 
-async function until(pred: () => boolean, what: string, timeoutMs = 20_000, detail: () => string = () => ""): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${detail()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const mailTurns = (stateDir: string): JournalEntry[] =>
   readJournal(stateDir).filter((e) => e.type === "agent_turn" && String(e.sessionKey).startsWith("hook:mail:"));
@@ -157,18 +151,18 @@ test("checks 2 and 5: three new messages → one post, one agent run listing all
 test("check 3: gateway down → run keeps retrying; kill -9 (before any 2xx) and restart of run; each message delivered exactly once", async () => {
   const s = await setUp();
   const w1 = startWatcherProcess(s);
-  await until(() => w1.stderr().includes("first start for this mailbox"), "the watcher's first checkpoint", 20_000, w1.stderr);
+  await until(() => w1.stderr().includes("first start for this mailbox"), "the watcher's first checkpoint", { timeoutMs: 20_000, detail: w1.stderr });
 
   const a = plainMessage("down 1", "first while the gateway is down");
   const b = plainMessage("down 2", "second while the gateway is down");
   await imap.append(a.raw);
   await imap.append(b.raw);
-  await until(() => (w1.stderr().match(/gateway unreachable; retrying mail batch/g) ?? []).length >= 2, "retries while the gateway is down", 20_000, w1.stderr);
+  await until(() => (w1.stderr().match(/gateway unreachable; retrying mail batch/g) ?? []).length >= 2, "retries while the gateway is down", { timeoutMs: 20_000, detail: w1.stderr });
 
   w1.child.kill("SIGKILL");
   await w1.exit;
   const w2 = startWatcherProcess(s);
-  await until(() => w2.stderr().includes("re-sending the batch that was in flight"), "the restarted watcher to pick up the batch", 20_000, w2.stderr);
+  await until(() => w2.stderr().includes("re-sending the batch that was in flight"), "the restarted watcher to pick up the batch", { timeoutMs: 20_000, detail: w2.stderr });
 
   const gw = await gateway(s);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${a.id}`, 30_000);
@@ -199,14 +193,14 @@ test("check 3: kill -9 of `run` after the gateway accepted a batch but before th
   proxy.target = `http://127.0.0.1:${s.port}`;
   const gw = await gateway(s);
   const w1 = startWatcherProcess(s);
-  await until(() => w1.stderr().includes("first start for this mailbox"), "the watcher's first checkpoint", 20_000, w1.stderr);
+  await until(() => w1.stderr().includes("first start for this mailbox"), "the watcher's first checkpoint", { timeoutMs: 20_000, detail: w1.stderr });
   const start = readCheckpoint(s.stateDir).lastUid;
 
   // One batch delivered normally: 2xx seen, checkpoint advanced.
   const a = plainMessage("kill test 1", "delivered before the kill");
   await imap.append(a.raw);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${a.id}`, 30_000);
-  await until(() => readCheckpoint(s.stateDir).lastUid === start + 1 && readCheckpoint(s.stateDir).pending === undefined, "the checkpoint past the first batch");
+  await until(() => readCheckpoint(s.stateDir).lastUid === start + 1 && readCheckpoint(s.stateDir).pending === undefined, "the checkpoint past the first batch", { timeoutMs: 20_000 });
 
   // The second batch: the gateway accepts it and runs it, the watcher never gets the answer.
   const { held } = proxy.holdNext();
@@ -224,8 +218,8 @@ test("check 3: kill -9 of `run` after the gateway accepted a batch but before th
 
   // The restart re-sends that batch with the same key: the gateway replays, no second run.
   const w2 = startWatcherProcess(s);
-  await until(() => w2.stderr().includes("mail batch was already accepted by the gateway (replayed)"), "the replayed batch", 20_000, w2.stderr);
-  await until(() => readCheckpoint(s.stateDir).lastUid === start + 3 && readCheckpoint(s.stateDir).pending === undefined, "the checkpoint past the second batch");
+  await until(() => w2.stderr().includes("mail batch was already accepted by the gateway (replayed)"), "the replayed batch", { timeoutMs: 20_000, detail: w2.stderr });
+  await until(() => readCheckpoint(s.stateDir).lastUid === start + 3 && readCheckpoint(s.stateDir).pending === undefined, "the checkpoint past the second batch", { timeoutMs: 20_000 });
   const d = plainMessage("kill test 4", "after the restart");
   await imap.append(d.raw);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${d.id}`, 30_000);
@@ -251,7 +245,7 @@ test("check 4: a wrong IMAP password makes --once fail with a clear error and ex
 test("autoStart: the gateway runs the watcher itself and delivers new mail", async () => {
   const s = await setUp(["--auto-start"]);
   const gw = await gateway(s);
-  await until(() => gw.stderr().includes("first start for this mailbox") || gw.stdout().includes("first start for this mailbox"), "the service's first checkpoint", 20_000, gw.stderr);
+  await until(() => gw.stderr().includes("first start for this mailbox") || gw.stdout().includes("first start for this mailbox"), "the service's first checkpoint", { timeoutMs: 20_000, detail: gw.stderr });
   const m = plainMessage("auto", "delivered by the gateway's own watcher");
   await imap.append(m.raw);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${m.id}`, 30_000);

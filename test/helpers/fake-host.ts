@@ -2,6 +2,7 @@
  * A test double of the host contract. Records every effect so tests can assert
  * on them, and lets a test script the agent runner.
  */
+import { until } from "./until";
 import { EventEmitter } from "eventemitter3";
 import type {
   AllowedModel,
@@ -83,11 +84,7 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
       await host.waitFor(() => host.systemEvents.length >= n, timeoutMs, `${n} system events`);
     },
     async waitFor(pred, timeoutMs = 5000, what = "condition") {
-      const deadline = Date.now() + timeoutMs;
-      while (!pred()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      await until(pred, what, { timeoutMs, intervalMs: 5 });
     },
     async startServices() {
       for (const s of host.services) await s.start();

@@ -8,6 +8,7 @@
  *   // config: agents.runner = { kind: "openai", baseUrl: ai.baseUrl, model: "openai/gpt-test" }
  *   await ai.close();
  */
+import { until } from "./until";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -112,11 +113,7 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
       delayMs = ms;
     },
     async waitForRequests(n, timeoutMs = 10000) {
-      const deadline = Date.now() + timeoutMs;
-      while (requests.length < n) {
-        if (Date.now() > deadline) throw new Error(`fake OpenAI got ${requests.length} of ${n} requests within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await until(() => requests.length >= n, `${n} requests to the fake OpenAI server`, { timeoutMs, intervalMs: 10, detail: () => `got ${requests.length}` });
     },
     close() {
       server.closeAllConnections();

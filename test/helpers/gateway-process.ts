@@ -12,6 +12,7 @@
  *   await gw.waitForJournal((e) => e.type === "heartbeat");
  *   await gw.stop();
  */
+import { until } from "./until";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -201,15 +202,12 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
     child,
     journal: () => readJournal(stateDir),
     async waitForJournal(pred, timeoutMs = 10000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const hit = readJournal(stateDir).find(pred);
-        if (hit) return hit;
-        if (Date.now() > deadline) {
-          throw new Error(`no matching journal entry within ${timeoutMs} ms; journal:\n${JSON.stringify(readJournal(stateDir), null, 1)}\nstderr:\n${errText}`);
-        }
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      let hit: JournalEntry | undefined;
+      await until(() => (hit = readJournal(stateDir).find(pred)) !== undefined, "a matching journal entry", {
+        timeoutMs,
+        detail: () => `journal:\n${JSON.stringify(readJournal(stateDir), null, 1)}\nstderr:\n${errText}`,
+      });
+      return hit!;
     },
     async stop(signal: NodeJS.Signals = "SIGTERM") {
       if (exitCode !== undefined) return exitCode;

@@ -11,7 +11,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import autocannon from "autocannon";
 import { startGateway, type GatewayProcess } from "../helpers/gateway-process";
-import { CRASH_TOKEN, queryPluginDb, until } from "../crash/crash-support";
+import { CRASH_TOKEN, queryPluginDb } from "../crash/crash-support";
+import { until } from "../helpers/until";
 
 jest.setTimeout(180_000);
 
@@ -105,8 +106,8 @@ describe("load: loopback autocannon against the gateway", () => {
     expect(agent.runIds.filter((id) => !stored.has(id))).toEqual([]);
     await until(
       () => queryPluginDb<{ n: number }>(gw!.stateDir, "SELECT COUNT(*) AS n FROM runs WHERE status IN ('queued','running')")[0]!.n === 0,
-      120_000,
       "the accepted runs to finish",
+      { timeoutMs: 120_000 },
     );
     // Runs accepted while autocannon was stopping (at most one per connection) have no observed 202.
     const outcome = queryPluginDb<{ status: string; n: number }>(gw.stateDir, "SELECT status, COUNT(*) AS n FROM runs GROUP BY status");

@@ -1,3 +1,4 @@
+import { until } from "../../helpers/until";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOpenAiRunner, stripProvider, chatCompletionsBody } from "../../../src/gateway/runners/openai-runner";
@@ -84,8 +85,7 @@ describe("openai runner", () => {
     await ai.waitForRequests(1);
     ctl.abort(new Error("timeout"));
     await expect(p).rejects.toThrow("timeout");
-    const deadline = Date.now() + 5000;
-    while (ai.aborted < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await until(() => ai.aborted >= 1, "the fake server to see the aborted request", { timeoutMs: 5000 });
     expect(ai.aborted).toBe(1);
   });
 });

@@ -4,6 +4,7 @@
  * replay (same status, `Idempotent-Replayed: true`) for a repeat. It can be "down"
  * (port closed), answer 503 with Retry-After, or answer any status a test scripts.
  */
+import { until } from "../../helpers/until";
 import http from "node:http";
 import type net from "node:net";
 
@@ -124,11 +125,7 @@ export async function startHookReceiver(opts: { path?: string; token?: string } 
       await listen(port);
     },
     async waitFor(pred, what, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pred()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; posts so far: ${JSON.stringify(posts.map((p) => ({ status: p.status, replayed: p.replayed })))}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await until(pred, what, { timeoutMs, detail: () => `posts so far: ${JSON.stringify(posts.map((p) => ({ status: p.status, replayed: p.replayed })))}` });
     },
     async close() {
       if (server.listening) await closeServer();

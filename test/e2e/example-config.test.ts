@@ -1,9 +1,9 @@
 /** The checked-in gateway.config.example.json is valid for the gateway and the hooks plugin's schema. */
 import path from "node:path";
-import { loadGatewayConfig } from "../../../src/gateway/config/load-config";
-import { readManifest } from "../../../src/gateway/plugins/manifest";
-import { checkPluginConfig } from "../../../src/gateway/plugins/plugin-config";
-import { PACKAGE_ROOT } from "../../../src/gateway/paths";
+import { loadGatewayConfig } from "../../src/gateway/config/load-config";
+import { readManifest } from "../../src/gateway/plugins/manifest";
+import { checkPluginConfig } from "../../src/gateway/plugins/plugin-config";
+import { PACKAGE_ROOT } from "../../src/gateway/paths";
 
 describe("gateway.config.example.json", () => {
   it("loads, and its hooks section passes the plugin's configSchema", () => {
