@@ -48,13 +48,8 @@ function compileContributed(contribution: HookPresetContribution, logger: Module
 export function compilePresets(config: ResolvedHooksConfig, contributions: readonly HookPresetContribution[], logger: ModuleLogger): CompiledMapping[] {
   const foreign = contributions.filter((c) => c.pluginId !== SELF_PLUGIN_ID);
   const out: CompiledMapping[] = [];
-  const seen = new Set<string>();
+  // hooks.presets lists each name once (the config schema refuses a repeat).
   config.presets.forEach((name, i) => {
-    if (seen.has(name)) {
-      logger.warn("preset listed twice in hooks.presets; the repeat is ignored", { preset: name, key: `hooks.presets[${i}]` });
-      return;
-    }
-    seen.add(name);
     const offers = foreign.filter((c) => c.name === name);
     if (name === MAIL_PRESET_NAME) {
       for (const c of offers) logger.warn("a plugin contributes a preset named like the built-in one; the built-in preset is used", { preset: name, pluginId: c.pluginId });
