@@ -9,7 +9,13 @@ const base = {
   testEnvironment: "node",
   transform: {
     "^.+\\.ts$": ["ts-jest", { isolatedModules: true, diagnostics: false }],
+    // Sender libraries that ship only as ES modules (@octokit/webhooks signs the
+    // GitHub test requests) are turned into CommonJS for jest's module system.
+    "^.+/node_modules/@octokit/.+\\.js$": ["babel-jest", { babelrc: false, configFile: false, plugins: ["@babel/plugin-transform-modules-commonjs"] }],
   },
+  transformIgnorePatterns: ["/node_modules/(?!@octokit/)"],
+  // Its package exports name only the "import" condition, which jest's resolver does not use.
+  moduleNameMapper: { "^@octokit/webhooks-methods$": "<rootDir>/node_modules/@octokit/webhooks-methods/dist-node/index.js" },
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/.gateway/"],
   testTimeout: 30000,
 };
