@@ -4,7 +4,7 @@
  * `details` as `{ field, message }`, one sentence each naming the field and rule.
  */
 import type Joi from "joi";
-import { hookError, type ErrorDetail, type HookError } from "../core/errors";
+import { hookErrors, type ErrorDetail, type HookError } from "../core/errors";
 
 /** No coercion, every problem reported, unknown fields ignored, labels unquoted. */
 export const VALIDATION_OPTIONS: Joi.ValidationOptions = {
@@ -49,12 +49,6 @@ export function toProblems(error: Joi.ValidationError): Problem[] {
   return out;
 }
 
-/** Sentence summarising the details, e.g. `Invalid request body: text is required.` */
-function summary(details: ErrorDetail[], subject: string): string {
-  if (details.length === 1) return `Invalid ${subject}: ${details[0].message}.`;
-  return `Invalid ${subject} (${details.length} problems): ${details.map((d) => d.message).join("; ")}.`;
-}
-
 /**
  * `model_not_allowed` when the model is the only problem, else `invalid_payload`
  * listing every problem (the model's included). `subject` names what was
@@ -63,7 +57,8 @@ function summary(details: ErrorDetail[], subject: string): string {
 export function validationError(problems: Problem[], subject = "request body"): HookError {
   const details: ErrorDetail[] = problems.map(({ field, message }) => ({ field, message }));
   if (problems.length === 1 && problems[0].type === MODEL_NOT_ALLOWED) {
-    return hookError("model_not_allowed", `${details[0].message}.`, { details });
+    return hookErrors.modelNotAllowed({ problem: details[0].message }, { details });
   }
-  return hookError("invalid_payload", summary(details, subject), { details });
+  if (details.length === 1) return hookErrors.invalidField({ subject, problem: details[0].message }, { details });
+  return hookErrors.invalidFields({ subject, count: details.length, problems: details.map((d) => d.message).join("; ") }, { details });
 }

@@ -18,6 +18,7 @@ import type { PluginApi } from "../host-contract/host-api";
 import { formatDryRun, formatMappingList, type DryRunReport } from "../mappings/dry-run-report";
 import type { MappingEngine } from "../mappings/engine";
 import { RESERVED_HOOK_NAMES } from "../mappings/match";
+import { DryRunFailure, dryRunFailures } from "./dry-run-failure";
 
 export interface DryRunDeps {
   api: PluginApi;
@@ -34,9 +35,6 @@ interface DryRunOptions {
   json?: boolean;
 }
 
-/** A failure the command reports on stderr with a non-zero exit. */
-class DryRunFailure extends Error {}
-
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 function parseHeaders(list: string[]): Record<string, string> {
@@ -44,7 +42,7 @@ function parseHeaders(list: string[]): Record<string, string> {
   for (const h of list) {
     const i = h.indexOf(":");
     const name = i > 0 ? h.slice(0, i).trim().toLowerCase() : "";
-    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new DryRunFailure(`--header "${h}" must look like "Name: value"`);
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw dryRunFailures.headerMalformed({ header: h });
     out[name] = h.slice(i + 1).trim();
   }
   return out;
@@ -54,7 +52,7 @@ function parseQuery(list: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const q of list) {
     const i = q.indexOf("=");
-    if (i <= 0) throw new DryRunFailure(`--query "${q}" must look like "name=value"`);
+    if (i <= 0) throw dryRunFailures.queryMalformed({ query: q });
     out[q.slice(0, i)] = q.slice(i + 1);
   }
   return out;
@@ -65,10 +63,10 @@ function readPayload(file: string, contentType: string | undefined): Record<stri
   try {
     raw = file === "-" ? fs.readFileSync(0) : fs.readFileSync(file);
   } catch (e) {
-    throw new DryRunFailure(`cannot read --payload ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw dryRunFailures.payloadUnreadable({ file, reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
   }
   const parsed = parseBody(raw, { mapped: true, contentType: contentType ?? "application/json" });
-  if (!parsed.ok) throw new DryRunFailure(`--payload ${file}: ${parsed.error.message} (${parsed.error.code})`);
+  if (!parsed.ok) throw dryRunFailures.payloadInvalid({ file, error: parsed.error.message, code: parsed.error.code });
   return parsed.value;
 }
 
@@ -80,7 +78,7 @@ function detailLines(details: Array<{ field: string; message: string }> | undefi
 export async function runDryRun(name: string, opts: DryRunOptions, deps: DryRunDeps): Promise<DryRunReport> {
   const hook = normaliseMatchPath(name);
   if (RESERVED_HOOK_NAMES.has(hook)) {
-    throw new DryRunFailure(`"${hook}" is a direct endpoint, not a mapped hook; webhooks test dry-runs ${deps.config.path}/<name> mappings`);
+    throw dryRunFailures.directEndpoint({ hook, hooksPath: deps.config.path });
   }
   const headers = parseHeaders(opts.header);
   const query = parseQuery(opts.query);
@@ -91,12 +89,12 @@ export async function runDryRun(name: string, opts: DryRunOptions, deps: DryRunD
   const resolved = await deps.mappings.dryRun(input);
   if (!resolved.ok) {
     const e = resolved.error;
-    const why = e.code === "transform_failed" ? " (the cause is in the log above)" : "";
-    throw new DryRunFailure(`The hook would fail with ${e.status} ${e.code}: ${e.message}${why}${detailLines(e.details)}`);
+    const args = { status: e.status, code: e.code, error: e.message, details: detailLines(e.details) };
+    throw e.code === "transform_failed" ? dryRunFailures.transformWouldFail(args) : dryRunFailures.hookWouldFail(args);
   }
   const outcome = resolved.value;
   if (outcome.kind === "no_match") {
-    throw new DryRunFailure(`No mapping matches "${hook}" (the hook would answer 404 not_found).\n${formatMappingList(deps.mappings.describe())}`);
+    throw dryRunFailures.noMappingMatches({ hook, mappings: formatMappingList(deps.mappings.describe()) });
   }
   const described = deps.mappings.describe().find((m) => m.id === outcome.mappingId);
   const mapping = { id: outcome.mappingId, key: described?.key ?? outcome.mappingId };
@@ -105,7 +103,7 @@ export async function runDryRun(name: string, opts: DryRunOptions, deps: DryRunD
   const validated = validateAction(outcome.raw, { runtime: deps.api.runtime, config: deps.config }, `action of mapping ${outcome.mappingId}`);
   if (!validated.ok) {
     const e = validated.error;
-    throw new DryRunFailure(`Mapping ${outcome.mappingId} matched, but its action is invalid (the hook would answer ${e.status} ${e.code}): ${e.message}${detailLines(e.details)}`);
+    throw dryRunFailures.actionInvalid({ mappingId: outcome.mappingId, status: e.status, code: e.code, error: e.message, details: detailLines(e.details) });
   }
   return {
     hook,

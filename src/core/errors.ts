@@ -1,35 +1,139 @@
 /**
- * The one catalogue of coded errors. Every error the HTTP surface can return is
- * declared here with its status and a default message; handlers create them with
- * `hookError(code, message?, details?)` and one error renderer turns them into
- * `{ ok: false, code, error, details? }`.
+ * The one catalogue of coded errors the hook endpoints answer with (SPEC §4.2).
+ * Each entry is one distinct error: its public `code`, HTTP `status` and message
+ * template (`{name}` placeholders). Call sites pass only the arguments:
+ *
+ * @example
+ * hookErrors.bodyTooLarge({ limit: 1024 }) // 413 payload_too_large "The request body is larger than hooks.maxBodyBytes allows (1024 bytes)."
+ * hookErrors.wakeNotQueued({ cause: e })   // 500 internal_error; the cause goes to the log, never to the body
+ *
+ * One renderer (src/http/render.ts) turns a HookError into `{ ok: false, code, error, details? }`.
+ * Adding an error: docs/errors.md, "Adding an error".
  */
+import { createErrorCatalogue, type FilledEntry } from "../host-contract/error-catalogue";
 
-export const ERROR_CATALOGUE = {
-  unauthorized: { status: 401, message: "A valid hook token is required (Authorization: Bearer <token>)." },
-  too_many_requests: { status: 429, message: "Too many requests from this client; retry later." },
-  method_not_allowed: { status: 405, message: "Only POST is allowed on this route." },
-  payload_too_large: { status: 413, message: "The request body is larger than hooks.maxBodyBytes allows." },
-  request_timeout: { status: 408, message: "The request body did not arrive in time." },
-  unsupported_media_type: { status: 415, message: "The body must be application/json or application/x-www-form-urlencoded." },
-  invalid_json: { status: 400, message: "The body must be a JSON object." },
-  invalid_payload: { status: 400, message: "The request body is invalid." },
-  model_not_allowed: { status: 400, message: "The requested model is not in the allowed models list." },
-  not_found: { status: 404, message: "No hook matches this path." },
-  query_token_not_allowed: { status: 400, message: "The token must be sent in a header; ?token= is disabled (hooks.allowQueryToken is false)." },
-  idempotency_key_reused: { status: 422, message: "This idempotency key was already used with a different request body." },
-  overloaded: { status: 503, message: "Too many runs are queued; retry later." },
-  shutting_down: { status: 503, message: "The gateway is shutting down; retry later." },
-  transform_failed: { status: 500, message: "The hook's transform failed." },
-  internal_error: { status: 500, message: "Internal error." },
+/** Every public code and its status (several entries may share one code). */
+export const ERROR_STATUS = {
+  unauthorized: 401,
+  too_many_requests: 429,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  request_timeout: 408,
+  unsupported_media_type: 415,
+  invalid_json: 400,
+  invalid_payload: 400,
+  model_not_allowed: 400,
+  not_found: 404,
+  query_token_not_allowed: 400,
+  idempotency_key_reused: 422,
+  overloaded: 503,
+  shutting_down: 503,
+  transform_failed: 500,
+  internal_error: 500,
 } as const;
 
-export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A catalogue entry; `status` must be its code's status. `field`: the error is about that one field (see HookError.details). */
+export type HookErrorEntry = {
+  [C in ErrorCode]: { readonly code: C; readonly status: (typeof ERROR_STATUS)[C]; readonly message: string; readonly field?: string };
+}[ErrorCode];
+
+const ON_MAPPED = "send application/json or application/x-www-form-urlencoded.";
+const USE_ROUTES = "use {hooksPath}/wake, {hooksPath}/agent or a configured mapping.";
+
+/** The catalogue. Names say what happened; several names may share a code. */
+export const HOOK_ERROR_CATALOGUE = {
+  // Authentication and throttling (§4.1 step 3)
+  tokenMissing: { code: "unauthorized", status: 401, message: "A hook token is required: send it as Authorization: Bearer <token>." },
+  tokenInvalid: { code: "unauthorized", status: 401, message: "The hook token is invalid." },
+  queryTokenNotAllowed: { code: "query_token_not_allowed", status: 400, message: "The token must be sent in a header; ?token= is disabled (hooks.allowQueryToken is false)." },
+  authThrottled: {
+    code: "too_many_requests",
+    status: 429,
+    message: "Too many failed authentication attempts from this client (more than {maxFailures} in {windowSeconds} s); retry after {retryAfterSeconds} s.",
+  },
+  rateLimited: {
+    code: "too_many_requests",
+    status: 429,
+    message: "Rate limit exceeded: at most {limit} requests per {windowSeconds} s per client (hooks.rateLimit); retry after {retryAfterSeconds} s.",
+  },
+  rateLimitedOnPath: {
+    code: "too_many_requests",
+    status: 429,
+    message: "Rate limit exceeded: at most {limit} requests per {windowSeconds} s per client on {hookPath}; retry after {retryAfterSeconds} s.",
+  },
+
+  // Path and method (§4.1 steps 1, 2 and 5)
+  hooksPathItself: { code: "not_found", status: 404, message: "No hook at {hooksPath} itself; POST to {hooksPath}/wake, {hooksPath}/agent or a mapped hook." },
+  hookPathUndecodable: { code: "not_found", status: 404, message: "No hook has this name: the path after {hooksPath}/ is not valid percent-encoded UTF-8." },
+  noHookMatches: { code: "not_found", status: 404, message: `No hook matches {hookPath}; ${USE_ROUTES}` },
+  noHookMatchesThisPath: { code: "not_found", status: 404, message: `No hook matches this path; ${USE_ROUTES}` },
+  runNotFound: { code: "not_found", status: 404, message: "No run with this id (unknown, or from before the run store was cleared)." },
+  methodNotAllowedOnHook: { code: "method_not_allowed", status: 405, message: "Only {allowed} is allowed on this hook." },
+  methodNotAllowedOnRunStatus: { code: "method_not_allowed", status: 405, message: "Only {allowed} is allowed on the run-status route." },
+
+  // Body (§4.1 step 4)
+  bodyTooLarge: { code: "payload_too_large", status: 413, message: "The request body is larger than hooks.maxBodyBytes allows ({limit} bytes)." },
+  bodyIncomplete: { code: "request_timeout", status: 408, message: "The connection closed before the request body was complete." },
+  bodyTimedOut: { code: "request_timeout", status: 408, message: "The request body did not arrive within {seconds} s." },
+  bodyAlreadyConsumed: { code: "internal_error", status: 500, message: "The request body was consumed before the hook could read it." },
+  contentEncodingNotSupported: { code: "unsupported_media_type", status: 415, message: "Content-Encoding {encoding} is not supported; send the body uncompressed." },
+  unnamedContentEncodingNotSupported: { code: "unsupported_media_type", status: 415, message: "This Content-Encoding is not supported; send the body uncompressed." },
+  mediaTypeNotSupported: { code: "unsupported_media_type", status: 415, message: `Content-Type {mediaType} is not supported on mapped hooks; ${ON_MAPPED}` },
+  unnamedMediaTypeNotSupported: { code: "unsupported_media_type", status: 415, message: `This Content-Type is not supported on mapped hooks; ${ON_MAPPED}` },
+  charsetNotUtf8: { code: "unsupported_media_type", status: 415, message: "The body must be encoded as UTF-8 (charset=utf-8)." },
+  bodyNotUtf8: { code: "invalid_json", status: 400, message: "The body is not valid UTF-8." },
+  bodyEmpty: { code: "invalid_json", status: 400, message: "The body is empty; send a JSON object." },
+  jsonMalformed: { code: "invalid_json", status: 400, message: "{what} is not valid JSON." },
+  jsonNotAnObject: { code: "invalid_json", status: 400, message: "{what} must be a JSON object, not {actual}." },
+  jsonForbiddenKey: { code: "invalid_json", status: 400, message: "{what} contains a forbidden key (__proto__ or constructor.prototype)." },
+  jsonTooDeep: { code: "invalid_json", status: 400, message: "{what} is nested deeper than {maxDepth} levels." },
+
+  // Validation (§4.1 step 6): `problem` is a rule sentence, also listed in `details`
+  invalidField: { code: "invalid_payload", status: 400, message: "Invalid {subject}: {problem}." },
+  invalidFields: { code: "invalid_payload", status: 400, message: "Invalid {subject} ({count} problems): {problems}." },
+  modelNotAllowed: { code: "model_not_allowed", status: 400, message: "{problem}." },
+  mailPushInvalid: { code: "invalid_payload", status: 400, message: "The mail push is invalid." },
+  sessionKeyPrefixNotAllowed: {
+    code: "invalid_payload",
+    status: 400,
+    field: "sessionKey",
+    message: 'sessionKey must start with "hook:" or one of hooks.allowedSessionKeyPrefixes.',
+  },
+  sessionKeyIsMainSession: { code: "invalid_payload", status: 400, field: "sessionKey", message: "sessionKey must not address the main session." },
+  idempotencyKeyReused: {
+    code: "idempotency_key_reused",
+    status: 422,
+    message: "The idempotency key was already used on {scope} with a different request body; send a new key for a different request.",
+  },
+
+  // Dispatch (§5, §7)
+  overloaded: { code: "overloaded", status: 503, message: "Too many runs are queued (hooks.runs.maxQueued is {maxQueued}); retry later." },
+  shuttingDown: { code: "shutting_down", status: 503, message: "The gateway is shutting down; retry later." },
+  notServing: { code: "shutting_down", status: 503, message: "The hooks service is not running (not started yet, or stopped); retry later." },
+  runNotStored: { code: "internal_error", status: 500, message: "The run could not be stored, so it was not accepted; retry later." },
+  wakeNotQueued: { code: "internal_error", status: 500, message: "The wake event could not be queued on the main session; retry later." },
+  transformFailed: { code: "transform_failed", status: 500, message: "The hook's transform failed." },
+  internalError: { code: "internal_error", status: 500, message: "Internal error." },
+} as const satisfies Record<string, HookErrorEntry>;
+
+export type HookErrorName = keyof typeof HOOK_ERROR_CATALOGUE;
 
 /** One problem with one field, e.g. `{ field: "text", message: "text must be a non-empty string" }`. */
 export interface ErrorDetail {
   field: string;
   message: string;
+}
+
+/** What a call site may add besides the template's arguments. */
+export interface HookErrorOptions {
+  /** Problems per field (validation errors); an entry with `field` lists itself when none are given. */
+  details?: ErrorDetail[];
+  /** Extra response headers, e.g. Retry-After. */
+  headers?: Record<string, string>;
+  /** The underlying failure: kept for the log, never rendered. */
+  cause?: unknown;
 }
 
 export class HookError extends Error {
@@ -39,15 +143,12 @@ export class HookError extends Error {
   /** Extra response headers, e.g. Retry-After. */
   readonly headers?: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    message?: string,
-    opts: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
-    super(message ?? ERROR_CATALOGUE[code].message, opts.cause === undefined ? undefined : { cause: opts.cause });
+  /** Made by `hookErrors.<name>(…)` only, so every message comes from the catalogue. */
+  constructor(code: ErrorCode, message: string, opts: HookErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "HookError";
     this.code = code;
-    this.status = ERROR_CATALOGUE[code].status;
+    this.status = ERROR_STATUS[code];
     this.details = opts.details;
     this.headers = opts.headers;
   }
@@ -60,13 +161,17 @@ export class HookError extends Error {
   }
 }
 
-export function hookError(
-  code: ErrorCode,
-  message?: string,
-  opts?: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown },
+function buildHookError(
+  { entry, message }: FilledEntry<typeof HOOK_ERROR_CATALOGUE>,
+  options: HookErrorOptions | undefined,
 ): HookError {
-  return new HookError(code, message, opts);
+  const field: string | undefined = "field" in entry ? entry.field : undefined;
+  const details = options?.details ?? (field === undefined ? undefined : [{ field, message }]);
+  return new HookError(entry.code, message, { ...options, details });
 }
+
+/** One factory per catalogue entry: `hookErrors.<name>(args?, { details, headers, cause }?)`. */
+export const hookErrors = createErrorCatalogue(HOOK_ERROR_CATALOGUE, buildHookError);
 
 /** Tagged result for expected failures inside request handling. */
 export type Result<T, E = HookError> = { ok: true; value: T } | { ok: false; error: E };

@@ -13,7 +13,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { GatewayConfig } from "./config/gateway-config";
-import { GatewayConfigError } from "./config/config-error";
+import { gatewayConfigErrors } from "./config/config-error";
 import { createGatewayLogger, type GatewayLogger } from "./logger";
 import { PACKAGE_ROOT, STATE_FILES } from "./paths";
 import { createHostState, type HostState } from "./host-state";
@@ -52,13 +52,11 @@ function urlOf(bind: string, port: number): string {
 function listen(server: http.Server, config: GatewayConfig): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => {
-      const rule =
-        e.code === "EADDRINUSE"
-          ? `${config.port} is already in use on ${config.bind}`
-          : e.code === "EADDRNOTAVAIL"
-            ? `cannot bind ${config.bind} (address not available)`
-            : `cannot listen on ${config.bind}:${config.port} (${e.code ?? e.message})`;
-      reject(new GatewayConfigError(config.configPath, e.code === "EADDRNOTAVAIL" ? "gateway.bind" : "gateway.port", rule));
+      const { port, bind } = config;
+      const file = { file: config.configPath };
+      if (e.code === "EADDRINUSE") reject(gatewayConfigErrors.portInUse({ port, bind }, file));
+      else if (e.code === "EADDRNOTAVAIL") reject(gatewayConfigErrors.bindUnavailable({ bind }, file));
+      else reject(gatewayConfigErrors.cannotListen({ bind, port, reason: e.code ?? e.message }, file));
     };
     server.once("error", onError);
     server.listen(config.port, config.bind, () => {
@@ -112,7 +110,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   };
 
   if (config.mainLastRoute && !host.channels.has(config.mainLastRoute.channel)) {
-    await abortStart(new GatewayConfigError(config.configPath, "session.main.lastRoute.channel", `must be one of: ${host.channels.list().join(", ")}`));
+    await abortStart(gatewayConfigErrors.lastRouteChannelUnknown({ channels: host.channels.list().join(", ") }, { file: config.configPath }));
   }
 
   for (const s of plugins.services) {

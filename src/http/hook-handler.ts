@@ -7,7 +7,7 @@
 import { validateAction, validateAgent, validateWake, type ValidationContext } from "../actions/validate";
 import type { ActionSource, HookAction } from "../core/actions";
 import type { ResolvedHooksConfig } from "../config/types";
-import { hookError } from "../core/errors";
+import { hookErrors } from "../core/errors";
 import type { HostRuntime } from "../host-contract/host-api";
 import type { Payload } from "../actions/body/parse-body";
 import type { HookRoute } from "./hook-route";
@@ -62,8 +62,8 @@ export interface HookHandlerDeps {
 }
 
 function notFound(config: ResolvedHooksConfig, name: string) {
-  const shown = /^[\w.~@:/-]{1,100}$/.test(name) ? `${config.path}/${name}` : "this path";
-  return hookError("not_found", `No hook matches ${shown}; use ${config.path}/wake, ${config.path}/agent or a configured mapping.`);
+  const hooksPath = config.path;
+  return /^[\w.~@:/-]{1,100}$/.test(name) ? hookErrors.noHookMatches({ hookPath: `${hooksPath}/${name}`, hooksPath }) : hookErrors.noHookMatchesThisPath({ hooksPath });
 }
 
 export function createHookHandler(deps: HookHandlerDeps): HookHandler {

@@ -4,7 +4,7 @@
  * sender retries, and `X-Request-Id` like every other answer.
  */
 import type { RequestHandler } from "express";
-import { hookError } from "../core/errors";
+import { hookErrors } from "../core/errors";
 import { renderHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
 import { SHUTDOWN_RETRY_AFTER_SECONDS } from "./router";
@@ -12,6 +12,6 @@ import { SHUTDOWN_RETRY_AFTER_SECONDS } from "./router";
 export function notServingHandler(): RequestHandler {
   return (req, res) => {
     res.setHeader(REQUEST_ID_HEADER, resolveRequestId(req.headers["x-request-id"]));
-    renderHookError(res, hookError("shutting_down", undefined, { headers: { "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS) } }));
+    renderHookError(res, hookErrors.notServing({ headers: { "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS) } }));
   };
 }

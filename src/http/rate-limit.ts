@@ -23,7 +23,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { ModuleLogger } from "../core/logger";
-import { hookError } from "../core/errors";
+import { hookErrors } from "../core/errors";
 import { clientKey as defaultClientKey } from "./client-key";
 
 /** What was exceeded, passed to `onLimited`. */
@@ -67,7 +67,8 @@ export function createRateLimiter(config: ResolvedHooksConfig, opts: RateLimiter
     error: (error: unknown, message?: string) => opts.logger?.error(message ?? "rate limiter error", { error: String(error) }),
   };
 
-  const makePolicy = (name: string, limit: number, windowSeconds: number, scopeText: string): Policy => ({
+  /** `hookPath`: the mapped hook a per-mapping policy guards (none for hooks.rateLimit). */
+  const makePolicy = (name: string, limit: number, windowSeconds: number, hookPath?: string): Policy => ({
     name,
     limit,
     windowSeconds,
@@ -81,10 +82,8 @@ export function createRateLimiter(config: ResolvedHooksConfig, opts: RateLimiter
       logger: erlLogger,
       handler: (req, res: Response) => {
         const retryAfterSeconds = Number(res.getHeader("Retry-After") ?? windowSeconds);
-        const error = hookError(
-          "too_many_requests",
-          `Rate limit exceeded: at most ${limit} requests per ${windowSeconds} s per client ${scopeText}; retry after ${retryAfterSeconds} s.`,
-        );
+        const args = { limit, windowSeconds, retryAfterSeconds };
+        const error = hookPath === undefined ? hookErrors.rateLimited(args) : hookErrors.rateLimitedOnPath({ ...args, hookPath });
         opts.logger?.warn("request rate-limited", { policy: name, limit, windowSeconds, retryAfterSeconds });
         opts.onLimited?.(req, { policy: name, limit, windowSeconds, retryAfterSeconds });
         res.status(error.status).json(error.toBody());
@@ -96,10 +95,10 @@ export function createRateLimiter(config: ResolvedHooksConfig, opts: RateLimiter
   for (const m of config.mappings) {
     const path = m.match?.path;
     if (!m.rateLimit || path === undefined || byPath.has(path)) continue;
-    byPath.set(path, makePolicy(`mapping:${m.id}`, m.rateLimit.max, m.rateLimit.windowSeconds, `on ${config.path}/${path}`));
+    byPath.set(path, makePolicy(`mapping:${m.id}`, m.rateLimit.max, m.rateLimit.windowSeconds, `${config.path}/${path}`));
   }
   const fallback = config.rateLimit.enabled
-    ? makePolicy("hooks", config.rateLimit.max, config.rateLimit.windowSeconds, "(hooks.rateLimit)")
+    ? makePolicy("hooks", config.rateLimit.max, config.rateLimit.windowSeconds)
     : undefined;
 
   if (byPath.size === 0 && !fallback) return (_req, _res, next) => next();

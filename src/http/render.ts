@@ -4,7 +4,7 @@
  * `HookError.toBody()` only, so no cause, stack, path or token reaches a client.
  */
 import type { ServerResponse } from "node:http";
-import { hookError, HookError } from "../core/errors";
+import { hookErrors, HookError } from "../core/errors";
 import type { HookResponse } from "../core/ports";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
@@ -39,5 +39,5 @@ export function renderHookError(res: ServerResponse, error: HookError): void {
 
 /** The HookError to answer for anything thrown: itself, or a bare `internal_error`. */
 export function toHookError(e: unknown): { error: HookError; unexpected: boolean } {
-  return e instanceof HookError ? { error: e, unexpected: false } : { error: hookError("internal_error"), unexpected: true };
+  return e instanceof HookError ? { error: e, unexpected: false } : { error: hookErrors.internalError(), unexpected: true };
 }

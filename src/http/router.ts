@@ -14,7 +14,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import type { ResolvedHooksConfig } from "../config/types";
-import { hookError } from "../core/errors";
+import { hookErrors } from "../core/errors";
 import type { PluginEmitter } from "../core/events";
 import type { ModuleLogger } from "../core/logger";
 import { redactString } from "../safety/redact";
@@ -127,18 +127,16 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     const state = stateOf(req);
     const route = parseHookRoute(req.path);
     if (!route) {
-      const message = isUndecodableHookPath(req.path)
-        ? `No hook has this name: the path after ${config.path}/ is not valid percent-encoded UTF-8.`
-        : `No hook at ${config.path} itself; POST to ${config.path}/wake, ${config.path}/agent or a mapped hook.`;
-      next(hookError("not_found", message));
+      const args = { hooksPath: config.path };
+      next(isUndecodableHookPath(req.path) ? hookErrors.hookPathUndecodable(args) : hookErrors.hooksPathItself(args));
       return;
     }
     state.route = route;
     state.hook = hookName(route);
     const allowed = allowedMethod(route);
     if (req.method !== allowed) {
-      const where = route.kind === "run" ? "the run-status route" : "this hook";
-      next(hookError("method_not_allowed", `Only ${allowed} is allowed on ${where}.`, { headers: { Allow: allowed } }));
+      const refuse = route.kind === "run" ? hookErrors.methodNotAllowedOnRunStatus : hookErrors.methodNotAllowedOnHook;
+      next(refuse({ allowed }, { headers: { Allow: allowed } }));
       return;
     }
     next();
@@ -168,7 +166,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
 
   function refuseWhileShuttingDown(_req: Request, _res: Response, next: NextFunction): void {
     if (deps.isShuttingDown?.()) {
-      next(hookError("shutting_down", undefined, { headers: { "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS) } }));
+      next(hookErrors.shuttingDown({ headers: { "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS) } }));
       return;
     }
     next();
@@ -184,8 +182,8 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       return;
     }
 
-    const encodingProblem = unsupportedEncoding(req.headers["content-encoding"]);
-    if (encodingProblem) throw hookError("unsupported_media_type", encodingProblem);
+    const encodingRefused = unsupportedEncoding(req.headers["content-encoding"]);
+    if (encodingRefused) throw encodingRefused;
     const body = await readBody(req, { limit: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
     if (!body.ok) {
       res.setHeader("Connection", "close");

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { MailConfig } from "../config/types";
-import { MailError } from "./mail-error";
+import { mailErrors } from "./mail-error";
 
 export type PasswordRef = MailConfig["imap"]["password"];
 
@@ -22,10 +22,7 @@ export function resolvePassword(ref: PasswordRef, opts: { baseDir?: string; env?
   if ("env" in ref) {
     const value = (opts.env ?? process.env)[ref.env];
     if (value === undefined || value === "") {
-      throw new MailError(
-        "password_unavailable",
-        `hooks.mail.imap.password refers to environment variable ${ref.env}, which is not set (or empty) for this process.`,
-      );
+      throw mailErrors.passwordEnvUnset({ name: ref.env });
     }
     return value;
   }
@@ -35,9 +32,9 @@ export function resolvePassword(ref: PasswordRef, opts: { baseDir?: string; env?
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? "error";
-    throw new MailError("password_unavailable", `hooks.mail.imap.password refers to file ${file}, which cannot be read (${code}).`, { cause: e });
+    throw mailErrors.passwordFileUnreadable({ file, errno: code }, { cause: e });
   }
   const value = text.replace(/\r?\n$/, "");
-  if (value === "") throw new MailError("password_unavailable", `hooks.mail.imap.password file ${file} is empty.`);
+  if (value === "") throw mailErrors.passwordFileEmpty({ file });
   return value;
 }

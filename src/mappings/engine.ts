@@ -11,7 +11,7 @@
  */
 import type { ActionKind, ResolvedHooksConfig } from "../config/types";
 import { normaliseMatchPath } from "../config/paths";
-import { err, hookError, ok, type Result } from "../core/errors";
+import { err, hookErrors, ok, type Result } from "../core/errors";
 import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../core/ports";
 import type { ModuleLogger } from "../core/logger";
 import type { HookPresetContribution } from "../host-contract/host-api";
@@ -118,7 +118,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
       return outcome;
     } catch (e) {
       logger.error("mapping failed unexpectedly", { mappingId: mapping.id, requestId: input.requestId, cause: e instanceof Error ? e.message : String(e) });
-      return err(hookError("internal_error"));
+      return err(hookErrors.internalError());
     }
   }
 

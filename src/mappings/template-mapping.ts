@@ -4,7 +4,7 @@
  * action for a request, runs the transform and merges its override (SPEC §6.1–6.3).
  */
 import type { ActionKind, MappingConfig } from "../config/types";
-import { ConfigError, err, hookError, ok } from "../core/errors";
+import { ConfigError, err, hookErrors, ok } from "../core/errors";
 import type { RawAction } from "../core/ports";
 import type { BuildDeps, CompiledMapping, MappingOrigin } from "./compiled-mapping";
 import { renderDefaultContent } from "./default-content";
@@ -109,7 +109,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
         const run = await runTransform(() => deps.loader.load(t), tctx, deps.transformTimeoutMs);
         if (!run.ok) {
           deps.logger.error("transform failed", { mappingId: mapping.id, module: t.module, export: t.exportName, reason: run.reason, cause: run.cause, requestId: ctx.requestId });
-          return err(hookError("transform_failed"));
+          return err(hookErrors.transformFailed());
         }
         if (run.value === null) return ok({ kind: "skip" as const, mappingId: mapping.id });
         override = run.value;

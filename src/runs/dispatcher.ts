@@ -7,7 +7,7 @@ import type { HostRuntime } from "../host-contract/host-api";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../core/actions";
 import type { Dispatcher } from "../core/ports";
-import { err, hookError, ok, type Result } from "../core/errors";
+import { err, hookErrors, ok, type Result } from "../core/errors";
 import { wrapExternalContent } from "../safety/wrap";
 import type { ModuleLogger } from "../core/logger";
 import type { RunQueue } from "../core/runs";
@@ -48,7 +48,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { config, runtime, queue, isShuttingDown, idGen, logger } = options;
 
   async function wake(action: WakeAction, source: ActionSource): Promise<Result<DispatchResult>> {
-    if (isShuttingDown()) return err(hookError("shutting_down"));
+    if (isShuttingDown()) return err(hookErrors.shuttingDown());
     const text = contentForSession(action.text, source, idGen);
     try {
       await runtime.sessions.enqueueSystemEvent(runtime.sessions.mainKey, text, {
@@ -59,7 +59,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         ...(source.mappingId !== undefined ? { mappingId: source.mappingId } : {}),
       });
     } catch (e) {
-      return err(hookError("internal_error", "The wake event could not be queued on the main session; retry later.", { cause: e }));
+      return err(hookErrors.wakeNotQueued({ cause: e }));
     }
     if (action.mode === "now") {
       try {
@@ -73,11 +73,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   function agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<DispatchResult> {
-    if (isShuttingDown()) return err(hookError("shutting_down"));
+    if (isShuttingDown()) return err(hookErrors.shuttingDown());
     const prefixes = [HOOK_SESSION_PREFIX, ...config.allowedSessionKeyPrefixes];
     if (!prefixes.some((p) => p !== "" && action.sessionKey.startsWith(p))) {
-      const message = `sessionKey must start with "hook:" or one of hooks.allowedSessionKeyPrefixes.`;
-      return err(hookError("invalid_payload", message, { details: [{ field: "sessionKey", message }] }));
+      return err(hookErrors.sessionKeyPrefixNotAllowed());
     }
     // The stored message is the wrapped text, so a run resumed after a restart runs exactly what was accepted.
     const stored: AgentAction = { ...action, message: contentForSession(action.message, source, idGen) };

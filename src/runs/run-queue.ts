@@ -8,7 +8,7 @@ import type { HostRuntime } from "../host-contract/host-api";
 import type { RunsConfig } from "../config/types";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginEmitter } from "../core/events";
-import { err, hookError, ok, type Result } from "../core/errors";
+import { err, hookErrors, ok, type Result } from "../core/errors";
 import { TERMINAL_RUN_STATUSES, type RunExecutor, type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "../core/runs";
 import { isoAt, systemClock, type Clock } from "../core/clock";
 import { INTERRUPTED_REASON } from "./executor";
@@ -215,15 +215,14 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   }
 
   function enqueue(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Result<RunRecord> {
-    if (phase === "stopping" || phase === "stopped") return err(hookError("shutting_down"));
+    if (phase === "stopping" || phase === "stopped") return err(hookErrors.shuttingDown());
     if (action.sessionKey === runtime.sessions.mainKey) {
-      const message = "sessionKey must not address the main session.";
-      return err(hookError("invalid_payload", message, { details: [{ field: "sessionKey", message }] }));
+      return err(hookErrors.sessionKeyIsMainSession());
     }
     const depth = phase === "started" ? queued.length : store.countQueued();
     if (depth >= config.maxQueued) {
       logger.warn("run refused: queue full", { code: "overloaded", queued: depth, maxQueued: config.maxQueued, requestId: source.requestId });
-      return err(hookError("overloaded", `Too many runs are queued (hooks.runs.maxQueued is ${config.maxQueued}); retry later.`, { headers: { "Retry-After": retryAfter } }));
+      return err(hookErrors.overloaded({ maxQueued: config.maxQueued }, { headers: { "Retry-After": retryAfter } }));
     }
     let record: RunRecord;
     try {
@@ -232,7 +231,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       store.insert(record);
     } catch (e) {
       logger.error("run could not be stored; not accepted", { code: "store_failed", requestId: source.requestId, error: e instanceof Error ? e.message : String(e) });
-      return err(hookError("internal_error", "The run could not be stored, so it was not accepted; retry later.", { cause: e }));
+      return err(hookErrors.runNotStored({ cause: e }));
     }
     addQueued(record);
     logger.info("run queued", { runId: record.id, seq: record.seq, sessionKey: action.sessionKey, hook: source.hook, requestId: source.requestId });

@@ -1,5 +1,5 @@
 /** What every response of the hooks surface must satisfy, whatever the request. */
-import { ERROR_CATALOGUE, type ErrorCode } from "../../src/core/errors";
+import { ERROR_STATUS, type ErrorCode } from "../../src/core/errors";
 import type { FuzzRequest } from "./arbitraries";
 import type { FuzzResponse } from "./fuzz-client";
 
@@ -46,8 +46,8 @@ export function checkResponse(req: FuzzRequest, res: FuzzResponse, secrets: stri
     if (head) return requestId;
     const code = body.code as ErrorCode;
     if (body.ok !== false) fail(req, res, "an error without ok:false");
-    if (typeof code !== "string" || !(code in ERROR_CATALOGUE)) fail(req, res, `unknown error code ${String(code)}`);
-    if (ERROR_CATALOGUE[code].status !== res.status) fail(req, res, `code ${code} with status ${res.status}`);
+    if (typeof code !== "string" || !(code in ERROR_STATUS)) fail(req, res, `unknown error code ${String(code)}`);
+    if (ERROR_STATUS[code] !== res.status) fail(req, res, `code ${code} with status ${res.status}`);
     if (typeof body.error !== "string" || body.error.trim() === "") fail(req, res, "an error without a message");
     if (res.status >= 500 && !ALLOWED_5XX.includes(code)) fail(req, res, `a 5xx other than ${ALLOWED_5XX.join("/")}`);
     if (body.details !== undefined) {

@@ -5,7 +5,7 @@
  * 202 body.
  */
 import request from "supertest";
-import { hookError } from "../../src/core/errors";
+import { hookErrors } from "../../src/core/errors";
 import { bearer, createRouterApp, type RouterApp } from "../helpers/router-app";
 
 /** The one builder of a valid /agent request. */
@@ -117,10 +117,10 @@ describe("POST /hooks/agent (acceptance 7)", () => {
   });
 
   it("overloaded from the dispatcher → 503 overloaded with Retry-After", async () => {
-    h.dispatcher.failNext(hookError("overloaded", undefined, { headers: { "Retry-After": "30" } }));
+    h.dispatcher.failNext(hookErrors.overloaded({ maxQueued: 100 }, { headers: { "Retry-After": "30" } }));
     const res = await post(validAgent());
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ ok: false, code: "overloaded", error: "Too many runs are queued; retry later." });
+    expect(res.body).toEqual({ ok: false, code: "overloaded", error: "Too many runs are queued (hooks.runs.maxQueued is 100); retry later." });
     expect(res.headers["retry-after"]).toBe("30");
   });
 });

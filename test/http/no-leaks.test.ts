@@ -5,7 +5,7 @@
  * cause only in the log.
  */
 import request from "supertest";
-import { hookError } from "../../src/core/errors";
+import { hookErrors } from "../../src/core/errors";
 import { bearer, createRouterApp, ROUTER_TEST_TOKEN, type RouterApp } from "../helpers/router-app";
 import { expectCleanBody } from "../helpers/expect-clean";
 
@@ -69,7 +69,7 @@ describe("nothing leaks (acceptance 13)", () => {
   });
 
   it("a HookError's cause never reaches the body", async () => {
-    h.dispatcher.failNext(hookError("internal_error", "The wake event could not be queued on the main session; retry later.", { cause: new Error(`EACCES ${process.cwd()}/state`) }));
+    h.dispatcher.failNext(hookErrors.wakeNotQueued({ cause: new Error(`EACCES ${process.cwd()}/state`) }));
     const res = await request(h.app).post("/hooks/wake").set(bearer()).send({ text: "hi" });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ ok: false, code: "internal_error", error: "The wake event could not be queued on the main session; retry later." });

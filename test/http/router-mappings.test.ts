@@ -5,7 +5,7 @@
  * The resolver is a scripted double; the mapping engine has its own tests.
  */
 import request from "supertest";
-import { err, hookError, ok } from "../../src/core/errors";
+import { err, hookErrors, ok } from "../../src/core/errors";
 import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../../src/core/ports";
 import { bearer, createRouterApp, ROUTER_TEST_TOKEN, type RouterApp } from "../helpers/router-app";
 
@@ -15,7 +15,7 @@ function scripted(outcome: (input: MappedHookInput) => MappedHookOutcome | Error
     async resolve(input) {
       inputs.push(input);
       const o = outcome(input);
-      return o instanceof Error ? err(hookError("transform_failed", undefined, { cause: o })) : ok(o);
+      return o instanceof Error ? err(hookErrors.transformFailed({ cause: o })) : ok(o);
     },
   };
   return { resolver, inputs };

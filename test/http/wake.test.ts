@@ -5,7 +5,7 @@
  */
 import request from "supertest";
 import { createDispatcher } from "../../src/runs/dispatcher";
-import { err, hookError } from "../../src/core/errors";
+import { err, hookErrors } from "../../src/core/errors";
 import { bearer, createRouterApp, type RouterApp } from "../helpers/router-app";
 
 const validWake = (over: Record<string, unknown> = {}) => ({ text: "disk almost full", ...over });
@@ -63,7 +63,7 @@ describe("POST /hooks/wake (acceptance 6)", () => {
   });
 
   it("a dispatcher failure is rendered with its code (shutting_down → 503)", async () => {
-    h.dispatcher.failNext(hookError("shutting_down", undefined, { headers: { "Retry-After": "5" } }));
+    h.dispatcher.failNext(hookErrors.shuttingDown({ headers: { "Retry-After": "5" } }));
     const res = await post(validWake());
     expect(res.status).toBe(503);
     expect(res.body.code).toBe("shutting_down");
@@ -79,7 +79,7 @@ describe("POST /hooks/wake with the real dispatcher on the fake host (acceptance
         createDispatcher({
           config,
           runtime: host.api.runtime,
-          queue: { enqueue: () => err(hookError("internal_error")), get: () => undefined },
+          queue: { enqueue: () => err(hookErrors.internalError()), get: () => undefined },
           isShuttingDown: () => false,
         }),
     });

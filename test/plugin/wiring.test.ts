@@ -3,7 +3,13 @@
  * durable run queue → executor → host effects. Checks the wiring that unit tests
  * of each module cannot see.
  */
+import express from "express";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import request from "supertest";
+import { activate } from "../../src/plugin/index";
+import { createFakeHost } from "../helpers/fake-host";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 
 const auth = { Authorization: `Bearer ${TEST_TOKEN}` };
@@ -99,5 +105,23 @@ describe("plugin wiring (activate on a host, real pipeline and run queue)", () =
     expect(p.host.turns).toHaveLength(1);
     expect(p.host.turns[0].sessionKey).toBe("hook:main");
     expect(p.host.turns.some((t) => t.sessionKey === "main")).toBe(false);
+  });
+});
+
+describe("the hooks route before the runs service started", () => {
+  it("answers 503 shutting_down with Retry-After and X-Request-Id, and queues nothing", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "iw-notstarted-"));
+    const host = createFakeHost({ config: { hooks: { enabled: true, token: TEST_TOKEN } }, stateDir, configDir: stateDir });
+    activate(host.api);
+    const app = express();
+    for (const r of host.routes) app.use(r.prefix, r.handler);
+    const res = await request(app).post("/hooks/wake").set(auth).send({ text: "too early" });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ ok: false, code: "shutting_down", error: "The hooks service is not running (not started yet, or stopped); retry later." });
+    expect(res.headers["retry-after"]).toBe("5");
+    expect(res.headers["x-request-id"]).toBeTruthy();
+    expect(host.systemEvents).toHaveLength(0);
+    await host.stopServices();
+    rmSync(stateDir, { recursive: true, force: true });
   });
 });

@@ -1,4 +1,5 @@
 /** Content-Type handling of hook bodies (SPEC §4.1, §6). */
+import { hookErrors, type HookError } from "../../core/errors";
 
 export type BodyFormat = "json" | "form";
 
@@ -43,11 +44,11 @@ export function printableMediaType(essence: string): string | undefined {
 /**
  * Compressed bodies are not accepted: a `Content-Encoding` other than `identity`
  * is a 415 (checked before reading, so the size limit applies to what is read).
+ * Returns that error, or undefined when the body is not encoded.
  */
-export function unsupportedEncoding(header: string | undefined): string | undefined {
+export function unsupportedEncoding(header: string | undefined): HookError | undefined {
   if (header === undefined) return undefined;
   const value = header.trim().toLowerCase();
   if (value === "" || value === "identity") return undefined;
-  const shown = /^[\w.+-]{1,32}$/.test(value) ? `Content-Encoding ${value}` : "This Content-Encoding";
-  return `${shown} is not supported; send the body uncompressed.`;
+  return /^[\w.+-]{1,32}$/.test(value) ? hookErrors.contentEncodingNotSupported({ encoding: value }) : hookErrors.unnamedContentEncodingNotSupported();
 }

@@ -10,7 +10,7 @@
  * → 400 `invalid_json`. Form data becomes null-prototype objects.
  */
 import sjson from "secure-json-parse";
-import { err, hookError, ok, type Result } from "../../core/errors";
+import { err, hookErrors, ok, type Result } from "../../core/errors";
 import { FORM_TYPE, isJsonType, isUtf8Charset, parseMediaType, printableMediaType } from "./media-type";
 
 export type Payload = Record<string, unknown>;
@@ -34,8 +34,6 @@ function depthExceeds(value: unknown, limit: number): boolean {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-
-const invalidJson = (message: string) => err(hookError("invalid_json", message));
 
 function describe(value: unknown): string {
   if (value === null) return "null";
@@ -61,17 +59,17 @@ export function parseJsonObject(text: string, what = "The body"): Result<Payload
   try {
     value = JSON.parse(text);
   } catch {
-    return invalidJson(`${what} is not valid JSON.`);
+    return err(hookErrors.jsonMalformed({ what }));
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return invalidJson(`${what} must be a JSON object, not ${describe(value)}.`);
+    return err(hookErrors.jsonNotAnObject({ what, actual: describe(value) }));
   }
   try {
     sjson.scan(value, { protoAction: "error", constructorAction: "error" });
   } catch {
-    return invalidJson(`${what} contains a forbidden key (__proto__ or constructor.prototype).`);
+    return err(hookErrors.jsonForbiddenKey({ what }));
   }
-  if (depthExceeds(value, MAX_JSON_DEPTH)) return invalidJson(`${what} is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  if (depthExceeds(value, MAX_JSON_DEPTH)) return err(hookErrors.jsonTooDeep({ what, maxDepth: MAX_JSON_DEPTH }));
   return ok(value as Payload);
 }
 
@@ -108,20 +106,15 @@ export function parseBody(raw: Buffer, options: ParseBodyOptions): Result<Payloa
   const isForm = media.essence === FORM_TYPE;
   if (options.mapped && media.essence !== "" && !isForm && !isJsonType(media.essence)) {
     const shown = printableMediaType(media.essence);
-    return err(
-      hookError(
-        "unsupported_media_type",
-        `${shown ? `Content-Type ${shown} is not supported` : "This Content-Type is not supported"} on mapped hooks; send application/json or application/x-www-form-urlencoded.`,
-      ),
-    );
+    return err(shown ? hookErrors.mediaTypeNotSupported({ mediaType: shown }) : hookErrors.unnamedMediaTypeNotSupported());
   }
   if (options.mapped && !isUtf8Charset(media.charset)) {
-    return err(hookError("unsupported_media_type", "The body must be encoded as UTF-8 (charset=utf-8)."));
+    return err(hookErrors.charsetNotUtf8());
   }
   const text = decode(raw);
-  if (text === undefined) return invalidJson("The body is not valid UTF-8.");
+  if (text === undefined) return err(hookErrors.bodyNotUtf8());
   if (text.trim() === "") {
-    return options.mapped ? ok(Object.create(null) as Payload) : invalidJson("The body is empty; send a JSON object.");
+    return options.mapped ? ok(Object.create(null) as Payload) : err(hookErrors.bodyEmpty());
   }
   if (options.mapped && isForm && !/^\s*[{[]/.test(text)) return parseFormPayload(text);
   return parseJsonObject(text);

@@ -11,7 +11,7 @@ import { discoverPlugins, type DiscoveredPlugin } from "../plugins/discover";
 import { openPluginState } from "../plugins/plugin-state";
 import { checkPluginConfig } from "../plugins/plugin-config";
 import { installPlugin } from "../plugins/install";
-import { CliError } from "./cli-error";
+import { cliErrors } from "./cli-error";
 
 export interface PluginsIo {
   out: (line: string) => void;
@@ -95,7 +95,7 @@ export function registerPluginsCommand(program: Command, io: PluginsIo): void {
         io.out(`installed ${res.id} ${res.version} in ${res.dir}${res.replaced ? ` (replaced ${res.replaced})` : ""}; dependencies: ${res.dependencies}`);
         openPluginState(config.stateDir).setEnabled(res.id, true);
       } catch (e) {
-        throw new CliError(`plugins install: ${(e as Error).message}`);
+        throw cliErrors.pluginInstallFailed({ reason: (e as Error).message });
       }
     });
 
@@ -108,7 +108,7 @@ export function registerPluginsCommand(program: Command, io: PluginsIo): void {
       .action((id: string, opts: { config?: string }) => {
         const config = load(io, opts.config);
         const known = listPlugins(config).some((r) => r.id === id);
-        if (!known) throw new CliError(`plugins ${enable ? "enable" : "disable"}: no plugin with id "${id}" (see gateway plugins list)`);
+        if (!known) throw cliErrors.pluginUnknown({ command: enable ? "enable" : "disable", id });
         openPluginState(config.stateDir).setEnabled(id, enable);
         io.out(`${enable ? "enabled" : "disabled"} ${id} (restart the gateway to apply)`);
       });

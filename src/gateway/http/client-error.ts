@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { maxHeaderSize, type ServerResponse } from "node:http";
 import type { HostLogger } from "../../host-contract/host-api";
+import { createErrorCatalogue } from "../../host-contract/error-catalogue";
 
 export interface ClientErrorReply {
   status: number;
@@ -16,19 +17,29 @@ export interface ClientErrorReply {
   error: string;
 }
 
+/** The protocol errors the gateway answers itself (docs/errors.md, "Answered by the gateway"). */
+export const CLIENT_ERROR_CATALOGUE = {
+  headersTooLarge: { status: 431, code: "headers_too_large", message: "The request headers are larger than the server accepts ({maxKb} KB in total)." },
+  notReceivedInTime: { status: 408, code: "request_timeout", message: "The request was not received in time." },
+  chunkedBodyMalformed: { status: 400, code: "invalid_request", message: "The chunked request body is malformed." },
+  notHttp11: { status: 400, code: "invalid_request", message: "The request is not valid HTTP/1.1." },
+} as const;
+
+const replies = createErrorCatalogue(CLIENT_ERROR_CATALOGUE, ({ entry, message }): ClientErrorReply => ({ status: entry.status, code: entry.code, error: message }));
+
 /** Status, code and sentence for a parser error code (`HPE_*`, `ERR_HTTP_REQUEST_TIMEOUT`). */
 export function clientErrorReply(errorCode: string | undefined): ClientErrorReply {
   switch (errorCode) {
     case "HPE_HEADER_OVERFLOW":
-      return { status: 431, code: "headers_too_large", error: `The request headers are larger than the server accepts (${Math.floor(maxHeaderSize / 1024)} KB in total).` };
+      return replies.headersTooLarge({ maxKb: Math.floor(maxHeaderSize / 1024) });
     case "ERR_HTTP_REQUEST_TIMEOUT":
     case "HPE_HEADERS_TIMEOUT":
-      return { status: 408, code: "request_timeout", error: "The request was not received in time." };
+      return replies.notReceivedInTime();
     case "HPE_INVALID_CHUNK_SIZE":
     case "HPE_INVALID_EOF_STATE":
-      return { status: 400, code: "invalid_request", error: "The chunked request body is malformed." };
+      return replies.chunkedBodyMalformed();
     default:
-      return { status: 400, code: "invalid_request", error: "The request is not valid HTTP/1.1." };
+      return replies.notHttp11();
   }
 }
 

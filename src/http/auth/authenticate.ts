@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { ResolvedHooksConfig } from "../../config/types";
-import { err, hookError, ok, type Result } from "../../core/errors";
+import { err, hookErrors, ok, type Result } from "../../core/errors";
 import { createAuthThrottle, type AuthThrottle } from "./auth-throttle";
 import { extractToken, hasQueryToken, type TokenCarrier } from "./token-carrier";
 import { createTokenMatcher } from "./token-matcher";
@@ -38,7 +38,7 @@ export function createAuthenticator(options: {
   return {
     throttle,
     authenticate(req) {
-      if (!config.allowQueryToken && hasQueryToken(req.url)) return err(hookError("query_token_not_allowed"));
+      if (!config.allowQueryToken && hasQueryToken(req.url)) return err(hookErrors.queryTokenNotAllowed());
       const presented = extractToken(req.headers, req.url);
       if (presented && matches(presented.token)) {
         throttle.clear(req.client);
@@ -47,19 +47,12 @@ export function createAuthenticator(options: {
       if (req.method === "POST") {
         const verdict = throttle.recordFailure(req.client);
         if (verdict.throttled) {
-          return err(
-            hookError(
-              "too_many_requests",
-              `Too many failed authentication attempts from this client (more than ${config.authThrottle.maxFailures} in ${config.authThrottle.windowSeconds} s); retry after ${verdict.retryAfterSeconds} s.`,
-              { headers: { "Retry-After": String(verdict.retryAfterSeconds) } },
-            ),
-          );
+          const { maxFailures, windowSeconds } = config.authThrottle;
+          const { retryAfterSeconds } = verdict;
+          return err(hookErrors.authThrottled({ maxFailures, windowSeconds, retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } }));
         }
       }
-      const message = presented
-        ? "The hook token is invalid."
-        : "A hook token is required: send it as Authorization: Bearer <token>.";
-      return err(hookError("unauthorized", message, { headers: CHALLENGE }));
+      return err((presented ? hookErrors.tokenInvalid : hookErrors.tokenMissing)({ headers: CHALLENGE }));
     },
   };
 }

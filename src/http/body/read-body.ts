@@ -6,7 +6,7 @@
  * answers with `Connection: close` so the rest is never read.
  */
 import type { IncomingMessage } from "node:http";
-import { err, hookError, ok, type HookError, type Result } from "../../core/errors";
+import { err, hookErrors, ok, type HookError, type Result } from "../../core/errors";
 
 export interface ReadBodyOptions {
   /** Bytes allowed (`hooks.maxBodyBytes`). */
@@ -16,7 +16,7 @@ export interface ReadBodyOptions {
 }
 
 export function tooLarge(limit: number): HookError {
-  return hookError("payload_too_large", `The request body is larger than hooks.maxBodyBytes allows (${limit} bytes).`);
+  return hookErrors.bodyTooLarge({ limit });
 }
 
 /** The declared length, or undefined when absent/invalid (then the stream decides). */
@@ -36,7 +36,7 @@ export function readBody(req: IncomingMessage, options: ReadBodyOptions): Promis
   const declared = declaredLength(req);
   if (declared !== undefined && declared > limit) return Promise.resolve(err(tooLarge(limit)));
   if (req.readableEnded) {
-    return Promise.resolve(err(hookError("internal_error", "The request body was consumed before the hook could read it.")));
+    return Promise.resolve(err(hookErrors.bodyAlreadyConsumed()));
   }
 
   return new Promise((resolve) => {
@@ -66,9 +66,9 @@ export function readBody(req: IncomingMessage, options: ReadBodyOptions): Promis
     };
     const onEnd = (): void => finish(ok(Buffer.concat(chunks, size)));
     const onAbort = (): void =>
-      finish(err(hookError("request_timeout", "The connection closed before the request body was complete.")));
+      finish(err(hookErrors.bodyIncomplete()));
     const timer = setTimeout(
-      () => finish(err(hookError("request_timeout", `The request body did not arrive within ${timeoutMs / 1000} s.`))),
+      () => finish(err(hookErrors.bodyTimedOut({ seconds: timeoutMs / 1000 }))),
       timeoutMs,
     );
 

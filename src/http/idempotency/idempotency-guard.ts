@@ -25,7 +25,7 @@
  */
 import type { HookResponse, IdempotencyGuard } from "../../core/ports";
 import type { ModuleLogger } from "../../core/logger";
-import { hookError } from "../../core/errors";
+import { hookErrors } from "../../core/errors";
 import type { PluginDatabase } from "../../store/database";
 import { createIdempotencyStore, runIdempotencyKey, type IdempotencyStore } from "../../store/idempotency-store";
 
@@ -87,12 +87,6 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
   const inFlight = new Map<string, InFlight>();
   let lastPurge = Number.NEGATIVE_INFINITY;
 
-  const reused = (scope: string) =>
-    hookError(
-      "idempotency_key_reused",
-      `The idempotency key was already used on ${scope} with a different request body; send a new key for a different request.`,
-    );
-
   let store: IdempotencyStore | undefined;
   const storeFor = (database: PluginDatabase): IdempotencyStore => (store ??= createIdempotencyStore(database.db));
 
@@ -115,7 +109,7 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
       if (current) {
         if (current.bodyHash !== bodyHash) {
           logger.warn("idempotency key reused with a different body", { scope, key });
-          throw reused(scope);
+          throw hookErrors.idempotencyKeyReused({ scope });
         }
         logger.debug("duplicate request waits for the first", { scope, key });
         const outcome = await current.outcome;
@@ -123,7 +117,7 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
       }
 
       const database = options.database;
-      if (!database.isOpen) throw hookError("shutting_down", undefined, { headers: { "Retry-After": String(options.shutdownRetryAfterSeconds ?? 5) } });
+      if (!database.isOpen) throw hookErrors.shuttingDown({ headers: { "Retry-After": String(options.shutdownRetryAfterSeconds ?? 5) } });
       const store = storeFor(database);
       const now = clock();
       if (now - lastPurge >= purgeIntervalMs) {
@@ -142,7 +136,7 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
       if (record) {
         if (record.bodyHash !== bodyHash) {
           logger.warn("idempotency key reused with a different body", { scope, key });
-          throw reused(scope);
+          throw hookErrors.idempotencyKeyReused({ scope });
         }
         logger.info("idempotent replay", { scope, key, status: record.response!.status });
         return replay(record.response!);

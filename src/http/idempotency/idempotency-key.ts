@@ -3,13 +3,16 @@
  * (Standard Webhooks), `svix-id` or `X-GitHub-Delivery` that is present.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { err, hookError, ok, type Result } from "../../core/errors";
+import { err, hookErrors, ok, type Result } from "../../core/errors";
+import { fillTemplate } from "../../host-contract/error-catalogue";
 
 /** Headers searched, in order of preference. */
 export const IDEMPOTENCY_HEADERS = ["idempotency-key", "webhook-id", "svix-id", "x-github-delivery"] as const;
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const PRINTABLE = /^[\x21-\x7e]+$/;
+/** The rule a malformed key breaks (a `details` sentence). */
+const KEY_RULE = "{header} must be 1 to {maxLength} printable ASCII characters without spaces";
 
 export interface IdempotencyKey {
   header: (typeof IDEMPOTENCY_HEADERS)[number];
@@ -23,8 +26,8 @@ export function extractIdempotencyKey(headers: IncomingHttpHeaders): Result<Idem
     const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
     if (!value) continue;
     if (value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !PRINTABLE.test(value)) {
-      const message = `${header} must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`;
-      return err(hookError("invalid_payload", `Invalid request: ${message}.`, { details: [{ field: header, message }] }));
+      const rule = fillTemplate(KEY_RULE, { header, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH });
+      return err(hookErrors.invalidField({ subject: "request", problem: rule }, { details: [{ field: header, message: rule }] }));
     }
     return ok({ header, key: value });
   }

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import JSON5 from "json5";
 import { writeFileAtomic } from "../atomic-write";
-import { MailError } from "../mail-error";
+import { mailErrors } from "../mail-error";
 
 export interface RawConfigFile {
   file: string;
@@ -32,7 +32,7 @@ export function readRawConfigFile(file: string): RawConfigFile {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { file, existed: false, raw: {}, json5Only: false };
-    throw new MailError("config_file", `Cannot read the config file ${file} (${code ?? "error"}).`, { cause: e });
+    throw mailErrors.configUnreadable({ file, errno: code ?? "error" }, { cause: e });
   }
   let parsed: unknown;
   let json5Only = false;
@@ -43,13 +43,11 @@ export function readRawConfigFile(file: string): RawConfigFile {
       parsed = JSON5.parse(text);
       json5Only = true;
     } catch (e) {
-      throw new MailError("config_file", `The config file ${file} is not valid JSON/JSON5 (${(e as Error).message.replace(/^JSON5: /, "")}); fix it before running setup.`, {
-        cause: e,
-      });
+      throw mailErrors.configNotJson({ file, reason: (e as Error).message.replace(/^JSON5: /, "") }, { cause: e });
     }
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new MailError("config_file", `The config file ${file} must contain a JSON object at the top level.`);
+    throw mailErrors.configNotObject({ file });
   }
   return { file, existed: true, raw: parsed as Record<string, unknown>, json5Only, mode };
 }
@@ -67,7 +65,7 @@ export function writeRawConfigFile(current: RawConfigFile, next: Record<string, 
     }
     writeFileAtomic(current.file, JSON.stringify(next, null, 2) + "\n", mode ?? current.mode ?? 0o600);
   } catch (e) {
-    throw new MailError("config_file", `Cannot write the config file ${current.file} (${(e as NodeJS.ErrnoException).code ?? "error"}).`, { cause: e });
+    throw mailErrors.configUnwritable({ file: current.file, errno: (e as NodeJS.ErrnoException).code ?? "error" }, { cause: e });
   }
   return { backup };
 }

@@ -13,7 +13,7 @@ import type { MailTlsMode } from "../../config/types";
 import { applyMailSetup } from "./apply-mail-setup";
 import { readRawConfigFile, writeRawConfigFile } from "./config-file";
 import { defaultHookUrl } from "../hook-url";
-import { MailError } from "../mail-error";
+import { mailErrors } from "../mail-error";
 import { createPrompter, type Prompter } from "./setup-prompts";
 import * as parse from "./setup-answers";
 import type { MailSetupAnswers } from "./setup-answers";
@@ -83,9 +83,9 @@ function isLoopback(host: string): boolean {
 
 /** Runs setup; throws MailError on invalid input (nothing is written then). */
 export async function runMailSetup(flags: MailSetupFlags, ctx: MailSetupContext): Promise<MailSetupResult> {
-  if (flags.password !== undefined) throw new MailError("plain_password_refused", parse.PLAIN_PASSWORD_REFUSED);
+  if (flags.password !== undefined) throw mailErrors.plainPasswordRefused();
   if (flags.passwordEnv !== undefined && flags.passwordFile !== undefined) {
-    throw new MailError("invalid_option", "Use only one of --password-env and --password-file.");
+    throw mailErrors.passwordSourceConflict();
   }
   const file = ctx.configPath ?? path.resolve(ctx.cwd, "gateway.config.json");
   const current = readRawConfigFile(file);
@@ -142,10 +142,7 @@ export async function runMailSetup(flags: MailSetupFlags, ctx: MailSetupContext)
         : undefined);
 
     if (missing.length > 0) {
-      throw new MailError(
-        "invalid_option",
-        `Missing ${missing.join(", ")}: pass ${missing.length > 1 ? "them" : "it"} as flags (no terminal to ask on), e.g. gateway webhooks mail setup --host imap.example.com --user me@example.com --password-env MAIL_PASSWORD.`,
-      );
+      throw (missing.length > 1 ? mailErrors.answersMissing : mailErrors.answerMissing)({ names: missing.join(", ") });
     }
     answers = { host: host!, port, tls, user: user!, password: password!, mailbox, hookUrl, includeBody, maxBytes, ...(autoStart === undefined ? {} : { autoStart }) };
   } finally {
@@ -215,7 +212,7 @@ function checkAcceptedByPlugin(config: Obj, file: string, env: NodeJS.ProcessEnv
   try {
     resolveConfig(probe, { configDir: path.dirname(file), env });
   } catch (e) {
-    throw new MailError("config_file", `The updated config would be refused by the gateway, so nothing was written: ${(e as Error).message}`, { cause: e });
+    throw mailErrors.configRefused({ reason: (e as Error).message }, { cause: e });
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { MailConfig, MailTlsMode } from "../../config/types";
 import { BOUNDS, TLS_MODES } from "../../config/rules";
-import { MailError } from "../mail-error";
+import { mailErrors } from "../mail-error";
 
 export interface MailSetupAnswers {
   host: string;
@@ -23,50 +23,49 @@ export interface MailSetupAnswers {
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SINGLE_LINE = /^[^\u0000-\u001f\u007f]+$/;
 
-function invalid(flag: string, rule: string, got: string): MailError {
-  return new MailError("invalid_option", `${flag} ${rule} (got "${got.slice(0, 200)}").`);
-}
+/** The offered value as an error message shows it. */
+const shown = (got: string): string => got.slice(0, 200);
 
 export function parseHost(v: string): string {
   const s = v.trim();
-  if (s === "" || /\s/.test(s) || s.includes("/")) throw invalid("--host", "must be a host name or IP address, e.g. imap.gmail.com", v);
+  if (s === "" || /\s/.test(s) || s.includes("/")) throw mailErrors.hostInvalid({ got: shown(v) });
   return s;
 }
 
 export function parsePort(v: string | number): number {
   const s = String(v).trim();
   const n = Number(s);
-  if (!/^\d+$/.test(s) || n < BOUNDS.port.min || n > BOUNDS.port.max) throw invalid("--port", "must be an integer between 1 and 65535", s);
+  if (!/^\d+$/.test(s) || n < BOUNDS.port.min || n > BOUNDS.port.max) throw mailErrors.portInvalid({ ...BOUNDS.port, got: shown(s) });
   return n;
 }
 
 export function parseTls(v: string): MailTlsMode {
   const s = v.trim().toLowerCase();
-  if (!(TLS_MODES as readonly string[]).includes(s)) throw invalid("--tls", `must be one of ${TLS_MODES.join(", ")}`, v);
+  if (!(TLS_MODES as readonly string[]).includes(s)) throw mailErrors.tlsInvalid({ modes: TLS_MODES.join(", "), got: shown(v) });
   return s as MailTlsMode;
 }
 
 export function parseUser(v: string): string {
   const s = v.trim();
-  if (s === "" || !SINGLE_LINE.test(s)) throw invalid("--user", "must be the IMAP login (usually your e-mail address) on one line", v);
+  if (s === "" || !SINGLE_LINE.test(s)) throw mailErrors.userInvalid({ got: shown(v) });
   return s;
 }
 
 export function parseMailbox(v: string): string {
   const s = v.trim();
-  if (s === "" || !SINGLE_LINE.test(s)) throw invalid("--mailbox", "must be a mailbox name such as INBOX", v);
+  if (s === "" || !SINGLE_LINE.test(s)) throw mailErrors.mailboxInvalid({ got: shown(v) });
   return s;
 }
 
 export function parsePasswordEnv(v: string): { env: string } {
   const s = v.trim();
-  if (!ENV_NAME.test(s)) throw invalid("--password-env", "must be an environment variable name (letters, digits and _, not starting with a digit)", v);
+  if (!ENV_NAME.test(s)) throw mailErrors.passwordEnvInvalid({ got: shown(v) });
   return { env: s };
 }
 
 export function parsePasswordFile(v: string): { file: string } {
   const s = v.trim();
-  if (s === "" || !SINGLE_LINE.test(s)) throw invalid("--password-file", "must be the path of a file holding the password", v);
+  if (s === "" || !SINGLE_LINE.test(s)) throw mailErrors.passwordFileInvalid({ got: shown(v) });
   return { file: s };
 }
 
@@ -76,10 +75,10 @@ export function parseHookUrl(v: string): string {
   try {
     url = new URL(s);
   } catch {
-    throw invalid("--hook-url", "must be an http:// or https:// URL, e.g. http://127.0.0.1:18789/hooks/mail", v);
+    throw mailErrors.hookUrlInvalid({ got: shown(v) });
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid("--hook-url", "must be an http:// or https:// URL", v);
-  if (url.username || url.password || url.search.includes("token=")) throw invalid("--hook-url", "must not carry credentials (the watcher sends the hook token in a header)", "…");
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw mailErrors.hookUrlNotHttp({ got: shown(v) });
+  if (url.username || url.password || url.search.includes("token=")) throw mailErrors.hookUrlWithCredentials();
   return s;
 }
 
@@ -87,7 +86,7 @@ export function parseMaxBytes(v: string | number): number {
   const s = String(v).trim();
   const n = Number(s);
   const { min, max } = BOUNDS.mailMaxBytes;
-  if (!/^\d+$/.test(s) || n < min || n > max) throw invalid("--max-bytes", `must be an integer between ${min} and ${max}`, s);
+  if (!/^\d+$/.test(s) || n < min || n > max) throw mailErrors.maxBytesInvalid({ min, max, got: shown(s) });
   return n;
 }
 
@@ -96,13 +95,8 @@ export function parseYesNo(flag: string, v: string): boolean {
   const s = v.trim().toLowerCase();
   if (["y", "yes", "true", "1", "on"].includes(s)) return true;
   if (["n", "no", "false", "0", "off"].includes(s)) return false;
-  throw invalid(flag, "must be yes or no", v);
+  throw mailErrors.yesNoInvalid({ flag, got: shown(v) });
 }
-
-/** The message for a plain-text password, wherever it was offered. */
-export const PLAIN_PASSWORD_REFUSED =
-  "Refusing to store a plain-text IMAP password: setup only writes a reference to it. " +
-  "Put the password in an environment variable and pass --password-env NAME, or in a file only you can read (chmod 600) and pass --password-file PATH.";
 
 /**
  * Parses a prompt answer for the password source: `env:NAME` or `file:PATH`.
@@ -111,6 +105,6 @@ export const PLAIN_PASSWORD_REFUSED =
 export function parsePasswordSource(v: string): MailConfig["imap"]["password"] {
   const s = v.trim();
   const m = /^(env|file):(.+)$/i.exec(s);
-  if (!m) throw new MailError("plain_password_refused", PLAIN_PASSWORD_REFUSED);
+  if (!m) throw mailErrors.plainPasswordRefused();
   return m[1]!.toLowerCase() === "env" ? parsePasswordEnv(m[2]!) : parsePasswordFile(m[2]!);
 }

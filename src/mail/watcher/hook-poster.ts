@@ -11,7 +11,7 @@
 import type { ModuleLogger } from "../../core/logger";
 import { backoffDelay, sleep, DEFAULT_POST_BACKOFF, type BackoffPolicy } from "./backoff";
 import type { MailBatch } from "./batch";
-import { MailError } from "../mail-error";
+import { mailErrors } from "../mail-error";
 
 export type PostOutcome =
   | { kind: "delivered"; status: number; attempts: number; replayed: boolean }
@@ -102,11 +102,7 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
       const checkDeadline = (n: number, delay: number, last: string): void => {
         if (limits.maxWaitMs === undefined || now() - startedAt + delay <= limits.maxWaitMs) return;
         log.error("gave up on the mail batch for now; it is kept for the next run", { ...meta, attempts: n, last, maxWaitMs: limits.maxWaitMs });
-        throw new MailError(
-          "hook_unreachable",
-          `The hook at ${opts.hookUrl} did not accept the mail batch within ${Math.round(limits.maxWaitMs / 1000)} s (${n} attempt(s), last: ${last}); ` +
-            "the batch is kept and sent again, with the same Idempotency-Key, by the next run.",
-        );
+        throw mailErrors.hookUnreachable({ hookUrl: opts.hookUrl, seconds: Math.round(limits.maxWaitMs / 1000), attempts: n, last });
       };
       for (let n = 1; ; n++) {
         if (signal.aborted) return { kind: "aborted", attempts: n - 1 };
@@ -120,12 +116,9 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
             return { kind: "delivered", status: r.status, attempts: n, replayed: r.replayed };
           }
           if (MISCONFIGURED.has(r.status)) {
-            throw new MailError(
-              "hook_misconfigured",
-              r.status === 401 || r.status === 403
-                ? `The hook at ${opts.hookUrl} refused the token (HTTP ${r.status}); check hooks.token and restart the gateway after changing it.`
-                : `The hook at ${opts.hookUrl} does not accept mail (HTTP ${r.status}${r.code ? ` ${r.code}` : ""}); check hooks.mail.hookUrl, hooks.enabled and that "mail" is in hooks.presets.`,
-            );
+            const args = { hookUrl: opts.hookUrl, status: r.status };
+            if (r.status === 401 || r.status === 403) throw mailErrors.hookRefusedToken(args);
+            throw r.code ? mailErrors.hookRefusesMailWithCode({ ...args, code: r.code }) : mailErrors.hookRefusesMail(args);
           }
           if (!(RETRYABLE.has(r.status) || r.status >= 500)) {
             log.error("mail batch rejected by the gateway; skipping it", { ...meta, status: r.status, code: r.code, attempts: n });

@@ -6,7 +6,7 @@
 import { ImapFlow, type ImapFlowError, type ImapFlowOptions } from "imapflow";
 import type { MailConfig } from "../../config/types";
 import type { ModuleLogger } from "../../core/logger";
-import { MailError } from "../mail-error";
+import { MailError, mailErrors } from "../mail-error";
 import { describePasswordRef } from "../password";
 
 /** What the watcher knows about the opened mailbox. */
@@ -65,27 +65,19 @@ export function tlsOptions(mode: MailConfig["imap"]["tls"]): Pick<ImapFlowOption
 export function classifyImapError(e: unknown, imap: MailConfig["imap"]): MailError {
   if (e instanceof MailError) return e;
   const err = (e ?? {}) as ImapFlowError;
-  const where = `${imap.host}:${imap.port}`;
-  const said = err.responseText ? ` (server said: ${err.responseText.slice(0, 200)})` : "";
+  const server = `${imap.host}:${imap.port}`;
+  const said = err.responseText?.slice(0, 200);
+  const cause = { cause: e };
   if (err.authenticationFailed && err.serverResponseCode !== "UNAVAILABLE") {
-    return new MailError(
-      "imap_auth_failed",
-      `The IMAP server ${where} rejected the login for user "${imap.user}"${said}; check the password in ${describePasswordRef(imap.password)} (for Gmail/Outlook use an app password).`,
-      { cause: e },
-    );
+    const args = { server, user: imap.user, passwordRef: describePasswordRef(imap.password) };
+    return said ? mailErrors.imapLoginRejectedSaying({ ...args, said }, cause) : mailErrors.imapLoginRejected(args, cause);
   }
-  if (err.mailboxMissing) {
-    return new MailError("imap_mailbox_missing", `The mailbox "${imap.mailbox}" does not exist for user "${imap.user}" on ${where}; check hooks.mail.imap.mailbox.`, { cause: e });
-  }
+  if (err.mailboxMissing) return mailErrors.imapMailboxMissing({ mailbox: imap.mailbox, user: imap.user, server }, cause);
   if (err.tlsFailed || /SSL|TLS|certificate/i.test(`${err.code ?? ""} ${err.message ?? ""}`)) {
-    return new MailError(
-      "imap_connection",
-      `TLS with the IMAP server ${where} failed (${err.code ?? err.message}); check hooks.mail.imap.tls ("tls" for port 993, "starttls" for 143).`,
-      { cause: e },
-    );
+    return mailErrors.imapTlsFailed({ server, reason: `${err.code ?? err.message}` }, cause);
   }
   const reason = err.code ?? err.message ?? "unknown error";
-  return new MailError("imap_connection", `Cannot use the IMAP server ${where}: ${reason}${said}.`, { cause: e });
+  return said ? mailErrors.imapUnusableSaying({ server, reason, said }, cause) : mailErrors.imapUnusable({ server, reason }, cause);
 }
 
 /** Connects, logs in and opens the mailbox read-only. Throws a MailError on failure. */

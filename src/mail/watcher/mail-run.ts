@@ -7,7 +7,7 @@ import type { ResolvedHooksConfig } from "../../config/types";
 import type { ModuleLogger } from "../../core/logger";
 import type { PluginApi } from "../../host-contract/host-api";
 import { defaultHookUrl } from "../hook-url";
-import { MailError } from "../mail-error";
+import { mailErrors } from "../mail-error";
 import { createMailWatcher, type MailRunSummary, type MailSince, type MailWatcherOptions } from "./mail-watcher";
 
 export interface MailRunFlags {
@@ -45,15 +45,15 @@ export function parseSince(value: string): MailSince {
     const date = new Date(s);
     if (!Number.isNaN(date.getTime())) return { date };
   }
-  throw new MailError("invalid_option", `--since must be a date (YYYY-MM-DD) or a message UID (a positive integer) (got "${value.slice(0, 100)}").`);
+  throw mailErrors.sinceInvalid({ got: value.slice(0, 100) });
 }
 
 /** `--max-wait 120` → 120 000 ms; whole seconds from 0 (a single attempt) to 86400. */
 export function parseMaxWait(value: string, once: boolean): number {
-  if (!once) throw new MailError("invalid_option", "--max-wait only applies with --once (without it, run retries until the gateway is back).");
+  if (!once) throw mailErrors.maxWaitWithoutOnce();
   const s = value.trim();
   if (/^\d+$/.test(s) && Number(s) <= 86_400) return Number(s) * 1000;
-  throw new MailError("invalid_option", `--max-wait must be a whole number of seconds from 0 to 86400 (got "${value.slice(0, 100)}").`);
+  throw mailErrors.maxWaitInvalid({ got: value.slice(0, 100) });
 }
 
 /** Checks the config and runs the watcher; throws MailError for anything the user must fix. */
@@ -61,9 +61,9 @@ export async function runMailCommand(flags: MailRunFlags, ctx: MailRunContext): 
   const { config } = ctx;
   const where = ctx.api.configPath ?? "the gateway config";
   const mail = config.mail;
-  if (!mail) throw new MailError("not_configured", `hooks.mail is not configured in ${where}; run \`gateway webhooks mail setup\` first.`);
+  if (!mail) throw mailErrors.mailNotConfigured({ where });
   if (!config.enabled || config.token === "") {
-    throw new MailError("not_configured", `hooks.enabled is not true in ${where}, so there is no hook to post to; run \`gateway webhooks mail setup\` (it enables hooks).`);
+    throw mailErrors.hooksNotEnabled({ where });
   }
   const since = flags.since === undefined ? undefined : parseSince(flags.since);
   const onceMaxWaitMs = flags.maxWait === undefined ? undefined : parseMaxWait(flags.maxWait, flags.once === true);

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { MailError } from "../mail-error";
+import { mailErrors } from "../mail-error";
 import { mailboxKey, mailStateDir, type MailboxIdentity } from "./checkpoint-store";
 
 /** Lock files held by this process (a second watcher in the same process is refused too). */
@@ -46,12 +46,9 @@ export function acquireWatcherLock(stateDir: string, mailbox: MailboxIdentity): 
     const pid = Number.parseInt(fs.readFileSync(file, "utf8").trim(), 10);
     const held = Number.isInteger(pid) && pid > 0 && (pid === process.pid ? heldHere.has(file) : processAlive(pid));
     if (held) {
-      throw new MailError(
-        "watcher_locked",
-        `Another mail watcher (pid ${pid}) is already running for ${mailbox.user} on ${mailbox.host}/${mailbox.mailbox}; stop it first (lock file ${file}).`,
-      );
+      throw mailErrors.watcherRunning({ pid, user: mailbox.user, host: mailbox.host, mailbox: mailbox.mailbox, file });
     }
     fs.rmSync(file, { force: true });
   }
-  throw new MailError("watcher_locked", `Could not take the mail watcher lock ${file}; another watcher keeps taking it.`);
+  throw mailErrors.watcherLockContended({ file });
 }

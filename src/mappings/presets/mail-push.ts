@@ -4,7 +4,7 @@
  * `{ source?: "mail", messages: [{ id?, from, subject, snippet, body?, date? }] }`.
  */
 import type { ErrorDetail, Result } from "../../core/errors";
-import { err, hookError, ok } from "../../core/errors";
+import { err, hookErrors, ok } from "../../core/errors";
 
 export interface MailPushMessage {
   id?: string;
@@ -67,7 +67,7 @@ export function parseMailPush(payload: Record<string, unknown>): Result<MailPush
     });
   }
   if (problems.length > 0) {
-    return err(hookError("invalid_payload", "The mail push is invalid.", { details: problems.slice(0, MAX_DETAILS) }));
+    return err(hookErrors.mailPushInvalid({ details: problems.slice(0, MAX_DETAILS) }));
   }
   return ok({ ...(typeof source === "string" ? { source } : {}), messages: parsed });
 }

@@ -1,7 +1,7 @@
 import { openPluginDatabase, type PluginDatabase } from "../../../src/store/database";
 import { createIdempotencyGuard, runIdempotencyKey, isStorableResponse } from "../../../src/http/idempotency/idempotency-guard";
 import { createSqliteRunStore } from "../../../src/store/run-store";
-import { HookError, hookError } from "../../../src/core/errors";
+import { HookError, hookErrors } from "../../../src/core/errors";
 import type { HookResponse } from "../../../src/core/ports";
 import { actionSource, agentAction, recordingLogger, runRecord, tempDir } from "../../helpers/temp-dir";
 
@@ -137,7 +137,7 @@ describe("createIdempotencyGuard", () => {
     const guard = guardFor();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const boom = hookError("overloaded", undefined, { headers: { "Retry-After": "3" } });
+    const boom = hookErrors.overloaded({ maxQueued: 1 }, { headers: { "Retry-After": "3" } });
     const handler = jest.fn(async (): Promise<HookResponse> => {
       await gate;
       throw boom;
