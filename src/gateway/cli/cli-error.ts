@@ -1,3 +1,5 @@
+import { parsePort, portRule } from "../../host-contract/gateway-address";
+
 /** An error the CLI prints as one line (`gateway: <message>`) before exiting non-zero. */
 export class CliError extends Error {
   constructor(
@@ -10,7 +12,8 @@ export class CliError extends Error {
 }
 
 /** Parses `--port`: an integer 0–65535 (0 picks a free port). */
-export function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new CliError(`--port must be an integer between 0 and 65535 (got "${value}")`);
-  return Number(value);
+export function parsePortOption(value: string): number {
+  const port = parsePort(value, 0);
+  if (port === undefined) throw new CliError(`--port ${portRule(0)} (got "${value}")`);
+  return port;
 }
