@@ -37,7 +37,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 const invalidJson = (message: string) => err(hookError("invalid_json", message));
 
-function describe(value: unknown): string {
+function describeValueKind(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return `a ${typeof value}`;
@@ -64,7 +64,7 @@ export function parseJsonObject(text: string, what = "The body"): Result<Payload
     return invalidJson(`${what} is not valid JSON.`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return invalidJson(`${what} must be a JSON object, not ${describe(value)}.`);
+    return invalidJson(`${what} must be a JSON object, not ${describeValueKind(value)}.`);
   }
   try {
     sjson.scan(value, { protoAction: "error", constructorAction: "error" });
