@@ -12,7 +12,7 @@ import { IMAP_DEFAULT_PORTS, MAIL_DEFAULTS } from "../../config/rules";
 import type { MailTlsMode } from "../../config/types";
 import { applyMailSetup } from "./apply-mail-setup";
 import { readRawConfigFile, writeRawConfigFile } from "./config-file";
-import { defaultHookUrl } from "../hook-url";
+import { defaultMailHookUrl } from "../../config/mail-hook-url";
 import { MailError } from "../mail-error";
 import { createPrompter, type Prompter } from "./setup-prompts";
 import * as parse from "./setup-answers";
@@ -129,7 +129,7 @@ export async function runMailSetup(flags: MailSetupFlags, ctx: MailSetupContext)
     if (password && "file" in password) password = { file: path.resolve(ctx.cwd, password.file) };
 
     const mailbox = (await value(flags.mailbox, parse.parseMailbox, "Mailbox to watch", str(existingImap.mailbox) ?? MAIL_DEFAULTS.mailbox, undefined)) as string;
-    const hookUrl = (await value(flags.hookUrl, parse.parseHookUrl, "Hook URL the watcher posts to", str(existing.hookUrl) ?? defaultHookUrl(current.raw), undefined)) as string;
+    const hookUrl = (await value(flags.hookUrl, parse.parseHookUrl, "Hook URL the watcher posts to", str(existing.hookUrl) ?? defaultMailHookUrl(current.raw), undefined)) as string;
     const yesNo = (flag: string) => (s: string) => parse.parseYesNo(flag, s);
     const includeBody =
       flags.includeBody ??
