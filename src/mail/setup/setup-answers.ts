@@ -4,6 +4,7 @@
  */
 import type { MailConfig, MailTlsMode } from "../../config/types";
 import { BOUNDS, TLS_MODES } from "../../config/rules";
+import { parsePort, portRule } from "../../host-contract/gateway-address";
 import { MailError } from "../mail-error";
 
 export interface MailSetupAnswers {
@@ -33,11 +34,11 @@ export function parseHost(v: string): string {
   return s;
 }
 
-export function parsePort(v: string | number): number {
+export function parseImapPort(v: string | number): number {
   const s = String(v).trim();
-  const n = Number(s);
-  if (!/^\d+$/.test(s) || n < BOUNDS.port.min || n > BOUNDS.port.max) throw invalid("--port", "must be an integer between 1 and 65535", s);
-  return n;
+  const port = parsePort(s, 1);
+  if (port === undefined) throw invalid("--port", portRule(1), s);
+  return port;
 }
 
 export function parseTls(v: string): MailTlsMode {
