@@ -29,7 +29,7 @@ export function portRule(min: 0 | 1): string {
  */
 export function parsePort(text: string, min: 0 | 1): number | undefined {
   const s = text.trim();
-  if (!/^\d{1,5}$/.test(s)) return undefined;
+  if (!/^\d+$/.test(s)) return undefined;
   const n = Number(s);
   return n >= min && n <= MAX_PORT ? n : undefined;
 }
