@@ -1,23 +1,18 @@
 /**
  * `gateway webhooks test <name> --payload <file.json> [--header k:v …] [--query k=v …] [--json]`:
- * a dry run of a mapped hook for operators. The payload file is parsed like a
- * request body (JSON, or form-encoded when `--header "content-type: application/x-www-form-urlencoded"`),
- * the mapping is resolved (templates rendered, transform run) and the action is
- * validated exactly like a request; the report shows the matched mapping and the
- * action. Nothing is dispatched: no system event, no run, no delivery.
+ * a dry run of a mapped hook for operators. This file is only the command: it reads
+ * the flags and the payload file and prints the report; the dry run itself (body
+ * parsing, mapping, templates/transform, validation — nothing dispatched) is
+ * `dryRunHook` in src/mappings/dry-run.ts.
  */
 import fs from "node:fs";
 import type { Command } from "commander";
-import { validateAction } from "../actions/validate";
 import type { ResolvedHooksConfig } from "../config/types";
-import { normaliseMatchPath } from "../config/paths";
-import { parseBody } from "../actions/body/parse-body";
-import type { MappedHookInput } from "../core/ports";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginApi } from "../host-contract/host-api";
-import { formatDryRun, formatMappingList, type DryRunReport } from "../mappings/dry-run-report";
+import { dryRunHook, type DryRunFailure, type DryRunRequest } from "../mappings/dry-run";
+import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingEngine } from "../mappings/engine";
-import { RESERVED_HOOK_NAMES } from "../mappings/match";
 
 export interface DryRunDeps {
   api: PluginApi;
@@ -34,8 +29,8 @@ interface DryRunOptions {
   json?: boolean;
 }
 
-/** A failure the command reports on stderr with a non-zero exit. */
-class DryRunFailure extends Error {}
+/** A flag the command cannot use; reported on stderr with a non-zero exit. */
+class FlagError extends Error {}
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -44,7 +39,7 @@ function parseHeaders(list: string[]): Record<string, string> {
   for (const h of list) {
     const i = h.indexOf(":");
     const name = i > 0 ? h.slice(0, i).trim().toLowerCase() : "";
-    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new DryRunFailure(`--header "${h}" must look like "Name: value"`);
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new FlagError(`--header "${h}" must look like "Name: value"`);
     out[name] = h.slice(i + 1).trim();
   }
   return out;
@@ -54,68 +49,27 @@ function parseQuery(list: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const q of list) {
     const i = q.indexOf("=");
-    if (i <= 0) throw new DryRunFailure(`--query "${q}" must look like "name=value"`);
+    if (i <= 0) throw new FlagError(`--query "${q}" must look like "name=value"`);
     out[q.slice(0, i)] = q.slice(i + 1);
   }
   return out;
 }
 
-function readPayload(file: string, contentType: string | undefined): Record<string, unknown> {
-  let raw: Buffer;
+function readPayloadFile(file: string): Buffer {
   try {
-    raw = file === "-" ? fs.readFileSync(0) : fs.readFileSync(file);
+    return file === "-" ? fs.readFileSync(0) : fs.readFileSync(file);
   } catch (e) {
-    throw new DryRunFailure(`cannot read --payload ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new FlagError(`cannot read --payload ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const parsed = parseBody(raw, { mapped: true, contentType: contentType ?? "application/json" });
-  if (!parsed.ok) throw new DryRunFailure(`--payload ${file}: ${parsed.error.message} (${parsed.error.code})`);
-  return parsed.value;
 }
 
-function detailLines(details: Array<{ field: string; message: string }> | undefined): string {
-  return (details ?? []).map((d) => `\n  - ${d.field}: ${d.message}`).join("");
-}
-
-/** Runs one dry run; returns the report or throws DryRunFailure. */
-export async function runDryRun(name: string, opts: DryRunOptions, deps: DryRunDeps): Promise<DryRunReport> {
-  const hook = normaliseMatchPath(name);
-  if (RESERVED_HOOK_NAMES.has(hook)) {
-    throw new DryRunFailure(`"${hook}" is a direct endpoint, not a mapped hook; webhooks test dry-runs ${deps.config.path}/<name> mappings`);
-  }
-  const headers = parseHeaders(opts.header);
-  const query = parseQuery(opts.query);
-  const payload = readPayload(opts.payload, headers["content-type"]);
-  const qs = new URLSearchParams(Object.entries(query).filter(([k]) => k.toLowerCase() !== "token")).toString();
-  const input: MappedHookInput = { name: hook, payload, headers, query, url: `${deps.config.path}/${hook}${qs ? `?${qs}` : ""}`, requestId: "dry-run" };
-
-  const resolved = await deps.mappings.dryRun(input);
-  if (!resolved.ok) {
-    const e = resolved.error;
-    const why = e.code === "transform_failed" ? " (the cause is in the log above)" : "";
-    throw new DryRunFailure(`The hook would fail with ${e.status} ${e.code}: ${e.message}${why}${detailLines(e.details)}`);
-  }
-  const outcome = resolved.value;
-  if (outcome.kind === "no_match") {
-    throw new DryRunFailure(`No mapping matches "${hook}" (the hook would answer 404 not_found).\n${formatMappingList(deps.mappings.describe())}`);
-  }
-  const described = deps.mappings.describe().find((m) => m.id === outcome.mappingId);
-  const mapping = { id: outcome.mappingId, key: described?.key ?? outcome.mappingId };
-  if (outcome.kind === "skip") return { hook, mapping, outcome: "skip", dispatched: false };
-
-  const validated = validateAction(outcome.raw, { runtime: deps.api.runtime, config: deps.config }, `action of mapping ${outcome.mappingId}`);
-  if (!validated.ok) {
-    const e = validated.error;
-    throw new DryRunFailure(`Mapping ${outcome.mappingId} matched, but its action is invalid (the hook would answer ${e.status} ${e.code}): ${e.message}${detailLines(e.details)}`);
-  }
-  return {
-    hook,
-    mapping,
-    outcome: "action",
-    action: validated.value,
-    allowUnsafeExternalContent: outcome.allowUnsafeExternalContent,
-    ...(validated.value.kind === "agent" ? { sessionKeyGenerated: outcome.raw.sessionKey === undefined } : {}),
-    dispatched: false,
-  };
+/** The failure as this command words it: the payload named by its file, the log pointed at for a transform's cause. */
+function failureText(f: DryRunFailure, opts: DryRunOptions, config: ResolvedHooksConfig): string {
+  let first = f.message;
+  if (f.reason === "direct_endpoint") first = `${f.message}; webhooks test dry-runs ${config.path}/<name> mappings`;
+  else if (f.reason === "invalid_body") first = `--payload ${opts.payload}: ${f.message}`;
+  else if (f.code === "transform_failed") first = `${f.message} (the cause is in the log above)`;
+  return [first, ...f.lines].join("\n");
 }
 
 /** Adds `test` to the `webhooks` command group. */
@@ -134,14 +88,21 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
     .action(async (name: string, opts: DryRunOptions, cmd: Command) => {
       const out = cmd.configureOutput();
       const write = out.writeOut ?? ((s: string) => process.stdout.write(s));
+      const fail = (message: string): never => {
+        if (opts.json) write(`${JSON.stringify({ ok: false, error: message, dispatched: false }, null, 2)}\n`);
+        return cmd.error(`webhooks test: ${message}`, { exitCode: 1, code: "webhooks.test.failed" });
+      };
+      let request: DryRunRequest;
       try {
-        const report = await runDryRun(name, opts, deps);
-        log.info("dry run", { hook: report.hook, mappingId: report.mapping.id, outcome: report.outcome });
-        write(opts.json ? `${JSON.stringify({ ok: true, ...report }, null, 2)}\n` : formatDryRun(report));
+        request = { name, headers: parseHeaders(opts.header), query: parseQuery(opts.query), body: readPayloadFile(opts.payload) };
       } catch (e) {
-        if (!(e instanceof DryRunFailure)) throw e;
-        if (opts.json) write(`${JSON.stringify({ ok: false, error: e.message, dispatched: false }, null, 2)}\n`);
-        cmd.error(`webhooks test: ${e.message}`, { exitCode: 1, code: "webhooks.test.failed" });
+        if (!(e instanceof FlagError)) throw e;
+        return fail(e.message);
       }
+      const result = await dryRunHook(request, { config: deps.config, runtime: deps.api.runtime, mappings: deps.mappings });
+      if (!result.ok) return fail(failureText(result.error, opts, deps.config));
+      const report = result.value;
+      log.info("dry run", { hook: report.hook, mappingId: report.mapping.id, outcome: report.outcome });
+      write(opts.json ? `${JSON.stringify({ ok: true, ...report }, null, 2)}\n` : formatDryRun(report));
     });
 }

@@ -1,0 +1,92 @@
+/**
+ * The dry run of a mapped hook: a request (hook name, body bytes, headers, query)
+ * → which mapping matches and the exact action it would dispatch, parsed and
+ * validated exactly like a real request — or why the hook would fail. Templates are
+ * rendered and transforms run; nothing is dispatched (no system event, no run, no
+ * delivery). No I/O of its own and no CLI: `gateway webhooks test`
+ * (src/cli/webhooks-test.ts) reads the payload file and prints the result, and any
+ * other front end (a dashboard) can do the same with a request it received.
+ *
+ * @example
+ *   const r = await dryRunHook({ name: "github", body, headers: { "x-github-event": "push" }, query: {} }, { config, mappings, runtime });
+ *   if (r.ok) console.log(formatDryRun(r.value));
+ */
+import { parseBody } from "../actions/body/parse-body";
+import { validateAction, type ValidationContext } from "../actions/validate";
+import { normaliseMatchPath } from "../config/paths";
+import { err, ok, type ErrorDetail, type Result } from "../core/errors";
+import type { MappedHookInput } from "../core/ports";
+import { formatMappingList, type DryRunReport } from "./dry-run-report";
+import type { MappingEngine } from "./engine";
+import { RESERVED_HOOK_NAMES } from "./match";
+
+export interface DryRunRequest {
+  /** The hook name: the sub-path after `hooks.path` (slashes are normalised). */
+  name: string;
+  /** The raw body, parsed like a request body: JSON, or form-encoded when `headers["content-type"]` says so. */
+  body: Buffer;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  query: Record<string, string>;
+}
+
+export interface DryRunDeps {
+  config: ValidationContext["config"];
+  runtime: ValidationContext["runtime"];
+  mappings: Pick<MappingEngine, "dryRun" | "describe">;
+}
+
+/** Why a dry run has no report. */
+export interface DryRunFailure {
+  reason: "direct_endpoint" | "invalid_body" | "hook_error" | "no_match" | "invalid_action";
+  /** One sentence naming what is wrong (the front end adds its own framing, e.g. the payload's file name). */
+  message: string;
+  /** Further lines: each problem of a refused payload or action, or the configured mappings when none matches. */
+  lines: string[];
+  /** The error code the hook would answer with, when there is one. */
+  code?: string;
+}
+
+const failure = (reason: DryRunFailure["reason"], message: string, lines: string[] = [], code?: string): Result<never, DryRunFailure> =>
+  err(code === undefined ? { reason, message, lines } : { reason, message, lines, code });
+
+const detailLines = (details: ErrorDetail[] | undefined): string[] => (details ?? []).map((d) => `  - ${d.field}: ${d.message}`);
+
+/** Runs one dry run. Never dispatches; never throws for a bad request (only for a bug). */
+export async function dryRunHook(req: DryRunRequest, deps: DryRunDeps): Promise<Result<DryRunReport, DryRunFailure>> {
+  const hook = normaliseMatchPath(req.name);
+  if (RESERVED_HOOK_NAMES.has(hook)) return failure("direct_endpoint", `"${hook}" is a direct endpoint, not a mapped hook`);
+
+  const parsed = parseBody(req.body, { mapped: true, contentType: req.headers["content-type"] ?? "application/json" });
+  if (!parsed.ok) return failure("invalid_body", `${parsed.error.message} (${parsed.error.code})`, [], parsed.error.code);
+
+  const qs = new URLSearchParams(Object.entries(req.query).filter(([k]) => k.toLowerCase() !== "token")).toString();
+  const input: MappedHookInput = { name: hook, payload: parsed.value, headers: req.headers, query: req.query, url: `${deps.config.path}/${hook}${qs ? `?${qs}` : ""}`, requestId: "dry-run" };
+  const resolved = await deps.mappings.dryRun(input);
+  if (!resolved.ok) {
+    const e = resolved.error;
+    return failure("hook_error", `The hook would fail with ${e.status} ${e.code}: ${e.message}`, detailLines(e.details), e.code);
+  }
+  const outcome = resolved.value;
+  if (outcome.kind === "no_match") {
+    return failure("no_match", `No mapping matches "${hook}" (the hook would answer 404 not_found).`, formatMappingList(deps.mappings.describe()).split("\n"), "not_found");
+  }
+  const described = deps.mappings.describe().find((m) => m.id === outcome.mappingId);
+  const mapping = { id: outcome.mappingId, key: described?.key ?? outcome.mappingId };
+  if (outcome.kind === "skip") return ok({ hook, mapping, outcome: "skip", dispatched: false });
+
+  const validated = validateAction(outcome.raw, { runtime: deps.runtime, config: deps.config }, `action of mapping ${outcome.mappingId}`);
+  if (!validated.ok) {
+    const e = validated.error;
+    return failure("invalid_action", `Mapping ${outcome.mappingId} matched, but its action is invalid (the hook would answer ${e.status} ${e.code}): ${e.message}`, detailLines(e.details), e.code);
+  }
+  return ok({
+    hook,
+    mapping,
+    outcome: "action",
+    action: validated.value,
+    allowUnsafeExternalContent: outcome.allowUnsafeExternalContent,
+    ...(validated.value.kind === "agent" ? { sessionKeyGenerated: outcome.raw.sessionKey === undefined } : {}),
+    dispatched: false,
+  });
+}
