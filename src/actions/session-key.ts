@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 
-/** Prefix added to every key that does not start with an allowed prefix. */
+/** The namespace every confined session key may use: the prefix added to a key that starts with no allowed prefix. */
 export const HOOK_SESSION_PREFIX = "hook:";
 
 /**

@@ -12,7 +12,7 @@ import { confineSessionKey, defaultSessionKey } from "./session-key";
 import type { AgentAction } from "../core/actions";
 import { requiredText, wakeModeField } from "./validate-wake";
 import type { ValidationContext } from "./validation-context";
-import { BASE_MESSAGES, MODEL_NOT_ALLOWED, VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";
+import { BASE_MESSAGES, MODEL_NOT_ALLOWED, REQUEST_VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_SESSION_KEY_LENGTH = 256;
@@ -111,7 +111,7 @@ type AgentFields = { message: string } & Partial<Omit<AgentAction, "kind" | "mes
 export function validateAgent(raw: unknown, ctx: ValidationContext, subject = "request body"): Result<AgentAction> {
   const { runtime, config } = ctx;
   const schema = schemaFor(runtime.channels.list(), runtime.models.allowList());
-  const { error, value } = schema.validate(raw, VALIDATION_OPTIONS);
+  const { error, value } = schema.validate(raw, REQUEST_VALIDATION_OPTIONS);
   if (error) return err(validationError(toProblems(error), subject));
   const v = value as AgentFields;
 

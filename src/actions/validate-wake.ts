@@ -5,7 +5,7 @@
 import Joi from "joi";
 import { ok, err, type Result } from "../core/errors";
 import { WAKE_MODES, type WakeAction, type WakeMode } from "../core/actions";
-import { BASE_MESSAGES, VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";
+import { BASE_MESSAGES, REQUEST_VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";
 
 /** A required string with at least one non-whitespace character. */
 export function requiredText(): Joi.StringSchema {
@@ -35,7 +35,7 @@ const wakeSchema = Joi.object({
  * @example validateWake({ text: "disk full" }) // ok: { kind: "wake", text: "disk full", mode: "now" }
  */
 export function validateWake(raw: unknown, subject = "request body"): Result<WakeAction> {
-  const { error, value } = wakeSchema.validate(raw, VALIDATION_OPTIONS);
+  const { error, value } = wakeSchema.validate(raw, REQUEST_VALIDATION_OPTIONS);
   if (error) return err(validationError(toProblems(error), subject));
   const v = value as { text: string; mode?: WakeMode };
   return ok({ kind: "wake", text: v.text.trim(), mode: v.mode ?? "now" });

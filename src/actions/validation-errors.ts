@@ -5,11 +5,11 @@
  */
 import type Joi from "joi";
 import { hookErrors, type ErrorDetail, type HookError } from "../core/errors";
+import { VALIDATION_OPTIONS } from "../config/joi-builders";
 
-/** No coercion, every problem reported, unknown fields ignored, labels unquoted. */
-export const VALIDATION_OPTIONS: Joi.ValidationOptions = {
-  abortEarly: false,
-  convert: false,
+/** The project's joi options, plus: unknown request fields ignored, lists of valid values unbracketed. */
+export const REQUEST_VALIDATION_OPTIONS: Joi.ValidationOptions = {
+  ...VALIDATION_OPTIONS,
   allowUnknown: true,
   errors: { wrap: { label: false, array: false } },
 };

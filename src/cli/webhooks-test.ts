@@ -1,24 +1,19 @@
 /**
  * `gateway webhooks test <name> --payload <file.json> [--header k:v …] [--query k=v …] [--json]`:
- * a dry run of a mapped hook for operators. The payload file is parsed like a
- * request body (JSON, or form-encoded when `--header "content-type: application/x-www-form-urlencoded"`),
- * the mapping is resolved (templates rendered, transform run) and the action is
- * validated exactly like a request; the report shows the matched mapping and the
- * action. Nothing is dispatched: no system event, no run, no delivery.
+ * a dry run of a mapped hook for operators. This file is only the command: it reads
+ * the flags and the payload file and prints the report; the dry run itself (body
+ * parsing, mapping, templates/transform, validation — nothing dispatched) is
+ * `dryRunHook` in src/mappings/dry-run.ts.
  */
 import fs from "node:fs";
 import type { Command } from "commander";
-import { validateAction } from "../actions/validate";
 import type { ResolvedHooksConfig } from "../config/types";
-import { normaliseMatchPath } from "../config/paths";
-import { parseBody } from "../actions/body/parse-body";
-import type { MappedHookInput } from "../core/ports";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginApi } from "../host-contract/host-api";
-import { formatDryRun, formatMappingList, type DryRunReport } from "../mappings/dry-run-report";
+import { dryRunHook, type DryRunFailure, type DryRunRequest } from "../mappings/dry-run";
+import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingEngine } from "../mappings/engine";
-import { RESERVED_HOOK_NAMES } from "../mappings/match";
-import { DryRunFailure, dryRunFailures } from "./dry-run-failure";
+import { DryRunCommandError, dryRunCommandErrors } from "./dry-run-failure";
 
 export interface DryRunDeps {
   api: PluginApi;
@@ -42,7 +37,7 @@ function parseHeaders(list: string[]): Record<string, string> {
   for (const h of list) {
     const i = h.indexOf(":");
     const name = i > 0 ? h.slice(0, i).trim().toLowerCase() : "";
-    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw dryRunFailures.headerMalformed({ header: h });
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw dryRunCommandErrors.headerMalformed({ header: h });
     out[name] = h.slice(i + 1).trim();
   }
   return out;
@@ -52,68 +47,31 @@ function parseQuery(list: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const q of list) {
     const i = q.indexOf("=");
-    if (i <= 0) throw dryRunFailures.queryMalformed({ query: q });
+    if (i <= 0) throw dryRunCommandErrors.queryMalformed({ query: q });
     out[q.slice(0, i)] = q.slice(i + 1);
   }
   return out;
 }
 
-function readPayload(file: string, contentType: string | undefined): Record<string, unknown> {
-  let raw: Buffer;
+function readPayloadFile(file: string): Buffer {
   try {
-    raw = file === "-" ? fs.readFileSync(0) : fs.readFileSync(file);
+    return file === "-" ? fs.readFileSync(0) : fs.readFileSync(file);
   } catch (e) {
-    throw dryRunFailures.payloadUnreadable({ file, reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
+    throw dryRunCommandErrors.payloadUnreadable({ file, reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
   }
-  const parsed = parseBody(raw, { mapped: true, contentType: contentType ?? "application/json" });
-  if (!parsed.ok) throw dryRunFailures.payloadInvalid({ file, error: parsed.error.message, code: parsed.error.code });
-  return parsed.value;
 }
 
-function detailLines(details: Array<{ field: string; message: string }> | undefined): string {
-  return (details ?? []).map((d) => `\n  - ${d.field}: ${d.message}`).join("");
-}
-
-/** Runs one dry run; returns the report or throws DryRunFailure. */
-export async function runDryRun(name: string, opts: DryRunOptions, deps: DryRunDeps): Promise<DryRunReport> {
-  const hook = normaliseMatchPath(name);
-  if (RESERVED_HOOK_NAMES.has(hook)) {
-    throw dryRunFailures.directEndpoint({ hook, hooksPath: deps.config.path });
-  }
-  const headers = parseHeaders(opts.header);
-  const query = parseQuery(opts.query);
-  const payload = readPayload(opts.payload, headers["content-type"]);
-  const qs = new URLSearchParams(Object.entries(query).filter(([k]) => k.toLowerCase() !== "token")).toString();
-  const input: MappedHookInput = { name: hook, payload, headers, query, url: `${deps.config.path}/${hook}${qs ? `?${qs}` : ""}`, requestId: "dry-run" };
-
-  const resolved = await deps.mappings.dryRun(input);
-  if (!resolved.ok) {
-    const e = resolved.error;
-    const args = { status: e.status, code: e.code, error: e.message, details: detailLines(e.details) };
-    throw e.code === "transform_failed" ? dryRunFailures.transformWouldFail(args) : dryRunFailures.hookWouldFail(args);
-  }
-  const outcome = resolved.value;
-  if (outcome.kind === "no_match") {
-    throw dryRunFailures.noMappingMatches({ hook, mappings: formatMappingList(deps.mappings.describe()) });
-  }
-  const described = deps.mappings.describe().find((m) => m.id === outcome.mappingId);
-  const mapping = { id: outcome.mappingId, key: described?.key ?? outcome.mappingId };
-  if (outcome.kind === "skip") return { hook, mapping, outcome: "skip", dispatched: false };
-
-  const validated = validateAction(outcome.raw, { runtime: deps.api.runtime, config: deps.config }, `action of mapping ${outcome.mappingId}`);
-  if (!validated.ok) {
-    const e = validated.error;
-    throw dryRunFailures.actionInvalid({ mappingId: outcome.mappingId, status: e.status, code: e.code, error: e.message, details: detailLines(e.details) });
-  }
-  return {
-    hook,
-    mapping,
-    outcome: "action",
-    action: validated.value,
-    allowUnsafeExternalContent: outcome.allowUnsafeExternalContent,
-    ...(validated.value.kind === "agent" ? { sessionKeyGenerated: outcome.raw.sessionKey === undefined } : {}),
-    dispatched: false,
-  };
+/** The failure as this command words it: the payload named by its file, the log pointed at for a transform's cause. */
+function failureText(f: DryRunFailure, opts: DryRunOptions, config: ResolvedHooksConfig): string {
+  const first =
+    f.reason === "direct_endpoint"
+      ? dryRunCommandErrors.directEndpoint({ failure: f.message, hooksPath: config.path })
+      : f.reason === "invalid_body"
+        ? dryRunCommandErrors.payloadInvalid({ file: opts.payload, failure: f.message })
+        : f.code === "transform_failed"
+          ? dryRunCommandErrors.transformFailed({ failure: f.message })
+          : undefined;
+  return [first?.message ?? f.message, ...f.lines].join("\n");
 }
 
 /** Adds `test` to the `webhooks` command group. */
@@ -132,14 +90,21 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
     .action(async (name: string, opts: DryRunOptions, cmd: Command) => {
       const out = cmd.configureOutput();
       const write = out.writeOut ?? ((s: string) => process.stdout.write(s));
+      const fail = (message: string): never => {
+        if (opts.json) write(`${JSON.stringify({ ok: false, error: message, dispatched: false }, null, 2)}\n`);
+        return cmd.error(`webhooks test: ${message}`, { exitCode: 1, code: "webhooks.test.failed" });
+      };
+      let request: DryRunRequest;
       try {
-        const report = await runDryRun(name, opts, deps);
-        log.info("dry run", { hook: report.hook, mappingId: report.mapping.id, outcome: report.outcome });
-        write(opts.json ? `${JSON.stringify({ ok: true, ...report }, null, 2)}\n` : formatDryRun(report));
+        request = { name, headers: parseHeaders(opts.header), query: parseQuery(opts.query), body: readPayloadFile(opts.payload) };
       } catch (e) {
-        if (!(e instanceof DryRunFailure)) throw e;
-        if (opts.json) write(`${JSON.stringify({ ok: false, error: e.message, dispatched: false }, null, 2)}\n`);
-        cmd.error(`webhooks test: ${e.message}`, { exitCode: 1, code: "webhooks.test.failed" });
+        if (!(e instanceof DryRunCommandError)) throw e;
+        return fail(e.message);
       }
+      const result = await dryRunHook(request, { config: deps.config, runtime: deps.api.runtime, mappings: deps.mappings });
+      if (!result.ok) return fail(failureText(result.error, opts, deps.config));
+      const report = result.value;
+      log.info("dry run", { hook: report.hook, mappingId: report.mapping.id, outcome: report.outcome });
+      write(opts.json ? `${JSON.stringify({ ok: true, ...report }, null, 2)}\n` : formatDryRun(report));
     });
 }

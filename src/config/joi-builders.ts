@@ -5,6 +5,18 @@
 import Joi from "joi";
 import { MAX_LENGTHS, PATTERN_RULES, REGEXES, type Bound, type PatternName } from "./rules";
 
+/**
+ * How every joi schema of the project validates: collect every problem, never
+ * convert types (`"true"` is not a boolean, `"5"` not a number), labels unquoted.
+ * The config schemas use it as is; request validation (src/actions/validation-errors.ts)
+ * adds what requests need.
+ */
+export const VALIDATION_OPTIONS: Joi.ValidationOptions = {
+  abortEarly: false,
+  convert: false,
+  errors: { wrap: { label: false } },
+};
+
 /** A number within `bound` (integer when the bound says so). */
 export function boundedNumber(bound: Bound): Joi.NumberSchema {
   let s = Joi.number();

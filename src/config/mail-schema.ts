@@ -5,7 +5,8 @@
  */
 import Joi from "joi";
 import { boundedNumber, line, patterned, secretRef } from "./joi-builders";
-import { BOUNDS, MAIL_DEFAULTS, MAX_LENGTHS, THINKING_VALUES, TLS_MODES } from "./rules";
+import { BOUNDS, MAIL_DEFAULTS, MAX_LENGTHS, TLS_MODES } from "./rules";
+import { THINKING_LEVELS } from "../host-contract/host-api";
 
 const imapSchema = Joi.object({
   host: line(MAX_LENGTHS.generic).required(),
@@ -29,6 +30,6 @@ export const mailSchema: Joi.ObjectSchema = Joi.object({
   channel: line(MAX_LENGTHS.channel).default(MAIL_DEFAULTS.channel),
   to: line(MAX_LENGTHS.to),
   model: line(MAX_LENGTHS.model),
-  thinking: Joi.string().valid(...THINKING_VALUES),
+  thinking: Joi.string().valid(...THINKING_LEVELS),
   allowUnsafeExternalContent: Joi.boolean().default(MAIL_DEFAULTS.allowUnsafeExternalContent),
 });

@@ -5,7 +5,8 @@
 import Joi from "joi";
 import { boundedNumber, line, patterned, template } from "./joi-builders";
 import { ACTION_KINDS, WAKE_MODES } from "../core/actions";
-import { BOUNDS, MAPPING_DEFAULTS, MAX_LENGTHS, THINKING_VALUES } from "./rules";
+import { BOUNDS, MAPPING_DEFAULTS, MAX_LENGTHS } from "./rules";
+import { THINKING_LEVELS } from "../host-contract/host-api";
 
 const matchSchema = Joi.object({
   path: patterned("pathChars", "pathNotRoot", "pathNoDots"),
@@ -44,7 +45,7 @@ export const mappingSchema: Joi.ObjectSchema = Joi.object({
   channel: line(MAX_LENGTHS.channel),
   to: line(MAX_LENGTHS.to),
   model: line(MAX_LENGTHS.model),
-  thinking: Joi.string().valid(...THINKING_VALUES),
+  thinking: Joi.string().valid(...THINKING_LEVELS),
   timeoutSeconds: boundedNumber(BOUNDS.timeoutSeconds),
   allowUnsafeExternalContent: Joi.boolean(),
   transform: transformSchema,

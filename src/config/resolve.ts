@@ -16,6 +16,7 @@ import { ConfigError } from "../core/errors";
 import type { MailConfig, ResolvedHooksConfig } from "./types";
 import { toMappingConfig, type ValidatedMapping } from "./mappings";
 import { normaliseHookPath } from "./paths";
+import { defaultMailHookUrl } from "./mail-hook-url";
 import { describeProblems } from "./problems";
 import { IMAP_DEFAULT_PORTS, PATTERN_RULES, REGEXES } from "./rules";
 import { rawConfigSchema, VALIDATION_OPTIONS } from "./schema";
@@ -28,7 +29,7 @@ export interface ResolveContext {
   env?: NodeJS.ProcessEnv;
 }
 
-type ValidatedMail = Omit<MailConfig, "imap"> & { imap: Omit<MailConfig["imap"], "port"> & { port?: number } };
+type ValidatedMail = Omit<MailConfig, "imap" | "hookUrl"> & { hookUrl?: string; imap: Omit<MailConfig["imap"], "port"> & { port?: number } };
 
 /** The validated config as joi returns it (defaults applied). */
 interface ValidatedConfig {
@@ -78,7 +79,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
     mappings: hooks.mappings.map((m, i) => toMappingConfig(m, i)),
     transformsDir: path.resolve(ctx.configDir, hooks.transformsDir),
     transformTimeoutMs: hooks.transformTimeoutMs,
-    ...(hooks.mail ? { mail: resolveMail(hooks.mail) } : {}),
+    ...(hooks.mail ? { mail: resolveMail(hooks.mail, defaultMailHookUrl(raw)) } : {}),
     allowedSessionKeyPrefixes: [...hooks.allowedSessionKeyPrefixes],
     runs: { ...hooks.runs },
     idempotency: { ...hooks.idempotency },
@@ -144,9 +145,10 @@ function isUrl(s: string): boolean {
   }
 }
 
-function resolveMail(mail: ValidatedMail): MailConfig {
+function resolveMail(mail: ValidatedMail, defaultHookUrl: string): MailConfig {
   return {
     ...mail,
+    hookUrl: mail.hookUrl ?? defaultHookUrl,
     imap: { ...mail.imap, port: mail.imap.port ?? IMAP_DEFAULT_PORTS[mail.imap.tls] },
   };
 }

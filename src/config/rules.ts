@@ -2,8 +2,9 @@
  * The rules of the `hooks` section in one place: defaults, bounds and patterns.
  * The joi schema (src/config/schema.ts) is built from these constants and the
  * JSON Schema in `plugin.json#configSchema` repeats them; a test
- * (test/unit/config/schema-agreement.test.ts) keeps the two in step.
+ * (test/config/schema-agreement.test.ts) keeps the two in step.
  */
+import { MAX_PORT } from "../host-contract/gateway-address";
 
 /** Defaults applied by `resolveConfig()` (and declared as `default` in plugin.json). */
 export const HOOKS_DEFAULTS = {
@@ -64,7 +65,7 @@ export const BOUNDS = {
   rateMax: { min: 1, max: 1000000, integer: true },
   windowSeconds: { min: 1, max: 86400, integer: true },
   maxFailures: { min: 1, max: 100000, integer: true },
-  port: { min: 1, max: 65535, integer: true },
+  port: { min: 1, max: MAX_PORT, integer: true },
   mailMaxBytes: { min: 1, max: 10485760, integer: true },
   maxMessages: { min: 1, max: 1000, integer: true },
   pollSeconds: { min: 1, max: 86400, integer: true },
@@ -84,7 +85,6 @@ export const MAX_LENGTHS = {
 
 export const TOKEN_MIN_LENGTH = 16;
 
-export const THINKING_VALUES = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
 export const TLS_MODES = ["tls", "starttls", "none"] as const;
 
 /*

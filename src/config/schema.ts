@@ -10,7 +10,7 @@
  * and `"5"` is not a number. Defaults are applied.
  */
 import Joi from "joi";
-import { boundedNumber, line, patterned, secretRef, tokenSource } from "./joi-builders";
+import { boundedNumber, line, patterned, secretRef, tokenSource, VALIDATION_OPTIONS } from "./joi-builders";
 import { mailSchema } from "./mail-schema";
 import { mappingSchema } from "./mapping-schema";
 import { describeProblems } from "./problems";
@@ -89,12 +89,7 @@ export const rawConfigSchema: Joi.ObjectSchema = Joi.object({
   .unknown(true)
   .default();
 
-/** Validation options: collect every problem, never convert types, apply defaults. */
-export const VALIDATION_OPTIONS: Joi.ValidationOptions = {
-  abortEarly: false,
-  convert: false,
-  errors: { wrap: { label: false } },
-};
+export { VALIDATION_OPTIONS };
 
 /**
  * Checks a `hooks` section on its own (what plugin.json's JSON Schema also judges)

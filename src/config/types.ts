@@ -48,8 +48,11 @@ export interface MailConfig {
     password: { env: string } | { file: string };
     mailbox: string;
   };
-  /** URL the watcher posts to, e.g. http://127.0.0.1:18789/hooks/mail */
-  hookUrl?: string;
+  /**
+   * URL the watcher posts to, e.g. http://127.0.0.1:18789/hooks/mail: `hooks.mail.hookUrl`,
+   * else derived from `gateway.bind`, `gateway.port` and `hooks.path` (src/config/mail-hook-url.ts).
+   */
+  hookUrl: string;
   includeBody: boolean;
   maxBytes: number;
   maxMessages: number;

@@ -15,6 +15,19 @@ export interface HookResponse {
   headers?: Record<string, string>;
 }
 
+/**
+ * The 202 body of an accepted run (SPEC §4.2; `mapping` for mapped hooks): what the
+ * hook handler answers and what crash recovery stores for a run accepted under an
+ * idempotency key whose request died before it was answered.
+ *
+ * @example acceptedRunBody({ id: "r1", sessionKey: "hook:a" }) // { ok: true, runId: "r1", sessionKey: "hook:a" }
+ */
+export function acceptedRunBody(run: { id: string; sessionKey: string; mappingId?: string }): Record<string, unknown> {
+  const body: Record<string, unknown> = { ok: true, runId: run.id, sessionKey: run.sessionKey };
+  if (run.mappingId !== undefined) body.mapping = run.mappingId;
+  return body;
+}
+
 /** Raw, unvalidated action fields as a mapping/template/transform produced them. */
 export type RawAction =
   | ({ kind: "wake" } & Record<string, unknown>)

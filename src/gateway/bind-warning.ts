@@ -2,13 +2,9 @@
  * SPEC §9: loopback bind by default and a loud warning when binding elsewhere.
  * Pure, so the decision is tested without opening sockets.
  */
+import { isLoopback } from "../host-contract/gateway-address";
 
-/** True for 127.0.0.0/8 (also IPv4-mapped, `::ffff:127.x.y.z`), `::1` and `localhost`. */
-export function isLoopback(bind: string): boolean {
-  const b = bind.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
-  if (b === "localhost" || b === "::1" || b === "0:0:0:0:0:0:0:1") return true;
-  return /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(b);
-}
+export { isLoopback };
 
 /**
  * The warning logged at start when `gateway.bind` is not a loopback address

@@ -57,7 +57,7 @@ type Parsed = readonly string[];
 
 const PLACEHOLDER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function parseTemplate(template: string, entryName: string): Parsed {
+function splitTemplate(template: string, entryName: string): Parsed {
   const parts: string[] = [];
   let literal = "";
   for (let i = 0; i < template.length; i++) {
@@ -97,7 +97,7 @@ function fill(parts: Parsed, args: Readonly<Record<string, unknown>> | undefined
  * // "Only POST is allowed on this hook."
  */
 export function fillTemplate<T extends string>(template: T, args: TemplateArgs<T>): string {
-  return fill(parseTemplate(template, "(inline)"), args, "(inline)");
+  return fill(splitTemplate(template, "(inline)"), args, "(inline)");
 }
 
 /**
@@ -119,7 +119,7 @@ export function createErrorCatalogue<const C extends Record<string, CatalogueEnt
   const factories: Record<string, unknown> = {};
   for (const name of Object.keys(catalogue) as Array<keyof C & string>) {
     const entry = catalogue[name] as C[keyof C];
-    const parts = parseTemplate(entry.message, name);
+    const parts = splitTemplate(entry.message, name);
     factories[name] =
       parts.length === 1
         ? (options?: Options) => build({ name, entry, message: parts[0]! }, options)

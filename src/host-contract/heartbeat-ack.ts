@@ -1,6 +1,9 @@
 /**
  * Heartbeat acknowledgements: a reply that is only `HEARTBEAT_OK` (possibly with
- * a little markup and whitespace around it) is not worth delivering (SPEC §5.3).
+ * a little markup and whitespace around it) is not worth delivering (SPEC §2.2,
+ * §5.3). One rule for both deliverers: the plugin's run delivery
+ * (src/runs/delivery.ts) and the embedded gateway's heartbeat
+ * (src/gateway/heartbeat/heartbeat.ts).
  */
 
 export const HEARTBEAT_TOKEN = "HEARTBEAT_OK";
@@ -12,14 +15,18 @@ const HTML_ENTITY = /&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#x[0-9A-Fa-f]+);/g;
 const MARKUP_ONLY = /^[\s\p{P}\p{S}\p{Cf}]*$/u;
 
 /**
- * True when the reply is `HEARTBEAT_OK` plus at most 300 other characters, all of
- * them whitespace or markup (punctuation/symbols such as `**`, `` ` ``, `>`, HTML tags
- * and entities).
+ * True when the reply is `HEARTBEAT_OK` (once or more) plus at most 300 other
+ * characters, all of them whitespace or markup (punctuation/symbols such as `**`,
+ * `` ` ``, `>`, `✓`, HTML tags and entities). No reply (undefined) is not an
+ * acknowledgement. Linear in the reply's size: the regular expressions only ever
+ * see the ≤ 300 other characters.
  *
  * @example isHeartbeatAck("**HEARTBEAT_OK**") // true
+ * @example isHeartbeatAck("<p><b>HEARTBEAT_OK</b>&nbsp;</p>") // true
  * @example isHeartbeatAck("HEARTBEAT_OK, but the disk is full") // false
  */
-export function isHeartbeatAck(reply: string): boolean {
+export function isHeartbeatAck(reply: string | undefined): boolean {
+  if (reply === undefined) return false;
   const parts = reply.split(HEARTBEAT_TOKEN);
   if (parts.length < 2) return false;
   const rest = parts.join("");

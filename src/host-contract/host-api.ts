@@ -16,9 +16,9 @@ import type { Command } from "commander";
 
 export const HOST_API_VERSION = "1.1.0";
 
-/** Levels of reasoning effort a run can ask for. */
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
-export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+/** Levels of reasoning effort a run can ask for (the request field, mapping and `hooks.mail` key `thinking`). */
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 /** Structured logger handed to each plugin. Meta must never carry secrets or raw payloads. */
 export interface HostLogger {

@@ -11,7 +11,7 @@ import { hookErrors } from "../core/errors";
 import type { HostRuntime } from "../host-contract/host-api";
 import type { Payload } from "../actions/body/parse-body";
 import type { HookRoute } from "./hook-route";
-import type { Dispatcher, HookResponse, MappedHookResolver } from "../core/ports";
+import { acceptedRunBody, type Dispatcher, type HookResponse, type MappedHookResolver } from "../core/ports";
 
 /** What the handler decided, for logs and events (filled while it runs). */
 export interface HookOutcome {
@@ -84,7 +84,7 @@ export function createHookHandler(deps: HookHandlerDeps): HookHandler {
     if (r.value.kind !== "agent") throw new Error("dispatcher.agent returned a non-agent result");
     ctx.outcome.kind = "agent";
     ctx.outcome.runId = r.value.runId;
-    return { status: 202, body: { ok: true, runId: r.value.runId, sessionKey: r.value.sessionKey, ...mapping } };
+    return { status: 202, body: acceptedRunBody({ id: r.value.runId, sessionKey: r.value.sessionKey, mappingId: source.mappingId }) };
   }
 
   async function handleMapped(ctx: HookRequestContext, name: string): Promise<HookResponse> {

@@ -6,9 +6,9 @@
 import type { ServerResponse } from "node:http";
 import { hookErrors, HookError } from "../core/errors";
 import type { HookResponse } from "../core/ports";
+import { REPLAYED_HEADER } from "./idempotency/idempotency-guard";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-export const REPLAYED_HEADER = "Idempotent-Replayed";
 
 function write(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> | undefined): void {
   for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);

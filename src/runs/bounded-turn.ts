@@ -19,7 +19,7 @@ export class RunTimeoutError extends Error {
   }
 }
 
-function describe(reason: unknown): string {
+function cancelReason(reason: unknown): string {
   if (reason instanceof Error) return reason.message;
   if (typeof reason === "string") return reason;
   return "cancelled";
@@ -47,7 +47,7 @@ export function boundedTurn(
     const onCancel = (): void => {
       const reason = opts.cancel?.reason;
       controller.abort(reason);
-      finish({ kind: "cancelled", reason: describe(reason) });
+      finish({ kind: "cancelled", reason: cancelReason(reason) });
     };
     const timer = setTimeout(() => {
       controller.abort(new RunTimeoutError(opts.timeoutMs));

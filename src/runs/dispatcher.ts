@@ -11,6 +11,7 @@ import { err, hookErrors, ok, type Result } from "../core/errors";
 import { wrapExternalContent } from "../safety/wrap";
 import type { ModuleLogger } from "../core/logger";
 import type { RunQueue } from "../core/runs";
+import { HOOK_SESSION_PREFIX } from "../actions/session-key";
 
 export interface DispatcherOptions {
   config: Pick<ResolvedHooksConfig, "allowedSessionKeyPrefixes">;
@@ -23,9 +24,6 @@ export interface DispatcherOptions {
   /** Where a failed heartbeat request is reported (the wake itself is already queued). */
   logger?: ModuleLogger;
 }
-
-/** The namespace every confined session key may use (SPEC §5.1). */
-export const HOOK_SESSION_PREFIX = "hook:";
 
 /**
  * Hook content reaches a session wrapped, except for a mapped hook whose mapping

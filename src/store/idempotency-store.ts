@@ -9,7 +9,7 @@
  * died after the run was persisted can be completed with that run's 202.
  */
 import type Database from "better-sqlite3";
-import type { HookResponse } from "../core/ports";
+import { acceptedRunBody, type HookResponse } from "../core/ports";
 
 export interface IdempotencyRecord {
   scope: string;
@@ -34,13 +34,6 @@ export function runIdempotencyKey(scope: string, key: string): string {
   return JSON.stringify([scope, key]);
 }
 
-/** The 202 body of an accepted run (SPEC §4.2; `mapping` for mapped hooks). */
-export function acceptedRunBody(run: { id: string; sessionKey: string; mappingId?: string }): Record<string, unknown> {
-  const body: Record<string, unknown> = { ok: true, runId: run.id, sessionKey: run.sessionKey };
-  if (run.mappingId !== undefined) body.mapping = run.mappingId;
-  return body;
-}
-
 interface Row {
   scope: string;
   key: string;
@@ -53,7 +46,7 @@ interface Row {
   expires_at: number;
 }
 
-function toRecord(row: Row): IdempotencyRecord {
+function toIdempotencyRecord(row: Row): IdempotencyRecord {
   const rec: IdempotencyRecord = {
     scope: row.scope,
     key: row.key,
@@ -109,7 +102,7 @@ export function createIdempotencyStore(db: Database.Database): IdempotencyStore 
   const store: IdempotencyStore = {
     get(scope, key) {
       const row = selectOne.get(scope, key);
-      return row ? toRecord(row) : undefined;
+      return row ? toIdempotencyRecord(row) : undefined;
     },
     insertPending(rec) {
       return insert.run(rec).changes === 1;
@@ -129,7 +122,7 @@ export function createIdempotencyStore(db: Database.Database): IdempotencyStore 
     resolvePending(scope, key) {
       return db.transaction(() => {
         const row = selectOne.get(scope, key);
-        if (!row || row.state !== "pending") return row ? toRecord(row) : undefined;
+        if (!row || row.state !== "pending") return row ? toIdempotencyRecord(row) : undefined;
         const run = runByKey.get(runIdempotencyKey(scope, key));
         if (!run) {
           del.run(scope, key);
@@ -138,7 +131,7 @@ export function createIdempotencyStore(db: Database.Database): IdempotencyStore 
         const action = JSON.parse(run.action) as { sessionKey: string };
         const source = JSON.parse(run.source) as { mappingId?: string };
         store.complete(scope, key, { status: 202, body: acceptedRunBody({ id: run.id, sessionKey: action.sessionKey, mappingId: source.mappingId }) });
-        return toRecord(selectOne.get(scope, key)!);
+        return toIdempotencyRecord(selectOne.get(scope, key)!);
       }).immediate();
     },
     purgeExpired(now) {

@@ -55,7 +55,7 @@ const PATCH_COLUMNS: Record<keyof Patch, string> = {
   summaryPending: "summary_pending",
 };
 
-function toRecord(row: RunRow): RunRecord {
+function toRunRecord(row: RunRow): RunRecord {
   const rec: RunRecord = {
     id: row.id,
     status: row.status,
@@ -134,7 +134,7 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     },
     get(id) {
       const row = getStmt.get(id);
-      return row ? toRecord(row) : undefined;
+      return row ? toRunRecord(row) : undefined;
     },
     listByStatus(statuses) {
       if (statuses.length === 0) return [];
@@ -146,7 +146,7 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
         );
         listStmts.set(sig, stmt);
       }
-      return stmt.all(...statuses).map(toRecord);
+      return stmt.all(...statuses).map(toRunRecord);
     },
     countQueued() {
       return countQueuedStmt.get()?.n ?? 0;

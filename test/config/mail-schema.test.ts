@@ -25,9 +25,10 @@ describe("hooks.mail", () => {
     expect(resolveConfig({ hooks: {} }, { configDir: "/cfg" }).mail).toBeUndefined();
   });
 
-  it("applies every default to a minimal section (the password stays a reference)", () => {
+  it("applies every default to a minimal section (the password stays a reference, the hook URL is this gateway's)", () => {
     expect(mail({ imap })).toEqual({
       imap: { host: "imap.example.org", port: 993, tls: "tls", user: "me@example.org", password: { env: "IMAP_PASSWORD" }, mailbox: "INBOX" },
+      hookUrl: "http://127.0.0.1:18789/hooks/mail",
       includeBody: false,
       maxBytes: 8192,
       maxMessages: 10,

@@ -19,8 +19,9 @@ import type { ErrorObject } from "ajv";
 import { checkHooksSection } from "../../src/config/schema";
 import { compilePluginConfigSchema, readPluginConfigSchema } from "../../src/config/json-schema";
 import { resolveConfig } from "../../src/config/resolve";
-import { BOUNDS, HOOKS_DEFAULTS, MAIL_DEFAULTS, PATTERN_RULES, PATTERNS, THINKING_VALUES, TLS_MODES, type Bound, type PatternName } from "../../src/config/rules";
+import { BOUNDS, HOOKS_DEFAULTS, MAIL_DEFAULTS, PATTERN_RULES, PATTERNS, TLS_MODES, type Bound, type PatternName } from "../../src/config/rules";
 import { ACTION_KINDS as ACTIONS, WAKE_MODES } from "../../src/core/actions";
+import { THINKING_LEVELS } from "../../src/host-contract/host-api";
 
 const FIXTURES = path.resolve(__dirname, "../fixtures/config");
 const validate = compilePluginConfigSchema();
@@ -332,7 +333,7 @@ describe("plugin.json declares the rules src/config/rules.ts holds", () => {
   });
 
   it("declares the same enums", () => {
-    expect(defs.thinking.enum).toEqual([...THINKING_VALUES]);
+    expect(defs.thinking.enum).toEqual([...THINKING_LEVELS]);
     expect(defs.wakeMode.enum).toEqual([...WAKE_MODES]);
     expect(defs.mapping.properties.action.enum).toEqual([...ACTIONS]);
     expect(defs.mail.properties.imap.properties.tls.enum).toEqual([...TLS_MODES]);

@@ -76,7 +76,7 @@ describe("coded errors are made from their catalogues", () => {
     ["HookError", "src/core/errors.ts"],
     ["MailError", "src/mail/mail-error.ts"],
     ["CliError", "src/gateway/cli/cli-error.ts"],
-    ["DryRunFailure", "src/cli/dry-run-failure.ts"],
+    ["DryRunCommandError", "src/cli/dry-run-failure.ts"],
   ])("no module but its catalogue writes new %s(…)", (name, home) => {
     const builders = sourceFiles().filter((f) => fs.readFileSync(path.join(ROOT, f), "utf8").includes(`new ${name}(`));
     expect(builders).toEqual([home]);

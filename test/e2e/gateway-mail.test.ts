@@ -2,7 +2,8 @@
  * Issue 6 acceptance against the real `gateway` process (built dist) and a real IMAP
  * server (dovecot): `mail setup` writes a config `gateway start` accepts, `mail run`
  * turns new mail into one agent run, survives the gateway being down and its own
- * `kill -9`, and the gateway can run the watcher itself (hooks.mail.autoStart).
+ * `kill -9`, and the gateway can run the watcher itself (hooks.mail.autoStart), posting
+ * to its own configured port when no hook URL is set.
  */
 import { until } from "../helpers/until";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -253,5 +254,30 @@ test("autoStart: the gateway runs the watcher itself and delivers new mail", asy
   const second = await mailCli(s, ["--once"]);
   expect(second.code).toBe(1);
   expect(second.stderr).toContain("Another mail watcher (pid");
+  expect(await gw.stop()).toBe(0);
+});
+
+test("autoStart without hooks.mail.hookUrl posts to the gateway's own, non-default port (regression: the service posted to 18789)", async () => {
+  const dir = makeGatewayDir("gw-mail-port-");
+  cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  const port = await freePort();
+  expect(port).not.toBe(18789);
+  const configPath = path.join(dir, "gateway.config.json");
+  const imapSection = { host: "127.0.0.1", port: imap.port, tls: "none", user: imap.user, password: { env: "IMAP_PW" } };
+  fs.writeFileSync(
+    configPath,
+    JSON.stringify({
+      gateway: { port },
+      agents: { runner: { kind: "echo" }, defaults: { heartbeat: { every: "off" } } },
+      hooks: { enabled: true, token: "mail-port-token-0123456789abcdef", presets: ["mail"], mail: { imap: imapSection, autoStart: true } },
+    }),
+  );
+  const gw = await gateway({ dir, configPath, stateDir: path.join(dir, ".gateway"), port, env: { IMAP_PW: imap.password } });
+  expect(gw.port).toBe(port);
+  await until(() => (gw.stderr() + gw.stdout()).includes("first start for this mailbox"), "the service's first checkpoint", { timeoutMs: 20_000, detail: gw.stderr });
+  const m = plainMessage("own port", "posted to the configured gateway.port");
+  await imap.append(m.raw);
+  const turn = await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${m.id}`, 30_000);
+  expect(String(turn.reply)).toContain("Subject: own port");
   expect(await gw.stop()).toBe(0);
 });

@@ -35,7 +35,7 @@ function depthExceeds(value: unknown, limit: number): boolean {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-function describe(value: unknown): string {
+function describeValueKind(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return `a ${typeof value}`;
@@ -62,7 +62,7 @@ export function parseJsonObject(text: string, what = "The body"): Result<Payload
     return err(hookErrors.jsonMalformed({ what }));
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return err(hookErrors.jsonNotAnObject({ what, actual: describe(value) }));
+    return err(hookErrors.jsonNotAnObject({ what, actual: describeValueKind(value) }));
   }
   try {
     sjson.scan(value, { protoAction: "error", constructorAction: "error" });

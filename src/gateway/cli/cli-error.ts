@@ -4,9 +4,10 @@
  * call sites pass only the arguments, e.g. `cliErrors.portInvalid({ got: "x" })`.
  */
 import { createErrorCatalogue } from "../../host-contract/error-catalogue";
+import { parsePort, portRule } from "../../host-contract/gateway-address";
 
 export const CLI_ERROR_CATALOGUE = {
-  portInvalid: { message: '--port must be an integer between 0 and 65535 (got "{got}")' },
+  portInvalid: { message: '--port {rule} (got "{got}")' },
   pluginInstallFailed: { message: "plugins install: {reason}" },
   pluginUnknown: { message: 'plugins {command}: no plugin with id "{id}" (see gateway plugins list)' },
 } as const;
@@ -26,7 +27,8 @@ export class CliError extends Error {
 export const cliErrors = createErrorCatalogue(CLI_ERROR_CATALOGUE, ({ message }, opts: { exitCode?: number } | undefined) => new CliError(message, opts?.exitCode));
 
 /** Parses `--port`: an integer 0–65535 (0 picks a free port). */
-export function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw cliErrors.portInvalid({ got: value });
-  return Number(value);
+export function parsePortOption(value: string): number {
+  const port = parsePort(value, 0);
+  if (port === undefined) throw cliErrors.portInvalid({ rule: portRule(0), got: value });
+  return port;
 }

@@ -9,7 +9,7 @@ import type { Command } from "commander";
 import { loadGatewayConfig, type LoadedConfig } from "../config/load-config";
 import { markDemoTokenShown } from "../config/demo-config";
 import { startGateway, type RunningGateway } from "../gateway";
-import { parsePort } from "./cli-error";
+import { parsePortOption } from "./cli-error";
 
 export interface StartIo {
   out: (line: string) => void;
@@ -44,7 +44,7 @@ export function registerStartCommand(program: Command, io: StartIo): void {
     .command("start")
     .description("Start the gateway (HTTP server, plugins, heartbeat) until SIGINT/SIGTERM")
     .option("-c, --config <file>", "config file (default: $GATEWAY_CONFIG, ./gateway.config.json, else the demo default)")
-    .option("-p, --port <n>", "port to listen on (0 = any free port); overrides gateway.port", parsePort)
+    .option("-p, --port <n>", "port to listen on (0 = any free port); overrides gateway.port", parsePortOption)
     .action(async (opts: { config?: string; port?: number }) => {
       const loaded = loadGatewayConfig({ configFlag: opts.config, env: io.env, cwd: io.cwd, portOverride: opts.port });
       // Listen for SIGINT/SIGTERM before anything is printed: a signal right after

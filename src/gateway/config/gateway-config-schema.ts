@@ -4,7 +4,7 @@
  * `session.main.lastRoute`. Other top-level sections belong to plugins and are
  * validated against their manifests' `configSchema`.
  */
-const secretRef = {
+const secretRefJsonSchema = {
   anyOf: [
     { type: "string", minLength: 1 },
     { type: "object", properties: { env: { type: "string", minLength: 1 } }, required: ["env"], additionalProperties: false },
@@ -26,7 +26,7 @@ export const GATEWAY_CONFIG_SCHEMA = {
         auth: {
           type: "object",
           additionalProperties: false,
-          properties: { token: secretRef },
+          properties: { token: secretRefJsonSchema },
         },
       },
     },

@@ -3,6 +3,7 @@
  * (file or demo default), defaults applied, paths absolute.
  */
 import type { AllowedModel, LastRoute } from "../../host-contract/host-api";
+import { DEFAULT_GATEWAY_BIND, DEFAULT_GATEWAY_PORT } from "../../host-contract/gateway-address";
 
 export type RunnerConfig =
   | { kind: "echo"; delayMs: number }
@@ -38,8 +39,8 @@ export interface GatewayConfig {
 }
 
 export const DEFAULTS = {
-  bind: "127.0.0.1",
-  port: 18789,
+  bind: DEFAULT_GATEWAY_BIND,
+  port: DEFAULT_GATEWAY_PORT,
   stateDir: ".gateway",
   heartbeatEvery: "30m",
   timeoutSeconds: 600,

@@ -1,6 +1,6 @@
 /** The message of a heartbeat turn: the drained system events, oldest first. */
 import type { PendingSystemEvent } from "../sessions/session-store";
-import { HEARTBEAT_TOKEN } from "./heartbeat-ack";
+import { HEARTBEAT_TOKEN } from "../../host-contract/heartbeat-ack";
 
 export function heartbeatPrompt(reason: string, events: readonly PendingSystemEvent[]): string {
   const lines = events.map((e) => `- [${e.ts}] ${e.text}`);

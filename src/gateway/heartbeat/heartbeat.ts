@@ -15,7 +15,7 @@ import type { Journal } from "../journal/journal";
 import type { SessionStore } from "../sessions/session-store";
 import type { AgentTurns } from "../runners/agent-turns";
 import type { ChannelRegistry } from "../channels/channel-registry";
-import { isHeartbeatAck } from "./heartbeat-ack";
+import { isHeartbeatAck } from "../../host-contract/heartbeat-ack";
 import { heartbeatPrompt } from "./heartbeat-prompt";
 
 export interface Heartbeat {

@@ -10,6 +10,7 @@ import addFormats from "ajv-formats";
 import Ajv from "ajv";
 import semver from "semver";
 import { HOST_API_VERSION } from "../../host-contract/host-api";
+import { isInside } from "../../host-contract/is-inside";
 import { createRuleAjv, firstProblem } from "../config/ajv-errors";
 
 /** A preset declared in a manifest (`contributes.presets[]`). */
@@ -93,12 +94,6 @@ export function createSchemaAjv(): Ajv {
 const schemaAjv = createSchemaAjv();
 
 export type ManifestResult = { ok: true; manifest: PluginManifest } | { ok: false; reason: string; id?: string };
-
-/** True when `child` is `parent` or inside it. */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
 
 /** Reads `<dir>/plugin.json` and checks it; never runs plugin code. */
 export function readManifest(dir: string, hostApiVersion = HOST_API_VERSION): ManifestResult {

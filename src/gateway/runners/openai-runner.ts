@@ -34,7 +34,7 @@ export function chatCompletionsBody(turn: RunnerTurn, model: string): Record<str
 }
 
 const MAX_REASON = 300;
-const clip = (s: string) => (s.length > MAX_REASON ? `${s.slice(0, MAX_REASON)}…` : s);
+const clipReason = (s: string) => (s.length > MAX_REASON ? `${s.slice(0, MAX_REASON)}…` : s);
 
 export function createOpenAiRunner(opts: OpenAiRunnerOptions): AgentRunner {
   const base = opts.baseUrl.replace(/\/+$/, "");
@@ -61,14 +61,14 @@ export function createOpenAiRunner(opts: OpenAiRunnerOptions): AgentRunner {
       } catch (e) {
         if (turn.signal.aborted) throw turn.signal.reason;
         const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-        return { status: "error", error: clip(`network error: ${cause?.code ?? cause?.message ?? (e as Error).message}`) };
+        return { status: "error", error: clipReason(`network error: ${cause?.code ?? cause?.message ?? (e as Error).message}`) };
       }
       let text: string;
       try {
         text = await res.text();
       } catch (e) {
         if (turn.signal.aborted) throw turn.signal.reason;
-        return { status: "error", error: clip(`network error while reading the response: ${(e as Error).message}`) };
+        return { status: "error", error: clipReason(`network error while reading the response: ${(e as Error).message}`) };
       }
       let json: unknown;
       try {
@@ -78,7 +78,7 @@ export function createOpenAiRunner(opts: OpenAiRunnerOptions): AgentRunner {
       }
       if (!res.ok) {
         const msg = (json as { error?: { message?: unknown } } | undefined)?.error?.message;
-        return { status: "error", error: clip(`HTTP ${res.status}${typeof msg === "string" ? `: ${msg}` : ""}`) };
+        return { status: "error", error: clipReason(`HTTP ${res.status}${typeof msg === "string" ? `: ${msg}` : ""}`) };
       }
       const content = (json as { choices?: Array<{ message?: { content?: unknown } }> } | undefined)?.choices?.[0]?.message?.content;
       if (typeof content !== "string") return { status: "error", error: "the response has no choices[0].message.content" };

@@ -69,3 +69,24 @@ export function writeRawConfigFile(current: RawConfigFile, next: Record<string, 
   }
   return { backup };
 }
+
+export interface SetupWrite {
+  written: boolean;
+  backup?: string;
+  warnings: string[];
+}
+
+/**
+ * Step 4 of `mail setup` — write: the file is written when it is new or something
+ * changed (`mode` as decided by the apply step), else left untouched.
+ */
+export function writeSetupConfig(current: RawConfigFile, applied: { config: Record<string, unknown>; changes: string[]; mode?: number }): SetupWrite {
+  if (current.existed && applied.changes.length === 0) return { written: false, warnings: [] };
+  const { backup } = writeRawConfigFile(current, applied.config, applied.mode);
+  if (!backup) return { written: true, warnings: [] };
+  return {
+    written: true,
+    backup,
+    warnings: [`The config file used JSON5 syntax (comments, trailing commas…) and was rewritten as plain JSON; the original is kept as ${backup}.`],
+  };
+}

@@ -4,6 +4,7 @@
  */
 import type { MailConfig, MailTlsMode } from "../../config/types";
 import { BOUNDS, TLS_MODES } from "../../config/rules";
+import { parsePort } from "../../host-contract/gateway-address";
 import { mailErrors } from "../mail-error";
 
 export interface MailSetupAnswers {
@@ -32,11 +33,11 @@ export function parseHost(v: string): string {
   return s;
 }
 
-export function parsePort(v: string | number): number {
+export function parseImapPort(v: string | number): number {
   const s = String(v).trim();
-  const n = Number(s);
-  if (!/^\d+$/.test(s) || n < BOUNDS.port.min || n > BOUNDS.port.max) throw mailErrors.portInvalid({ ...BOUNDS.port, got: shown(s) });
-  return n;
+  const port = parsePort(s, 1);
+  if (port === undefined) throw mailErrors.portInvalid({ ...BOUNDS.port, got: shown(s) });
+  return port;
 }
 
 export function parseTls(v: string): MailTlsMode {

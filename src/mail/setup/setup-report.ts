@@ -1,9 +1,35 @@
 /**
- * The report of `mail setup`: a human-readable summary and the `--json` object.
- * Neither ever contains the hook token (the password is only ever a reference).
+ * Step 5 of `mail setup` — report: the result (what changed, warnings, the commands
+ * to run next), as a human-readable summary or the `--json` object. Neither ever
+ * contains the hook token (the password is only ever a reference).
  */
+import { rawSection } from "../../config/raw-section";
 import { describePasswordRef } from "../password";
-import type { MailSetupResult } from "./mail-setup";
+import type { AppliedSetup } from "./apply-setup";
+import type { SetupWrite } from "./config-file";
+import type { SetupConfig } from "./read-setup-config";
+import type { MailSetupAnswers } from "./setup-answers";
+import { shellQuote } from "./shell-quote";
+import type { MailSetupResult } from "./setup-types";
+
+/** The result of a setup run from what each step produced. */
+export function setupResult(config: SetupConfig, answers: MailSetupAnswers, applied: AppliedSetup, write: SetupWrite): MailSetupResult {
+  const autoStart = rawSection(rawSection(applied.config, "hooks"), "mail").autoStart === true;
+  const cfg = `--config ${shellQuote(config.file)}`;
+  return {
+    configPath: config.file,
+    created: !config.current.existed,
+    written: write.written,
+    changes: applied.changes,
+    tokenCreated: applied.tokenCreated,
+    mail: applied.mail,
+    answers,
+    autoStart,
+    warnings: [...applied.warnings, ...write.warnings],
+    next: autoStart ? [`gateway start ${cfg}`] : [`gateway start ${cfg}`, `gateway webhooks mail run ${cfg}`],
+    ...(write.backup ? { backup: write.backup } : {}),
+  };
+}
 
 /** The human-readable report of a setup run. */
 export function formatSetupSummary(r: MailSetupResult): string {

@@ -6,7 +6,6 @@
 import type { ResolvedHooksConfig } from "../../config/types";
 import type { ModuleLogger } from "../../core/logger";
 import type { PluginApi } from "../../host-contract/host-api";
-import { defaultHookUrl } from "../hook-url";
 import { mailErrors } from "../mail-error";
 import { createMailWatcher, type MailRunSummary, type MailSince, type MailWatcherOptions } from "./mail-watcher";
 
@@ -70,7 +69,7 @@ export async function runMailCommand(flags: MailRunFlags, ctx: MailRunContext): 
   const watcher = createMailWatcher({
     mail,
     token: config.token,
-    hookUrl: mail.hookUrl ?? defaultHookUrl(ctx.api.config),
+    hookUrl: mail.hookUrl,
     stateDir: ctx.api.stateDir,
     logger: ctx.logger,
     maxBodyBytes: config.maxBodyBytes,

@@ -7,7 +7,6 @@
 import type { ResolvedHooksConfig } from "../../config/types";
 import type { ModuleLogger } from "../../core/logger";
 import type { ServiceRegistration } from "../../host-contract/host-api";
-import { DEFAULT_GATEWAY_PORT } from "../hook-url";
 import { isMailError } from "../mail-error";
 import { createMailWatcher, type MailWatcherOptions } from "./mail-watcher";
 
@@ -37,7 +36,8 @@ export function createMailService(opts: MailServiceOptions): ServiceRegistration
         log.warn("hooks.mail.autoStart needs hooks.mail; run `gateway webhooks mail setup` first");
         return;
       }
-      const hookUrl = mail.hookUrl ?? `http://127.0.0.1:${DEFAULT_GATEWAY_PORT}${config.path}/mail`;
+      // Resolved with the config: hooks.mail.hookUrl, else this gateway's own bind, port and hooks.path.
+      const hookUrl = mail.hookUrl;
       controller = new AbortController();
       const watcher = createMailWatcher({
         mail,

@@ -5,11 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import type { MailPush, MailPushMessage } from "./mail-push";
+import { oneLine } from "./preset-text";
 
 /** Longest message id used verbatim in a session key; longer ids are digested. */
 const MAX_ID_IN_KEY = 200;
 
-const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim();
 
 function renderOne(m: MailPushMessage, n: number): string {
   const lines = [`${n}. From: ${oneLine(m.from)}`, `   Subject: ${oneLine(m.subject) || "(no subject)"}`];
@@ -32,7 +32,7 @@ export function renderMailMessage(push: MailPush, maxMessages: number): string {
   return parts.join("\n\n");
 }
 
-function digest(value: unknown): string {
+function shortDigest(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 32);
 }
 
@@ -41,6 +41,6 @@ export function mailSessionKey(push: MailPush): string {
   const raw = push.messages[0]?.id ?? "";
   // eslint-disable-next-line no-control-regex
   const id = raw.trim().replace(/^<(.*)>$/, "$1").replace(/[\s\u0000-\u001f\u007f]+/g, "");
-  if (id === "") return `hook:mail:${digest(push.messages)}`;
-  return `hook:mail:${id.length > MAX_ID_IN_KEY ? digest(id) : id}`;
+  if (id === "") return `hook:mail:${shortDigest(push.messages)}`;
+  return `hook:mail:${id.length > MAX_ID_IN_KEY ? shortDigest(id) : id}`;
 }

@@ -5,6 +5,7 @@
  * lists every message of the push. Routing and model settings come from `hooks.mail`.
  */
 import type { MailConfig, ResolvedHooksConfig } from "../../config/types";
+import { MAIL_DEFAULTS } from "../../config/rules";
 import { err, ok } from "../../core/errors";
 import type { RawAction } from "../../core/ports";
 import type { CompiledMapping, MappingMatch } from "../compiled-mapping";
@@ -14,11 +15,9 @@ import { parseMailPush } from "./mail-push";
 export const MAIL_PRESET_NAME = "mail";
 export const MAIL_PRESET_DESCRIPTION = 'Mail pushed by `gateway webhooks mail run` (or any sender of {source:"mail", messages:[…]}).';
 
-/** Settings used when `hooks.mail` is absent. */
-export const MAIL_DEFAULTS = { deliver: true, channel: "last", maxMessages: 10, allowUnsafeExternalContent: false } as const;
-
 type MailRouting = Pick<MailConfig, "deliver" | "channel" | "maxMessages" | "allowUnsafeExternalContent"> & Partial<Pick<MailConfig, "to" | "model" | "thinking">>;
 
+/** Routing from `hooks.mail`, or the defaults of its keys when the section is absent. */
 function mailRouting(mail: MailConfig | undefined): MailRouting {
   return {
     deliver: mail?.deliver ?? MAIL_DEFAULTS.deliver,

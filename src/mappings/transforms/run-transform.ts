@@ -10,7 +10,7 @@ export type TransformRun =
   | { ok: true; value: TransformResult }
   | { ok: false; reason: "load_failed" | "threw" | "timeout" | "invalid_result"; cause: string };
 
-function describe(e: unknown): string {
+function describeThrown(e: unknown): string {
   if (e instanceof Error || (typeof e === "object" && e !== null && "message" in e)) {
     const err = e as { name?: unknown; message?: unknown };
     return `${String(err.name ?? "Error")}: ${String(err.message)}`;
@@ -32,13 +32,13 @@ export async function runTransform(load: () => Promise<TransformFn>, ctx: Transf
     try {
       fn = await load();
     } catch (e) {
-      return { ok: false, reason: "load_failed", cause: describe(e) };
+      return { ok: false, reason: "load_failed", cause: describeThrown(e) };
     }
     let value: unknown;
     try {
       value = await fn(ctx);
     } catch (e) {
-      return { ok: false, reason: "threw", cause: describe(e) };
+      return { ok: false, reason: "threw", cause: describeThrown(e) };
     }
     const check = validateTransformResult(value);
     return check.ok ? { ok: true, value: check.value } : { ok: false, reason: "invalid_result", cause: check.problem };

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../../core/errors";
+import { isInside } from "../../host-contract/is-inside";
 
 export const TRANSFORM_EXTENSIONS: readonly string[] = [".js", ".mjs", ".cjs", ".ts"];
 
@@ -18,13 +19,6 @@ export interface ResolvedTransformModule {
   root: string;
   /** Lexical absolute path of the module (what gets loaded). */
   file: string;
-}
-
-/** True when `child` is `parent` or below it (lexically). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  if (rel === "") return true;
-  return !path.isAbsolute(rel) && rel.split(path.sep)[0] !== "..";
 }
 
 function realpathOrUndefined(p: string): string | undefined {

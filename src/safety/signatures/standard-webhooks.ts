@@ -8,11 +8,10 @@
  */
 import { Webhook } from "standardwebhooks";
 import { decodeDigest, matchesAny } from "./compare";
-import { checkTimestamp } from "./timestamp";
+import { checkTimestamp, TS_DIGITS } from "./timestamp";
 import { invalid, type SignedRequest, type Verifier } from "./types";
 import type { TimestampedOptions } from "./timestamped-schemes";
 
-const TS_DIGITS = /^\d{1,12}$/;
 
 /** The header names a request uses: `webhook-*`, else `svix-*` when those are present. */
 function namesOf(headers: Readonly<Record<string, string>>): { id: string; timestamp: string; signature: string } {

@@ -6,7 +6,7 @@
  * a stale answer (`signature_expired`) is only given to a genuine signature.
  */
 import { decodeDigest, hmacSha256, matchesAny } from "./compare";
-import { checkTimestamp } from "./timestamp";
+import { checkTimestamp, TS_DIGITS } from "./timestamp";
 import { invalid, type SignedRequest, type Verifier } from "./types";
 
 export interface TimestampedOptions {
@@ -16,7 +16,6 @@ export interface TimestampedOptions {
 }
 
 const STRIPE = "Stripe-Signature";
-const TS_DIGITS = /^\d{1,12}$/;
 
 /** `t=…,v1=…` → the timestamp and every v1 digest (other schemes' entries are ignored). */
 function parseStripeHeader(value: string): { t?: string; v1: string[] } {

@@ -8,7 +8,6 @@ import { buildBatch, idempotencyKeyFor, splitIntoBatches, type UidMessage } from
 import { backoffDelay, sleep } from "../../../src/mail/watcher/backoff";
 import { createCheckpointStore, mailboxKey } from "../../../src/mail/watcher/checkpoint-store";
 import { acquireWatcherLock } from "../../../src/mail/watcher/watcher-lock";
-import { defaultHookUrl, normaliseHooksPath } from "../../../src/mail/hook-url";
 import { isMailError } from "../../../src/mail/mail-error";
 
 const msg = (uid: number, snippet = "s"): UidMessage => ({ uid, message: { id: `${uid}@x`, from: "a@x", subject: `s${uid}`, snippet } });
@@ -117,16 +116,5 @@ describe("watcher lock", () => {
     const lock = acquireWatcherLock(dir, mailbox);
     expect(fs.readFileSync(file, "utf8")).toBe(`${process.pid}\n`);
     lock.release();
-  });
-});
-
-describe("default hook URL", () => {
-  test("built from gateway.bind, gateway.port and hooks.path", () => {
-    expect(defaultHookUrl({})).toBe("http://127.0.0.1:18789/hooks/mail");
-    expect(defaultHookUrl({ gateway: { bind: "0.0.0.0", port: 8080 }, hooks: { path: "in/" } })).toBe("http://127.0.0.1:8080/in/mail");
-    expect(defaultHookUrl({ gateway: { bind: "::" } })).toBe("http://[::1]:18789/hooks/mail");
-    expect(defaultHookUrl({ gateway: { bind: "192.168.1.5" } })).toBe("http://192.168.1.5:18789/hooks/mail");
-    expect(defaultHookUrl({ gateway: { bind: "fd00::5" } })).toBe("http://[fd00::5]:18789/hooks/mail");
-    expect(normaliseHooksPath("/")).toBe("/hooks");
   });
 });

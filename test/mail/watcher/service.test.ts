@@ -40,6 +40,32 @@ test("start runs the watcher in the background; stop ends it cleanly", async () 
   expect(log.lines.find((l) => l.message === "mail watcher stopped")?.meta).toMatchObject({ rejected: 0 });
 });
 
+test("without hooks.mail.hookUrl the service posts to this gateway's own port (regression: it posted to 18789 whatever gateway.port said)", async () => {
+  const port = Number(new URL(fx.receiver.url).port);
+  const log = createTestLogger();
+  const resolved = resolveConfig(
+    {
+      gateway: { port },
+      hooks: {
+        enabled: true,
+        token: TOKEN,
+        presets: ["mail"],
+        mail: { imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password: { env: "SVC_PW" }, mailbox: "INBOX" }, autoStart: true, pollSeconds: 3600 },
+      },
+    },
+    { configDir: fx.dir },
+  );
+  const svc = createMailService({ config: resolved, stateDir: fx.dir, logger: log.logger, watcher: { env: { SVC_PW: fx.imap.password } } });
+  await svc.start();
+  expect(log.lines.find((l) => l.message === "mail watcher starting")?.meta).toMatchObject({ hookUrl: fx.receiver.url });
+  await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "first start for this mailbox: only mail arriving from now on is sent"), "the first checkpoint");
+  const m = plainMessage("own port", "x");
+  await fx.imap.append(m.raw);
+  await fx.receiver.waitFor(() => fx.receiver.accepted().length === 1, "the message");
+  expect((fx.receiver.accepted()[0]!.body as MailBatchPayload).messages[0]!.id).toBe(m.id);
+  await svc.stop();
+});
+
 test("a fatal error (password variable unset) stops only the watcher, with one error line", async () => {
   const log = createTestLogger();
   const svc = createMailService({ config: config({ env: "SVC_PW_UNSET_FOR_TEST" }), stateDir: fx.dir, logger: log.logger });

@@ -7,6 +7,7 @@ const push3 = readPayload("mail-push-3.json");
 
 const mailConfig: MailConfig = {
   imap: { host: "imap.example.org", port: 993, tls: "tls", user: "me@example.org", password: { env: "IMAP_PASSWORD" }, mailbox: "INBOX" },
+  hookUrl: "http://127.0.0.1:18789/hooks/mail",
   includeBody: true,
   maxBytes: 8192,
   maxMessages: 10,

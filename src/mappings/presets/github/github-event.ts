@@ -17,7 +17,8 @@ import {
   releaseMessage,
   workflowRunMessage,
 } from "./github-messages";
-import { num, obj, repoName, str, type Json } from "./payload-reader";
+import { plainObject as obj } from "../../../core/plain-object";
+import { num, repoName, str, type Json } from "./payload-reader";
 
 export type GithubDecision =
   | { kind: "pong" }

@@ -3,7 +3,8 @@
  * (SPEC §10): who did what, where, the key facts and the link, in a few short
  * lines. Each builder takes an untrusted payload and returns bounded text.
  */
-import { actor, arr, excerpt, num, obj, oneLine, repoName, str, type Json } from "./payload-reader";
+import { plainObject as obj } from "../../../core/plain-object";
+import { actor, arr, excerpt, num, oneLine, repoName, str, type Json } from "./payload-reader";
 
 /** Most commits listed for one push; the rest are counted. */
 export const MAX_COMMITS_LISTED = 10;

@@ -1,0 +1,35 @@
+/**
+ * Where the mail watcher posts when `hooks.mail.hookUrl` is not set: the `mail` hook
+ * of the gateway this config belongs to,
+ * `http://<gateway.bind>:<gateway.port><hooks.path>/mail`. Resolved once, here:
+ * `resolveConfig()` puts it into `mail.hookUrl`, which `mail run`, the
+ * `hooks.mail.autoStart` service and (as the offered default) `mail setup` all read.
+ */
+import { DEFAULT_GATEWAY_BIND, DEFAULT_GATEWAY_PORT, MAX_PORT } from "../host-contract/gateway-address";
+import { normaliseHookPath } from "./paths";
+import { rawSection } from "./raw-section";
+import { HOOKS_DEFAULTS } from "./rules";
+
+/** The host part of the URL: a wildcard bind is reached over loopback, an IPv6 literal is bracketed. */
+function urlHost(bind: unknown): string {
+  const b = typeof bind === "string" && bind.trim() !== "" ? bind.trim() : DEFAULT_GATEWAY_BIND;
+  if (b === "0.0.0.0") return "127.0.0.1";
+  if (b === "::" || b === "[::]") return "[::1]";
+  return b.includes(":") && !b.startsWith("[") ? `[${b}]` : b;
+}
+
+/**
+ * The default hook URL of the mail watcher, from the raw gateway config (the host
+ * validates `gateway.*`; a missing or unusable bind/port falls back to the gateway's
+ * defaults, a missing or empty `hooks.path` to `/hooks`).
+ *
+ * @example defaultMailHookUrl({ gateway: { port: 8080 }, hooks: { path: "/in/" } }) // "http://127.0.0.1:8080/in/mail"
+ * @example defaultMailHookUrl({ gateway: { bind: "0.0.0.0" } }) // "http://127.0.0.1:18789/hooks/mail"
+ */
+export function defaultMailHookUrl(raw: Readonly<Record<string, unknown>>): string {
+  const gateway = rawSection(raw, "gateway");
+  const hooks = rawSection(raw, "hooks");
+  const port = Number.isInteger(gateway.port) && (gateway.port as number) >= 1 && (gateway.port as number) <= MAX_PORT ? (gateway.port as number) : DEFAULT_GATEWAY_PORT;
+  const hooksPath = typeof hooks.path === "string" ? normaliseHookPath(hooks.path) : "/";
+  return `http://${urlHost(gateway.bind)}:${port}${hooksPath === "/" ? HOOKS_DEFAULTS.path : hooksPath}/mail`;
+}

@@ -1,0 +1,10 @@
+/**
+ * Quotes a path for the commands `mail setup` prints (next steps, chmod hints) so
+ * they can be pasted into a POSIX shell as they are.
+ *
+ * @example shellQuote("/home/me/gateway.config.json") // "/home/me/gateway.config.json"
+ * @example shellQuote("/home/me/my config.json") // "'/home/me/my config.json'"
+ */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

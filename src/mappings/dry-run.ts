@@ -1,0 +1,81 @@
+/**
+ * The dry run of a mapped hook: a request (hook name, body bytes, headers, query)
+ * → which mapping matches and the exact action it would dispatch, parsed and
+ * validated exactly like a real request — or why the hook would fail. Templates are
+ * rendered and transforms run; nothing is dispatched (no system event, no run, no
+ * delivery). No I/O of its own and no CLI: `gateway webhooks test`
+ * (src/cli/webhooks-test.ts) reads the payload file and prints the result, and any
+ * other front end (a dashboard) can do the same with a request it received.
+ *
+ * @example
+ *   const r = await dryRunHook({ name: "github", body, headers: { "x-github-event": "push" }, query: {} }, { config, mappings, runtime });
+ *   if (r.ok) console.log(formatDryRun(r.value));
+ */
+import { parseBody } from "../actions/body/parse-body";
+import { validateAction, type ValidationContext } from "../actions/validate";
+import { normaliseMatchPath } from "../config/paths";
+import { err, ok, type ErrorDetail, type Result } from "../core/errors";
+import type { MappedHookInput } from "../core/ports";
+import { dryRunFailures, type DryRunFailure } from "./dry-run-failures";
+import { formatMappingList, type DryRunReport } from "./dry-run-report";
+
+export type { DryRunFailure };
+import type { MappingEngine } from "./engine";
+import { RESERVED_HOOK_NAMES } from "./match";
+
+export interface DryRunRequest {
+  /** The hook name: the sub-path after `hooks.path` (slashes are normalised). */
+  name: string;
+  /** The raw body, parsed like a request body: JSON, or form-encoded when `headers["content-type"]` says so. */
+  body: Buffer;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  query: Record<string, string>;
+}
+
+export interface DryRunDeps {
+  config: ValidationContext["config"];
+  runtime: ValidationContext["runtime"];
+  mappings: Pick<MappingEngine, "dryRun" | "describe">;
+}
+
+const detailLines = (details: ErrorDetail[] | undefined): string[] => (details ?? []).map((d) => `  - ${d.field}: ${d.message}`);
+
+/** Runs one dry run. Never dispatches; never throws for a bad request (only for a bug). */
+export async function dryRunHook(req: DryRunRequest, deps: DryRunDeps): Promise<Result<DryRunReport, DryRunFailure>> {
+  const hook = normaliseMatchPath(req.name);
+  if (RESERVED_HOOK_NAMES.has(hook)) return err(dryRunFailures.directEndpoint({ hook }));
+
+  const parsed = parseBody(req.body, { mapped: true, contentType: req.headers["content-type"] ?? "application/json" });
+  if (!parsed.ok) return err(dryRunFailures.invalidBody({ error: parsed.error.message, code: parsed.error.code }, { code: parsed.error.code }));
+
+  const qs = new URLSearchParams(Object.entries(req.query).filter(([k]) => k.toLowerCase() !== "token")).toString();
+  const input: MappedHookInput = { name: hook, payload: parsed.value, headers: req.headers, query: req.query, url: `${deps.config.path}/${hook}${qs ? `?${qs}` : ""}`, requestId: "dry-run" };
+  const resolved = await deps.mappings.dryRun(input);
+  if (!resolved.ok) {
+    const e = resolved.error;
+    return err(dryRunFailures.hookWouldFail({ status: e.status, code: e.code, error: e.message }, { lines: detailLines(e.details), code: e.code }));
+  }
+  const outcome = resolved.value;
+  if (outcome.kind === "no_match") {
+    return err(dryRunFailures.noMappingMatches({ hook }, { lines: formatMappingList(deps.mappings.describe()).split("\n"), code: "not_found" }));
+  }
+  const described = deps.mappings.describe().find((m) => m.id === outcome.mappingId);
+  const mapping = { id: outcome.mappingId, key: described?.key ?? outcome.mappingId };
+  if (outcome.kind === "skip") return ok({ hook, mapping, outcome: "skip", dispatched: false });
+
+  const validated = validateAction(outcome.raw, { runtime: deps.runtime, config: deps.config }, `action of mapping ${outcome.mappingId}`);
+  if (!validated.ok) {
+    const e = validated.error;
+    return err(dryRunFailures.actionInvalid({ mappingId: outcome.mappingId, status: e.status, code: e.code, error: e.message }, { lines: detailLines(e.details), code: e.code }));
+  }
+  return ok({
+    hook,
+    mapping,
+    outcome: "action",
+    action: validated.value,
+    allowUnsafeExternalContent: outcome.allowUnsafeExternalContent,
+    ...(validated.value.kind === "agent" ? { sessionKeyGenerated: outcome.raw.sessionKey === undefined } : {}),
+    dispatched: false,
+  });
+}
