@@ -1,9 +1,10 @@
 /**
  * `resolveConfig()`: the raw gateway config → `ResolvedHooksConfig`, once, at
  * activation. Every problem is collected and reported in ONE `ConfigError` whose
- * message names each key and its rule, joined with "; ":
+ * message has one `<key> <rule>` line per problem, sorted by key:
  *
- *   hooks.token is required when hooks.enabled is true; hooks.maxBodyBytes must be at least 1
+ *   hooks.maxBodyBytes must be at least 1
+ *   hooks.token is required when hooks.enabled is true
  *
  * Messages never contain the token or a stack trace.
  *
@@ -16,7 +17,8 @@ import { ConfigError } from "../core/errors";
 import type { MailConfig, ResolvedHooksConfig } from "./types";
 import { toMappingConfig, type ValidatedMapping } from "./mappings";
 import { normaliseHookPath } from "./paths";
-import { describeProblems } from "./problems";
+import { problemLine, sortProblems, type KeyedProblem } from "../host-contract/config-rules";
+import { describeProblemList } from "./problems";
 import { IMAP_DEFAULT_PORTS, PATTERN_RULES, REGEXES } from "./rules";
 import { rawConfigSchema, VALIDATION_OPTIONS } from "./schema";
 import { isSecretRef, resolveSecret, type SecretContext, type SecretRef } from "./secrets";
@@ -44,7 +46,7 @@ interface ValidatedConfig {
 /** Validates, applies defaults and resolves secrets; throws one ConfigError listing every problem. */
 export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: ResolveContext): ResolvedHooksConfig {
   const { value, error } = rawConfigSchema.validate(raw, VALIDATION_OPTIONS);
-  const problems = describeProblems(error, rawConfigSchema);
+  const problems = describeProblemList(error, rawConfigSchema);
   const failedKeys = new Set((error?.details ?? []).map((d) => d.path.join(".")));
   const cfg = value as ValidatedConfig;
   const hooks = cfg?.hooks;
@@ -53,7 +55,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
   if (!failed("agents.defaults.models")) problems.push(...checkModelAliases(cfg?.agents?.defaults?.models));
   const hookUrl = hooks?.mail?.hookUrl;
   if (hookUrl !== undefined && !failed("hooks.mail.hookUrl") && !isUrl(hookUrl)) {
-    problems.push("hooks.mail.hookUrl must be a valid URL");
+    problems.push({ key: "hooks.mail.hookUrl", rule: "must be a valid URL" });
   }
 
   const enabled = hooks?.enabled === true;
@@ -65,7 +67,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
     else problems.push(...resolved.problems);
   }
 
-  if (problems.length > 0) throw new ConfigError(problems.join("; "));
+  if (problems.length > 0) throw new ConfigError(sortProblems(problems).map(problemLine).join("\n"));
 
   return {
     enabled,
@@ -102,34 +104,35 @@ function resolveToken(
   source: string | SecretRef,
   gatewayToken: string | SecretRef | undefined,
   ctx: SecretContext,
-): string | { problems: string[] } {
+): string | { problems: KeyedProblem[] } {
+  const key = "hooks.token";
   const r = resolveSecret(source, ctx);
-  if (!r.ok) return { problems: [`hooks.token ${r.reason}`] };
-  const from = r.source === "plain text" ? "" : ` (from ${r.source})`;
-  const problems: string[] = [];
-  if (!REGEXES.tokenLength.test(r.value)) problems.push(`hooks.token${from} ${PATTERN_RULES.tokenLength}`);
-  if (!REGEXES.tokenCharset.test(r.value)) problems.push(`hooks.token${from} ${PATTERN_RULES.tokenCharset}`);
+  if (!r.ok) return { problems: [{ key, rule: r.reason }] };
+  const from = r.source === "plain text" ? "" : `(from ${r.source}) `;
+  const problems: KeyedProblem[] = [];
+  if (!REGEXES.tokenLength.test(r.value)) problems.push({ key, rule: `${from}${PATTERN_RULES.tokenLength}` });
+  if (!REGEXES.tokenCharset.test(r.value)) problems.push({ key, rule: `${from}${PATTERN_RULES.tokenCharset}` });
   if (problems.length === 0 && gatewayToken !== undefined && (typeof gatewayToken === "string" || isSecretRef(gatewayToken))) {
     // The gateway reports its own unresolvable token; here it only matters when it resolves.
     const g = resolveSecret(gatewayToken, ctx);
     if (g.ok && g.value !== "" && g.value === r.value) {
-      problems.push("hooks.token must differ from gateway.auth.token (use a dedicated hook token)");
+      problems.push({ key, rule: "must differ from gateway.auth.token (use a dedicated hook token)" });
     }
   }
   return problems.length > 0 ? { problems } : r.value;
 }
 
 /** Two models with the same alias make the alias ambiguous. */
-function checkModelAliases(models: Record<string, { alias?: string }> | undefined): string[] {
+function checkModelAliases(models: Record<string, { alias?: string }> | undefined): KeyedProblem[] {
   if (!models) return [];
   const seen = new Map<string, string>();
-  const problems: string[] = [];
+  const problems: KeyedProblem[] = [];
   for (const [ref, entry] of Object.entries(models)) {
     const alias = entry?.alias;
     if (typeof alias !== "string") continue;
     const first = seen.get(alias);
     if (first !== undefined) {
-      problems.push(`agents.defaults.models.${ref}.alias repeats the alias of agents.defaults.models.${first} (aliases must be unique)`);
+      problems.push({ key: `agents.defaults.models.${ref}.alias`, rule: `repeats the alias of agents.defaults.models.${first} (aliases must be unique)` });
     } else seen.set(alias, ref);
   }
   return problems;

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { resolveConfig } from "../../src/config/resolve";
-import { compilePluginConfigSchema } from "../../src/config/json-schema";
+import { compilePluginConfigSchema } from "../../src/config/json-schema/plugin-config-schema";
 
 const DOC = path.resolve(__dirname, "../../docs/configuration.md");
 const FIXTURES = path.resolve(__dirname, "../fixtures/config");

@@ -318,22 +318,36 @@ describe("related keys outside hooks", () => {
 });
 
 describe("the one ConfigError", () => {
-  it("lists every problem, joined with '; '", () => {
+  it("lists every problem, one line each, sorted by key", () => {
     expect(problem({ hooks: { enabled: true, path: "/", maxBodyBytes: -1, tokn: TOKEN }, agents: { defaults: { timeoutSeconds: -1 } } })).toBe(
       [
-        "hooks.token is required when hooks.enabled is true",
-        'hooks.path must not be "/" alone',
-        "hooks.maxBodyBytes must be at least 1",
-        "hooks.tokn is not a known key (did you mean hooks.token?)",
         "agents.defaults.timeoutSeconds must be greater than 0",
-      ].join("; "),
+        "hooks.maxBodyBytes must be at least 1",
+        'hooks.path must not be "/" alone',
+        "hooks.token is required when hooks.enabled is true",
+        "hooks.tokn is not a known key (did you mean hooks.token?)",
+      ].join("\n"),
     );
+  });
+
+  it("names both problems of { enabled: true, maxBodyBytes: 0 } (regression: only the token was reported)", () => {
+    expect(problem({ hooks: { enabled: true, maxBodyBytes: 0 } }).split("\n")).toEqual([
+      "hooks.maxBodyBytes must be at least 1",
+      "hooks.token is required when hooks.enabled is true",
+    ]);
   });
 
   it("reports schema problems and token-source problems together", () => {
     expect(problem({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" }, maxBodyBytes: 0 } })).toBe(
-      "hooks.maxBodyBytes must be at least 1; hooks.token refers to environment variable HOOK_TOKEN, which is not set or empty",
+      "hooks.maxBodyBytes must be at least 1\nhooks.token refers to environment variable HOOK_TOKEN, which is not set or empty",
     );
+  });
+
+  it("a token from a variable that is both short and spaced names both rules", () => {
+    expect(problem({ hooks: { enabled: true, token: { env: "T" } } }, { T: "Zq9 short" }).split("\n")).toEqual([
+      "hooks.token (from environment variable T) must be at least 16 characters long (after trimming)",
+      "hooks.token (from environment variable T) must contain only printable ASCII characters (no spaces inside)",
+    ]);
   });
 
   it("never echoes a token value, a wrong value, or a stack trace", () => {

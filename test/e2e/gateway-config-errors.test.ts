@@ -1,6 +1,9 @@
 /**
- * Issue 3, check 4: a bad config file makes `gateway start` exit non-zero with
- * one clear line naming the file and the key; bad flags too; --help everywhere.
+ * Against the real `gateway` process (built dist): a bad config file makes
+ * `gateway start` exit non-zero with one line per problem, each naming the file
+ * and the key — every problem in one start, in the same words whether the
+ * gateway's schema check or the plugin found it; bad flags too; --help
+ * everywhere.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -12,13 +15,19 @@ function writeConfig(text: string): string {
   return file;
 }
 
-async function startFails(file: string): Promise<string> {
-  const r = await runGatewayCli(["start", "--config", file, "--port", "0"]);
+/** The stderr lines of a `gateway start` that must fail (exit 1, never listening, no stack trace). */
+async function startFailsWith(file: string, env: Record<string, string | undefined> = {}): Promise<string[]> {
+  const r = await runGatewayCli(["start", "--config", file, "--port", "0"], { env });
   expect(r.code).toBe(1);
   expect(r.stdout).not.toContain("listening:");
-  const lines = r.stderr.trim().split("\n");
-  expect(lines).toHaveLength(1);
   expect(r.stderr).not.toMatch(/\n\s+at /);
+  return r.stderr.trim().split("\n");
+}
+
+/** The one stderr line of a `gateway start` that must fail. */
+async function startFails(file: string): Promise<string> {
+  const lines = await startFailsWith(file);
+  expect(lines).toHaveLength(1);
   return lines[0]!;
 }
 
@@ -30,7 +39,7 @@ describe("gateway e2e: bad config", () => {
 
   it("wrong type for a gateway key: names the key", async () => {
     const file = writeConfig('{ "gateway": { "port": "eighty" } }');
-    expect(await startFails(file)).toBe(`gateway: invalid config ${file}: gateway.port must be integer`);
+    expect(await startFails(file)).toBe(`gateway: invalid config ${file}: gateway.port must be an integer`);
   });
 
   it("wrong type for a hooks key: names the key", async () => {
@@ -62,6 +71,32 @@ describe("gateway e2e: bad config", () => {
   it("hooks enabled without a token: the sentence of SPEC §3", async () => {
     const file = writeConfig('{ "hooks": { "enabled": true } }');
     expect(await startFails(file)).toBe(`gateway: invalid config ${file}: hooks.token is required when hooks.enabled is true`);
+  });
+
+  it("two problems in the hooks section: both lines, in key order, and exit 1 (regression: only the token was named)", async () => {
+    const file = writeConfig('{ "hooks": { "enabled": true, "maxBodyBytes": 0 } }');
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: hooks.maxBodyBytes must be at least 1`,
+      `gateway: invalid config ${file}: hooks.token is required when hooks.enabled is true`,
+    ]);
+  });
+
+  it("mistyped keys: the key meant is suggested, at every depth", async () => {
+    const file = writeConfig(JSON.stringify({ hooks: { enabled: true, tokn: "0123456789abcdef0123", mappings: [{ mach: { path: "a" }, messageTemplate: "m" }] } }));
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: hooks.mappings[0].mach is not a known key (did you mean hooks.mappings[0].match?)`,
+      `gateway: invalid config ${file}: hooks.token is required when hooks.enabled is true`,
+      `gateway: invalid config ${file}: hooks.tokn is not a known key (did you mean hooks.token?)`,
+    ]);
+  });
+
+  it("problems of the gateway's own keys: every one at once", async () => {
+    const file = writeConfig('{ "gateway": { "port": "eighty", "bnid": "127.0.0.1" }, "agents": { "defaults": { "heartbeat": { "every": "soon" } } } }');
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: agents.defaults.heartbeat.every must be a duration like "30m", "45s" or "1h", or 0 / "off" to disable`,
+      `gateway: invalid config ${file}: gateway.bnid is not a known key (did you mean gateway.bind?)`,
+      `gateway: invalid config ${file}: gateway.port must be an integer`,
+    ]);
   });
 
   it("a config file that does not exist", async () => {

@@ -75,15 +75,32 @@ describe("loadGatewayConfig", () => {
     const dir = tmp();
     const file = write(dir, "c.json", '{"gateway":{"port":"eighty"}}');
     const e = configError(() => loadGatewayConfig({ configFlag: file, env: {} }));
-    expect(e.message).toBe(`invalid config ${file}: gateway.port must be integer`);
+    expect(e.message).toBe(`invalid config ${file}: gateway.port must be an integer`);
   });
 
   it("refuses unknown keys under gateway and out-of-range ports", () => {
     const dir = tmp();
     const a = write(dir, "a.json", '{"gateway":{"prot":80}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: a, env: {} })).message).toBe(`invalid config ${a}: gateway.prot is not a known key`);
+    expect(configError(() => loadGatewayConfig({ configFlag: a, env: {} })).message).toBe(`invalid config ${a}: gateway.prot is not a known key (did you mean gateway.port?)`);
     const b = write(dir, "b.json", '{"gateway":{"port":70000}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: b, env: {} })).message).toBe(`invalid config ${b}: gateway.port must be <= 65535`);
+    expect(configError(() => loadGatewayConfig({ configFlag: b, env: {} })).message).toBe(`invalid config ${b}: gateway.port must be at most 65535`);
+  });
+
+  it("lists every problem of the gateway's keys at once, sorted by key, one line each", () => {
+    const dir = tmp();
+    const file = write(dir, "c.json", JSON.stringify({
+      gateway: { port: "eighty", lgoLevel: "info", auth: { token: { env: "A", file: "b" } } },
+      agents: { runner: { kind: "openai" }, defaults: { heartbeat: { every: "soon" } } },
+    }));
+    const e = configError(() => loadGatewayConfig({ configFlag: file, env: {} }));
+    expect(e.problems.map((p) => `${p.key} ${p.rule}`)).toEqual([
+      "agents.defaults.heartbeat.every must be a duration like \"30m\", \"45s\" or \"1h\", or 0 / \"off\" to disable",
+      'agents.runner.baseUrl is required when agents.runner.kind is "openai"',
+      "gateway.auth.token must have only one of: env, file",
+      "gateway.lgoLevel is not a known key (did you mean gateway.logLevel?)",
+      "gateway.port must be an integer",
+    ]);
+    expect(e.message.split("\n")).toEqual(e.problems.map((p) => `invalid config ${file}: ${p.key} ${p.rule}`));
   });
 
   it("reports a missing config file given with --config", () => {
@@ -104,7 +121,7 @@ describe("loadGatewayConfig", () => {
     const noModel = write(dir, "b.json", '{"agents":{"runner":{"kind":"openai","baseUrl":"http://127.0.0.1:1/v1"}}}');
     expect(configError(() => loadGatewayConfig({ configFlag: noModel, env: {} })).key).toBe("agents.runner.model");
     const badKind = write(dir, "c.json", '{"agents":{"runner":{"kind":"claude"}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: badKind, env: {} })).message).toBe(`invalid config ${badKind}: agents.runner.kind must be one of: "echo", "openai"`);
+    expect(configError(() => loadGatewayConfig({ configFlag: badKind, env: {} })).message).toBe(`invalid config ${badKind}: agents.runner.kind must be one of: echo, openai`);
     const every = write(dir, "d.json", '{"agents":{"defaults":{"heartbeat":{"every":"soon"}}}}');
     expect(configError(() => loadGatewayConfig({ configFlag: every, env: {} })).key).toBe("agents.defaults.heartbeat.every");
     const ok = write(dir, "e.json", '{"agents":{"runner":{"kind":"openai","baseUrl":"http://127.0.0.1:1/v1/","model":"openai/gpt"},"defaults":{"heartbeat":{"every":"off"}}}}');
