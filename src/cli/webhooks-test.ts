@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import { validateAction } from "../actions/validate";
-import type { ResolvedHooksConfig } from "../config/types";
+import type { HooksConfig } from "../config/types";
 import { normaliseMatchPath } from "../config/paths";
 import { parseBody } from "../actions/body/parse-body";
 import type { MappedHookInput } from "../core/ports";
@@ -21,7 +21,7 @@ import { RESERVED_HOOK_NAMES } from "../mappings/match";
 
 export interface DryRunDeps {
   api: PluginApi;
-  config: ResolvedHooksConfig;
+  config: HooksConfig;
   mappings: MappingEngine;
   logs: { forModule(name: string): ModuleLogger };
 }

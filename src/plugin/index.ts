@@ -1,11 +1,16 @@
 /**
  * Plugin entry: the composition root. `activate(api)` is synchronous — it
- * resolves and validates config (throwing a ConfigError naming the key) and
- * registers the HTTP route, the runs service and the CLI. Opening the durable
- * store and starting workers happens in the service's `start()`.
+ * resolves and validates config (throwing a ConfigError naming every bad key)
+ * and registers the HTTP route, the runs service and the CLI. Reading the hook
+ * token, building the request pipeline, opening the durable store and starting
+ * workers happen in the runs service's `start()`, before the host listens:
+ * `activate` also runs for CLI commands, which must work while the token's
+ * environment variable is unset.
  */
-import type { PluginApi } from "../host-contract/host-api";
-import { resolveConfig } from "../config/resolve";
+import type { RequestHandler } from "express";
+import type { PluginApi, ServiceRegistration } from "../host-contract/host-api";
+import type { ResolvedHooksConfig } from "../config/types";
+import { resolveConfig, resolveHooksSecrets } from "../config/resolve";
 import { createPluginLogger } from "../logging/logger";
 import { createPluginEmitter, type PluginEmitter } from "../core/events";
 import { createHooksRouter } from "../http/router";
@@ -19,7 +24,7 @@ import { createIdempotencyGuard } from "../http/idempotency/idempotency-guard";
 import { createRateLimiter } from "../http/rate-limit";
 import { registerWebhooksCli } from "../cli/webhooks";
 import { openPluginDatabase, type PluginDatabase } from "../store/database";
-import { createMailService } from "../mail/watcher/service";
+import { createMailService, MAIL_SERVICE_ID } from "../mail/watcher/service";
 
 export type { PluginApi } from "../host-contract/host-api";
 export { defineTransform } from "../mappings/define-transform";
@@ -134,25 +139,34 @@ export function activate(api: PluginApi): void {
     logger: logs.forModule("idempotency"),
   });
 
+  // Built by the runs service's start() once the token is read; the host listens only after that.
+  let router: RequestHandler | undefined;
+  let resolved: ResolvedHooksConfig | undefined;
   api.registerHttpRoute({
     prefix: config.path,
-    handler: createHooksRouter({
-      config,
-      runtime: api.runtime,
-      logger: logs.forModule("http"),
-      emitter,
-      dispatcher,
-      mappings,
-      idempotency,
-      runs: { get: (id) => queue?.get(id) },
-      rateLimiter: createRateLimiter(config, { logger: logs.forModule("rate-limit") }),
-      isShuttingDown: shuttingDown,
-    }),
+    handler: (req, res, next) => {
+      if (!router) return next(new Error("hook request before the inbound-webhooks.runs service started"));
+      router(req, res, next);
+    },
   });
 
   api.registerService({
     id: "inbound-webhooks.runs",
     start: async () => {
+      // A missing or invalid token fails the start here, as a ConfigError naming hooks.token.
+      resolved = resolveHooksSecrets(config, { configDir: api.configDir });
+      router = createHooksRouter({
+        config: resolved,
+        runtime: api.runtime,
+        logger: logs.forModule("http"),
+        emitter,
+        dispatcher,
+        mappings,
+        idempotency,
+        runs: { get: (id) => queue?.get(id) },
+        rateLimiter: createRateLimiter(resolved, { logger: logs.forModule("rate-limit") }),
+        isShuttingDown: shuttingDown,
+      });
       db = openPluginDatabase({ dir: api.stateDir, logger: logs.forModule("store") });
       state.db = db;
       queue = createRunQueue({
@@ -174,7 +188,17 @@ export function activate(api: PluginApi): void {
   });
 
   if (config.mail?.autoStart) {
-    api.registerService(createMailService({ config, stateDir: api.stateDir, configDir: api.configDir, logger: logs.forModule("mail") }));
+    // Registered after the runs service, so the token is read when this one starts.
+    let mail: ServiceRegistration | undefined;
+    api.registerService({
+      id: MAIL_SERVICE_ID,
+      start: () => {
+        if (!resolved) throw new Error(`${MAIL_SERVICE_ID} started before inbound-webhooks.runs`);
+        mail = createMailService({ config: resolved, stateDir: api.stateDir, configDir: api.configDir, logger: logs.forModule("mail") });
+        return mail.start();
+      },
+      stop: () => mail?.stop(),
+    });
   }
 
   log.info("hooks enabled", { path: config.path, mappings: mappings.describe().length, presets: config.presets });

@@ -1,21 +1,23 @@
 /**
- * resolveConfig(): issue 2 acceptance check 12, defaults, token sources, and the
- * rules only resolveConfig() can check (JSON Schema cannot): a token read from
- * env/file (presence, length, characters), token ≠ gateway.auth.token, unique
- * model aliases, hookUrl parsing.
+ * resolveConfig() and resolveHooksSecrets(): issue 2 acceptance check 12,
+ * defaults, token sources (read only by resolveHooksSecrets, where the token is
+ * used), and the rules JSON Schema cannot check: a token read from env/file
+ * (presence, length, characters), token ≠ gateway.auth.token, unique model
+ * aliases, hookUrl parsing.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resolveConfig } from "../../src/config/resolve";
+import { resolveConfig, resolveHooksSecrets } from "../../src/config/resolve";
 import { ConfigError } from "../../src/core/errors";
 import type { ResolvedHooksConfig } from "../../src/config/types";
 
 const TOKEN = "hk_3f9a1c7e5b2d4f60a8c1";
 const CONFIG_DIR = "/srv/gateway";
 
+/** Both steps: validation at activation, then the token read where it is used. */
 function resolve(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, configDir = CONFIG_DIR): ResolvedHooksConfig {
-  return resolveConfig(raw, { configDir, env });
+  return resolveHooksSecrets(resolveConfig(raw, { configDir, env }), { configDir, env });
 }
 
 /** The ConfigError message for `raw` (fails the test when it resolves). */
@@ -27,7 +29,7 @@ function problem(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, conf
     expect((e as Error).name).toBe("ConfigError");
     return (e as Error).message;
   }
-  throw new Error("expected resolveConfig to throw");
+  throw new Error("expected resolveConfig or resolveHooksSecrets to throw");
 }
 
 const enabled = (extra: Record<string, unknown> = {}) => ({ hooks: { enabled: true, token: TOKEN, ...extra } });
@@ -97,6 +99,7 @@ describe("defaults", () => {
     });
     expect(c).toEqual({
       enabled: true,
+      tokenSource: TOKEN,
       token: TOKEN,
       path: "/in/hooks",
       maxBodyBytes: 1024,
@@ -196,7 +199,8 @@ describe("hooks.token sources", () => {
   it("{ env } defaults to process.env", () => {
     process.env.INBOUND_WEBHOOKS_TEST_TOKEN = TOKEN;
     try {
-      expect(resolveConfig({ hooks: { enabled: true, token: { env: "INBOUND_WEBHOOKS_TEST_TOKEN" } } }, { configDir: CONFIG_DIR }).token).toBe(TOKEN);
+      const config = resolveConfig({ hooks: { enabled: true, token: { env: "INBOUND_WEBHOOKS_TEST_TOKEN" } } }, { configDir: CONFIG_DIR });
+      expect(resolveHooksSecrets(config, { configDir: CONFIG_DIR }).token).toBe(TOKEN);
     } finally {
       delete process.env.INBOUND_WEBHOOKS_TEST_TOKEN;
     }
@@ -337,10 +341,15 @@ describe("the one ConfigError", () => {
     ]);
   });
 
-  it("reports schema problems and token-source problems together", () => {
-    expect(problem({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" }, maxBodyBytes: 0 } })).toBe(
-      "hooks.maxBodyBytes must be at least 1\nhooks.token refers to environment variable HOOK_TOKEN, which is not set or empty",
+  it("resolveConfig reads no secret: an unset variable passes activation and fails where the token is read", () => {
+    const raw = { hooks: { enabled: true, token: { env: "HOOK_TOKEN" } } };
+    const config = resolveConfig(raw, { configDir: CONFIG_DIR, env: {} });
+    expect(config.tokenSource).toEqual({ env: "HOOK_TOKEN" });
+    expect("token" in config).toBe(false);
+    expect(() => resolveHooksSecrets(config, { configDir: CONFIG_DIR, env: {} })).toThrow(
+      new ConfigError("hooks.token refers to environment variable HOOK_TOKEN, which is not set or empty"),
     );
+    expect(problem({ hooks: { ...raw.hooks, maxBodyBytes: 0 } })).toBe("hooks.maxBodyBytes must be at least 1");
   });
 
   it("a token from a variable that is both short and spaced names both rules", () => {

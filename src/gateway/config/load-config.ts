@@ -79,11 +79,11 @@ export function loadGatewayConfig(opts: LoadOptions = {}): LoadedConfig {
   const located = locateConfig(opts);
   if (located.path) {
     const raw = readConfigFile(located.path);
-    const config = resolveGatewayConfig(raw, { configPath: located.path, configDir: path.dirname(located.path), portOverride: opts.portOverride, env: opts.env });
+    const config = resolveGatewayConfig(raw, { configPath: located.path, configDir: path.dirname(located.path), portOverride: opts.portOverride });
     return { config, located };
   }
   const stateDir = path.resolve(cwd, DEFAULTS.stateDir);
   const demoToken = ensureDemoToken(stateDir);
-  const config = resolveGatewayConfig(demoConfig(demoToken.token), { configDir: cwd, portOverride: opts.portOverride, env: opts.env, demo: true });
+  const config = resolveGatewayConfig(demoConfig(demoToken.token), { configDir: cwd, portOverride: opts.portOverride, demo: true });
   return { config, located, demoToken };
 }

@@ -2,23 +2,23 @@
  * The gateway-owned keys of a raw config → `GatewayConfig`: every problem is
  * collected — the schema's (ajv, all errors) and the rules a schema cannot state
  * (durations, runner combinations) — and thrown as ONE GatewayConfigError
- * listing each, sorted by key.
+ * listing each, sorted by key. Secrets are not read here: `gateway.auth.token`
+ * is kept as configured and read by `resolveGatewayAuthToken()` when the
+ * gateway starts, so commands that never need it work without it.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { sortProblems, type KeyedProblem } from "../../host-contract/config-rules";
 import type { AllowedModel, LastRoute } from "../../host-contract/host-api";
 import { createRuleAjv, describeAjvErrors } from "./ajv-errors";
 import { GatewayConfigError } from "./config-error";
 import { GATEWAY_CONFIG_SCHEMA } from "./gateway-config-schema";
-import { DEFAULTS, type GatewayConfig, type LogLevel, type RunnerConfig } from "./gateway-config";
+import { DEFAULTS, type GatewayConfig, type GatewaySecret, type LogLevel, type RunnerConfig } from "./gateway-config";
 import { parseDuration } from "./duration";
 
 export interface ResolveOptions {
   configPath?: string;
   configDir: string;
   portOverride?: number;
-  env?: NodeJS.ProcessEnv;
   demo?: boolean;
 }
 
@@ -36,7 +36,6 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
   const agents = obj(raw.agents);
   const defaults = obj(agents.defaults);
 
-  const authToken = failed("gateway.auth.token") ? undefined : readAuthToken(obj(gw.auth).token, opts, problems);
   const every = obj(defaults.heartbeat).every ?? DEFAULTS.heartbeatEvery;
   const heartbeatEveryMs = parseDuration(every);
   if (heartbeatEveryMs === undefined && !failed("agents.defaults.heartbeat.every")) {
@@ -57,6 +56,7 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
   const mainLastRoute: LastRoute | undefined =
     typeof lastRoute.channel === "string" ? { channel: lastRoute.channel, ...(typeof lastRoute.to === "string" ? { to: lastRoute.to } : {}) } : undefined;
   const paths = (obj(raw.plugins).paths as string[] | undefined) ?? [];
+  const authToken = obj(gw.auth).token as GatewaySecret | undefined;
   return {
     raw,
     configPath: opts.configPath,
@@ -65,7 +65,7 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
     bind: (gw.bind as string | undefined) ?? DEFAULTS.bind,
     port: opts.portOverride ?? (gw.port as number | undefined) ?? DEFAULTS.port,
     stateDir: path.resolve(opts.configDir, (gw.stateDir as string | undefined) ?? DEFAULTS.stateDir),
-    authToken,
+    ...(authToken === undefined ? {} : { authTokenSource: authToken }),
     logLevel: (gw.logLevel as LogLevel | undefined) ?? "info",
     pluginPaths: paths.map((p) => path.resolve(opts.configDir, p)),
     heartbeatEveryMs,
@@ -75,31 +75,6 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
     defaultTimeoutSeconds: (defaults.timeoutSeconds as number | undefined) ?? DEFAULTS.timeoutSeconds,
     mainLastRoute,
   };
-}
-
-/** `gateway.auth.token` read from plain text, `{ env }` or `{ file }`; a failing source adds its problem. */
-function readAuthToken(auth: unknown, opts: ResolveOptions, problems: KeyedProblem[]): string | undefined {
-  const key = "gateway.auth.token";
-  if (typeof auth === "string") return auth.trim();
-  if (auth && typeof auth === "object" && "env" in auth) {
-    const name = (auth as { env: string }).env;
-    const value = (opts.env ?? process.env)[name]?.trim();
-    if (!value) problems.push({ key, rule: `refers to environment variable ${name}, which is not set` });
-    return value;
-  }
-  if (auth && typeof auth === "object") {
-    const tokenFile = path.resolve(opts.configDir, (auth as { file: string }).file);
-    let value: string;
-    try {
-      value = fs.readFileSync(tokenFile, "utf8").trim();
-    } catch {
-      problems.push({ key, rule: `refers to file ${tokenFile}, which cannot be read` });
-      return undefined;
-    }
-    if (!value) problems.push({ key, rule: `refers to file ${tokenFile}, which is empty` });
-    return value;
-  }
-  return undefined;
 }
 
 /** The runner, or undefined after adding its problems (keys that belong to the other kind, a missing or bad baseUrl). */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { loadGatewayConfig, locateConfig } from "../../../src/gateway/config/load-config";
 import { GatewayConfigError } from "../../../src/gateway/config/config-error";
 import { parseDuration } from "../../../src/gateway/config/duration";
+import { resolveGatewayAuthToken } from "../../../src/gateway/config/auth-token";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "gw-cfg-"));
 const write = (dir: string, name: string, text: string) => {
@@ -131,23 +132,33 @@ describe("loadGatewayConfig", () => {
     expect(config.heartbeatEveryMs).toBe(0);
   });
 
-  it("resolves gateway.auth.token from the environment and names a missing variable", () => {
+  it("keeps gateway.auth.token as configured: loading reads no secret (regression: an unset variable failed every command)", () => {
     const dir = tmp();
     const file = write(dir, "c.json", '{"gateway":{"auth":{"token":{"env":"GW_TOKEN"}}}}');
-    expect(loadGatewayConfig({ configFlag: file, env: { GW_TOKEN: " op-secret " } }).config.authToken).toBe("op-secret");
-    expect(configError(() => loadGatewayConfig({ configFlag: file, env: {} })).message).toBe(
-      `invalid config ${file}: gateway.auth.token refers to environment variable GW_TOKEN, which is not set`,
-    );
+    const { config } = loadGatewayConfig({ configFlag: file, env: {} });
+    expect(config.authTokenSource).toEqual({ env: "GW_TOKEN" });
   });
 
-  it("reads gateway.auth.token from a file relative to the config file", () => {
+  it("resolveGatewayAuthToken reads it from the environment, trimmed, and names a missing variable", () => {
+    const dir = tmp();
+    const file = write(dir, "c.json", '{"gateway":{"auth":{"token":{"env":"GW_TOKEN"}}}}');
+    const { config } = loadGatewayConfig({ configFlag: file, env: {} });
+    expect(resolveGatewayAuthToken(config, { GW_TOKEN: " op-secret " })).toBe("op-secret");
+    expect(configError(() => resolveGatewayAuthToken(config, {})).message).toBe(
+      `invalid config ${file}: gateway.auth.token refers to environment variable GW_TOKEN, which is not set or empty`,
+    );
+    expect(resolveGatewayAuthToken({ ...config, authTokenSource: undefined }, {})).toBeUndefined();
+    expect(resolveGatewayAuthToken({ ...config, authTokenSource: " plain-op " }, {})).toBe("plain-op");
+  });
+
+  it("resolveGatewayAuthToken reads a file relative to the config file", () => {
     const dir = tmp();
     write(dir, "op-token", "file-secret\n");
     const file = write(dir, "c.json", '{"gateway":{"auth":{"token":{"file":"op-token"}}}}');
-    expect(loadGatewayConfig({ configFlag: file, env: {} }).config.authToken).toBe("file-secret");
+    expect(resolveGatewayAuthToken(loadGatewayConfig({ configFlag: file, env: {} }).config, {})).toBe("file-secret");
     const missing = write(dir, "m.json", '{"gateway":{"auth":{"token":{"file":"nope"}}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: missing, env: {} })).message).toBe(
-      `invalid config ${missing}: gateway.auth.token refers to file ${path.join(dir, "nope")}, which cannot be read`,
+    expect(configError(() => resolveGatewayAuthToken(loadGatewayConfig({ configFlag: missing, env: {} }).config, {})).message).toBe(
+      `invalid config ${missing}: gateway.auth.token refers to file ${path.join(dir, "nope")}, which cannot be read (ENOENT)`,
     );
   });
 
