@@ -5,7 +5,8 @@
  */
 import type { Command } from "commander";
 import type { Readable, Writable } from "node:stream";
-import type { ResolvedHooksConfig } from "../config/types";
+import type { HooksConfig } from "../config/types";
+import { resolveHooksSecrets } from "../config/resolve";
 import { createPluginLogger, type ModuleLogger } from "../logging/logger";
 import type { MappingEngine } from "../mappings/engine";
 import type { PluginApi } from "../host-contract/host-api";
@@ -16,7 +17,7 @@ import { formatSetupSummary, setupJson } from "../mail/setup/setup-report";
 
 export interface MailCliDeps {
   api: PluginApi;
-  config: ResolvedHooksConfig;
+  config: HooksConfig;
   mappings: MappingEngine;
   logs: { forModule(name: string): ModuleLogger };
 }
@@ -131,7 +132,9 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
       const log = consoleLogger(err, flags.verbose === true);
       const stop = (io.stopSignal ?? signalController)();
       try {
-        const result = await runMailCommand(flags, { api: deps.api, config: deps.config, logger: log.logger, signal: stop.signal, env: io.env });
+        // The hook token is read here, where it is used (a missing variable fails this command only).
+        const config = resolveHooksSecrets(deps.config, { configDir: deps.api.configDir, env: io.env });
+        const result = await runMailCommand(flags, { api: deps.api, config, logger: log.logger, signal: stop.signal, env: io.env });
         out(flags.json ? `${JSON.stringify({ ok: true, stopped: result.stopped, ...result.summary }, null, 2)}\n` : formatRunSummary(result, flags.once === true));
         if (flags.once && result.stopped) cmd.error("webhooks mail run: interrupted", { exitCode: 130, code: "webhooks.mail.interrupted" });
       } catch (e) {

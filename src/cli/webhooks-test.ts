@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import type { Command } from "commander";
-import type { ResolvedHooksConfig } from "../config/types";
+import type { HooksConfig } from "../config/types";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginApi } from "../host-contract/host-api";
 import { dryRunHook, type DryRunFailure, type DryRunRequest } from "../mappings/dry-run";
@@ -17,7 +17,7 @@ import { DryRunCommandError, dryRunCommandErrors } from "./dry-run-failure";
 
 export interface DryRunDeps {
   api: PluginApi;
-  config: ResolvedHooksConfig;
+  config: HooksConfig;
   mappings: MappingEngine;
   logs: { forModule(name: string): ModuleLogger };
 }
@@ -62,7 +62,7 @@ function readPayloadFile(file: string): Buffer {
 }
 
 /** The failure as this command words it: the payload named by its file, the log pointed at for a transform's cause. */
-function failureText(f: DryRunFailure, opts: DryRunOptions, config: ResolvedHooksConfig): string {
+function failureText(f: DryRunFailure, opts: DryRunOptions, config: HooksConfig): string {
   const first =
     f.reason === "direct_endpoint"
       ? dryRunCommandErrors.directEndpoint({ failure: f.message, hooksPath: config.path })

@@ -3,14 +3,14 @@
  * `webhooks test` (dry run of a mapped hook) and `webhooks mail setup|run`.
  */
 import type { PluginApi } from "../host-contract/host-api";
-import type { ResolvedHooksConfig } from "../config/types";
+import type { HooksConfig } from "../config/types";
 import type { MappingEngine } from "../mappings/engine";
 import type { ModuleLogger } from "../core/logger";
 import { registerDryRunCommand } from "./webhooks-test";
 import { registerMailCommands } from "./mail-commands";
 
 export interface WebhooksCliDeps {
-  config: ResolvedHooksConfig;
+  config: HooksConfig;
   mappings: MappingEngine;
   logs: { forModule(name: string): ModuleLogger };
 }

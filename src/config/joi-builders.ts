@@ -19,7 +19,8 @@ export const VALIDATION_OPTIONS: Joi.ValidationOptions = {
 
 /** A number within `bound` (integer when the bound says so). */
 export function boundedNumber(bound: Bound): Joi.NumberSchema {
-  let s = Joi.number();
+  // unsafe(): a huge number breaks the bound ("must be at most …"), as a JSON Schema validator says.
+  let s = Joi.number().unsafe();
   if (bound.integer) s = s.integer();
   s = bound.exclusiveMin ? s.greater(bound.min) : s.min(bound.min);
   return s.max(bound.max);
@@ -52,7 +53,7 @@ export function secretRef(): Joi.ObjectSchema {
 
 /** A plain-text token (≥ 16 printable characters after trimming) or a secret reference. */
 export function tokenSource(): Joi.AlternativesSchema {
-  return Joi.alternatives().conditional(Joi.string(), {
+  return Joi.alternatives().conditional(Joi.string().allow(""), {
     then: patterned("tokenLength", "tokenCharset"),
     otherwise: secretRef(),
   });

@@ -11,16 +11,16 @@ import { THINKING_LEVELS } from "../host-contract/host-api";
 const imapSchema = Joi.object({
   host: line(MAX_LENGTHS.generic).required(),
   /** Defaults by TLS mode when resolved (993 for tls, else 143). */
-  port: boundedNumber(BOUNDS.port),
+  port: boundedNumber(BOUNDS.port).description("Default 993 with tls, 143 otherwise."),
   tls: Joi.string().valid(...TLS_MODES).default(MAIL_DEFAULTS.tls),
   user: line(MAX_LENGTHS.generic).required(),
-  password: secretRef().required(),
+  password: secretRef().required().description("Reference only; a plain-text password is refused. Read when the watcher connects."),
   mailbox: line(MAX_LENGTHS.generic).default(MAIL_DEFAULTS.mailbox),
 });
 
 export const mailSchema: Joi.ObjectSchema = Joi.object({
   imap: imapSchema.required(),
-  hookUrl: patterned("hookUrl").max(MAX_LENGTHS.generic),
+  hookUrl: patterned("hookUrl").max(MAX_LENGTHS.generic).description("URL the watcher posts to, e.g. http://127.0.0.1:18789/hooks/mail."),
   includeBody: Joi.boolean().default(MAIL_DEFAULTS.includeBody),
   maxBytes: boundedNumber(BOUNDS.mailMaxBytes).default(MAIL_DEFAULTS.maxBytes),
   maxMessages: boundedNumber(BOUNDS.maxMessages).default(MAIL_DEFAULTS.maxMessages),

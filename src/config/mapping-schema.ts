@@ -9,12 +9,12 @@ import { BOUNDS, MAPPING_DEFAULTS, MAX_LENGTHS } from "./rules";
 import { THINKING_LEVELS } from "../host-contract/host-api";
 
 const matchSchema = Joi.object({
-  path: patterned("pathChars", "pathNotRoot", "pathNoDots"),
-  source: line(MAX_LENGTHS.source),
+  path: patterned("pathChars", "pathNotRoot", "pathNoDots").description("Sub-path after {hooks.path}/ (slashes trimmed), matched exactly."),
+  source: line(MAX_LENGTHS.source).description("Matches payload.source."),
 });
 
 const transformSchema = Joi.object({
-  module: patterned("transformModule").max(MAX_LENGTHS.generic).required(),
+  module: patterned("transformModule").max(MAX_LENGTHS.generic).required().description("Path relative to hooks.transformsDir (.js, .mjs, .cjs or .ts)."),
   export: patterned("exportName").max(MAX_LENGTHS.name),
 });
 
@@ -33,21 +33,21 @@ const isWake = Joi.object({ action: Joi.valid("wake").required() }).unknown();
  * `agent` mapping (the default action) needs `messageTemplate`.
  */
 export const mappingSchema: Joi.ObjectSchema = Joi.object({
-  id: patterned("mappingId"),
+  id: patterned("mappingId").description("Default mapping-<n> (1-based position)."),
   match: matchSchema,
   action: Joi.string().valid(...ACTION_KINDS).default(MAPPING_DEFAULTS.action),
   wakeMode: Joi.string().valid(...WAKE_MODES),
   name: line(MAX_LENGTHS.name),
   sessionKey: line(MAX_LENGTHS.sessionKey),
-  textTemplate: template(),
-  messageTemplate: template(),
+  textTemplate: template().description("Text of a wake action ({{ expr }} templates)."),
+  messageTemplate: template().description("Message of an agent action ({{ expr }} templates)."),
   deliver: Joi.boolean(),
   channel: line(MAX_LENGTHS.channel),
   to: line(MAX_LENGTHS.to),
   model: line(MAX_LENGTHS.model),
   thinking: Joi.string().valid(...THINKING_LEVELS),
   timeoutSeconds: boundedNumber(BOUNDS.timeoutSeconds),
-  allowUnsafeExternalContent: Joi.boolean(),
+  allowUnsafeExternalContent: Joi.boolean().description("Disables the external-content safety wrapper for this mapping. Dangerous."),
   transform: transformSchema,
   rateLimit: mappingRateLimitSchema,
 }).when(hasTransform, {

@@ -1,9 +1,12 @@
 /**
- * Turns joi validation details into one sentence per problem, naming the key
- * path and the rule: `hooks.maxBodyBytes must be at least 1`. Values are never
- * echoed (a bad value may be a secret); only the rule is described.
+ * Turns joi validation details into one line per problem, naming the key path
+ * and the rule: `hooks.maxBodyBytes must be at least 1`. The words come from
+ * the table the host uses too (src/host-contract/config-rules.ts), so the gateway,
+ * checking plugin.json's schema, reports a problem exactly as joi does here.
+ * Values are never echoed (a bad value may be a secret); only the rule is described.
  */
 import type Joi from "joi";
+import { problemLine, RULES, sortProblems, unknownKeyRule as sharedUnknownKeyRule, type KeyedProblem } from "../host-contract/config-rules";
 
 type Detail = Joi.ValidationErrorItem;
 type Path = ReadonlyArray<string | number>;
@@ -19,7 +22,7 @@ export function formatKeyPath(path: Path): string {
 }
 
 /** The key path with array indices generalised: `hooks.mappings[].id`. */
-function pathShape(path: Path): string {
+export function pathShape(path: Path): string {
   return formatKeyPath(path.map((s) => (typeof s === "number" ? -1 : s))).replace(/\[-1\]/g, "[]");
 }
 
@@ -46,115 +49,101 @@ const OVERRIDES: Record<string, Record<string, string>> = {
   },
 };
 
-function overrideFor(shape: string, type: string): string | undefined {
+/** The sentence OVERRIDES gives for a joi error type at a path shape, if any. */
+export function overrideFor(shape: string, type: string): string | undefined {
   const exact = OVERRIDES[shape]?.[type];
   if (exact) return exact;
   const at = shape.lastIndexOf("mappings[].");
   return at >= 0 ? OVERRIDES[shape.slice(at)]?.[type] : undefined;
 }
 
-function limit(d: Detail): string {
-  return String(d.context?.limit);
+function limit(d: Detail): number {
+  return Number(d.context?.limit);
 }
 
-/** The rule part of the sentence for one joi detail. */
-function ruleText(d: Detail, known: (parent: Path) => string[]): string {
+/** The rule part of the sentence for one joi detail; `node` is the schema at the detail's path. */
+function ruleText(d: Detail, node: Description | undefined, known: (parent: Path) => string[]): string {
   const ctx = d.context ?? {};
   switch (d.type) {
     case "any.required":
-      return "is required";
+      return RULES.required();
     case "object.unknown":
-      return unknownKeyRule(d.path, known(d.path.slice(0, -1)));
+      return unknownKeyRuleAt(d.path, known(d.path.slice(0, -1)));
     case "object.base":
-      return "must be an object";
+      return RULES.type(["object"]);
     case "object.missing":
-      return `must have one of: ${(ctx.peers as string[]).join(", ")}`;
+      return RULES.someOf(ctx.peers as string[]);
     case "object.xor":
-      return `must have only one of: ${(ctx.peers as string[]).join(", ")}`;
+      return RULES.onlyOneOf(ctx.peers as string[]);
     case "any.only":
-      return `must be one of: ${(ctx.valids as unknown[]).map(String).join(", ")}`;
+      return RULES.oneOf(ctx.valids as unknown[]);
     case "boolean.base":
-      return "must be a boolean (true or false)";
+      return RULES.type(["boolean"]);
     case "string.base":
-      return "must be a string";
+      return RULES.type(["string"]);
     case "string.empty":
-      return "must not be empty";
+      return RULES.minLength(1);
     case "string.min":
-      return `must be at least ${limit(d)} characters long`;
+      return RULES.minLength(limit(d));
     case "string.max":
-      return `must be at most ${limit(d)} characters long`;
+      return RULES.maxLength(limit(d));
     case "string.pattern.name":
       return String(ctx.name);
     case "number.base":
-      return "must be a number";
+      return RULES.type([hasRule(node, "integer") ? "integer" : "number"]);
     case "number.integer":
-      return "must be an integer";
+      return RULES.type(["integer"]);
     case "number.min":
-      return `must be at least ${limit(d)}`;
+      return RULES.atLeast(limit(d));
     case "number.max":
-      return `must be at most ${limit(d)}`;
+      return RULES.atMost(limit(d));
     case "number.greater":
-      return `must be greater than ${limit(d)}`;
+      return RULES.greaterThan(limit(d));
+    case "number.less":
+      return RULES.lessThan(limit(d));
     case "number.infinity":
-    case "number.unsafe":
-      return "must be a finite number within the safe range";
+      return infinityRule(ctx.value === -Infinity, node);
     case "array.base":
-      return "must be an array";
+      return RULES.type(["array"]);
     case "array.min":
-      return `must contain at least ${limit(d)} entr${limit(d) === "1" ? "y" : "ies"}`;
+      return RULES.minItems(limit(d));
+    case "array.max":
+      return RULES.maxItems(limit(d));
     case "array.unique":
-      return "repeats an earlier entry";
+      return RULES.unique();
     default:
       return `is invalid (${d.type})`;
   }
 }
 
-/** Unknown key, with a suggestion when a known sibling is one or two edits away. */
-function unknownKeyRule(path: Path, siblings: string[]): string {
+/** ±Infinity (JSON5) breaks the bound on its side, as a JSON Schema validator says; else it is no number. */
+function infinityRule(negative: boolean, node: Description | undefined): string {
+  const bound = node?.rules?.find((r) => r.name === (negative ? "min" : "max") || (negative && r.name === "greater"));
+  if (!bound) return RULES.type(["number"]);
+  const value = Number(bound.args?.limit);
+  return negative ? (bound.name === "greater" ? RULES.greaterThan(value) : RULES.atLeast(value)) : RULES.atMost(value);
+}
+
+function hasRule(node: Description | undefined, name: string): boolean {
+  return node?.rules?.some((r) => r.name === name) ?? false;
+}
+
+/** Unknown key, with a suggestion when a known sibling is close. */
+function unknownKeyRuleAt(path: Path, siblings: string[]): string {
   const parent = path.slice(0, -1);
-  const key = String(path[path.length - 1]);
   if (pathShape(parent) === "agents.defaults.models") return "is not a model ref of the form provider/model";
-  const best = closest(key, siblings);
-  const allowed = siblings.length > 0 ? `; known keys here: ${siblings.join(", ")}` : "";
-  return best
-    ? `is not a known key (did you mean ${formatKeyPath([...parent, best])}?)`
-    : `is not a known key${allowed}`;
+  return sharedUnknownKeyRule(formatKeyPath(parent), String(path[path.length - 1]), siblings);
 }
 
-/** The nearest candidate, if close enough to be a likely typo (2 edits, more for long keys). */
-function closest(key: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestScore = Infinity;
-  for (const c of candidates) {
-    const dist = c.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, c);
-    const allowed = Math.max(2, Math.floor(Math.max(key.length, c.length) / 4));
-    if (dist <= allowed && dist < bestScore) {
-      best = c;
-      bestScore = dist;
-    }
-  }
-  return best;
-}
-
-/** Levenshtein distance (small strings only: config keys). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
-interface Description {
+/** The parts of joi's `describe()` output this module and the JSON Schema converter read. */
+export interface Description {
   type?: string;
+  flags?: Record<string, unknown>;
   keys?: Record<string, Description>;
   items?: Description[];
+  rules?: Array<{ name: string; args?: Record<string, unknown> }>;
   patterns?: Array<{ rule: Description }>;
-  matches?: Array<{ schema?: Description; then?: Description; otherwise?: Description }>;
+  matches?: Array<{ schema?: Description; is?: Description; then?: Description; otherwise?: Description }>;
 }
 
 /** For alternatives, the first alternative that describes an object with keys. */
@@ -169,22 +158,22 @@ function objectBranch(node: Description | undefined): Description | undefined {
   return node;
 }
 
-/** Known keys of the object at `path` in a schema description (array indices step into items). */
-function knownKeysAt(root: Description, path: Path): string[] {
+/** The schema node at `path` in a description (array indices step into items). */
+function nodeAt(root: Description, path: Path): Description | undefined {
   let node: Description | undefined = root;
   for (const seg of path) {
     node = objectBranch(node);
-    if (!node) return [];
+    if (!node) return undefined;
     if (typeof seg === "number") node = node.items?.[0];
     else node = node.keys?.[seg] ?? node.patterns?.[0]?.rule;
   }
-  node = objectBranch(node);
-  return node?.keys ? Object.keys(node.keys) : [];
+  return objectBranch(node);
 }
 
 const descriptions = new WeakMap<Joi.Schema, Description>();
 
-function describeCached(schema: Joi.Schema): Description {
+/** `schema.describe()`, computed once per schema. */
+export function describeCached(schema: Joi.Schema): Description {
   let d = descriptions.get(schema);
   if (!d) {
     d = schema.describe() as Description;
@@ -194,18 +183,30 @@ function describeCached(schema: Joi.Schema): Description {
 }
 
 /**
- * One sentence per joi detail, `<key path> <rule>`. `prefix` is prepended to each
- * detail's path (for lists validated on their own, e.g. a preset's mappings).
+ * One `<key path> <rule>` line per problem, sorted by key (then rule), without
+ * repeats. `prefix` is prepended to each detail's path (for lists validated on
+ * their own, e.g. a preset's mappings).
  */
 export function describeProblems(error: Joi.ValidationError | undefined, schema: Joi.Schema, prefix: Path = []): string[] {
+  return describeProblemList(error, schema, prefix).map(problemLine);
+}
+
+/** The problems of describeProblems() as `{ key, rule }`, sorted by key. */
+export function describeProblemList(error: Joi.ValidationError | undefined, schema: Joi.Schema, prefix: Path = []): KeyedProblem[] {
   if (!error) return [];
   const description = describeCached(schema);
-  const known = (parent: Path) => knownKeysAt(description, parent);
-  const sentences = error.details.map((d) => {
+  const known = (parent: Path) => {
+    const keys = nodeAt(description, parent.slice(prefix.length))?.keys;
+    return keys ? Object.keys(keys) : [];
+  };
+  // An entry of the wrong type is not compared for uniqueness (as ajv does): its type is the problem.
+  const wrongType = new Set(error.details.filter((d) => d.type.endsWith(".base")).map((d) => formatKeyPath(d.path)));
+  const details = error.details.filter((d) => d.type !== "array.unique" || !wrongType.has(formatKeyPath(d.path)));
+  const problems = details.map((d): KeyedProblem => {
     const path = [...prefix, ...d.path];
     const override = overrideFor(pathShape(path), d.type);
-    const rule = override ?? ruleText({ ...d, path: [...prefix, ...d.path] }, (p) => known(p.slice(prefix.length)));
-    return `${formatKeyPath(path)} ${rule}`;
+    const rule = override ?? ruleText({ ...d, path }, nodeAt(description, d.path), known);
+    return { key: formatKeyPath(path), rule };
   });
-  return [...new Set(sentences)];
+  return sortProblems(problems);
 }

@@ -1,31 +1,44 @@
 /**
- * `resolveConfig()`: the raw gateway config → `ResolvedHooksConfig`, once, at
- * activation. Every problem is collected and reported in ONE `ConfigError` whose
- * message names each key and its rule, joined with "; ":
+ * The raw gateway config → the plugin's typed config, in two steps:
  *
- *   hooks.token is required when hooks.enabled is true; hooks.maxBodyBytes must be at least 1
+ * - `resolveConfig()`, once, at activation: validates the `hooks` section and
+ *   the host keys the plugin reads, applies defaults. Every problem is collected
+ *   and reported in ONE `ConfigError` whose message has one `<key> <rule>` line
+ *   per problem, sorted by key:
+ *
+ *     hooks.maxBodyBytes must be at least 1
+ *     hooks.token is required when hooks.enabled is true
+ *
+ *   No secret is read: `hooks.token` is kept as configured (its shape checked),
+ *   so commands that never need it (`gateway webhooks test`) work while its
+ *   variable is unset.
+ * - `resolveHooksSecrets()`, where the token is used (the gateway starting to
+ *   serve hooks, `gateway webhooks mail run`): reads it from plain text, env or
+ *   file and checks what needs its value; problems are thrown the same way.
  *
  * Messages never contain the token or a stack trace.
  *
  * @example
  *   const config = resolveConfig(api.config, { configDir: api.configDir });
  *   config.path // "/hooks"
+ *   const withToken = resolveHooksSecrets(config, { configDir: api.configDir });
  */
 import path from "node:path";
 import { ConfigError } from "../core/errors";
-import type { MailConfig, ResolvedHooksConfig } from "./types";
+import { problemLine, sortProblems, type KeyedProblem } from "../host-contract/config-rules";
+import type { HooksConfig, MailConfig, ResolvedHooksConfig, SecretSource } from "./types";
 import { toMappingConfig, type ValidatedMapping } from "./mappings";
 import { normaliseHookPath } from "./paths";
 import { defaultMailHookUrl } from "./mail-hook-url";
-import { describeProblems } from "./problems";
+import { describeProblemList } from "./problems";
 import { IMAP_DEFAULT_PORTS, PATTERN_RULES, REGEXES } from "./rules";
 import { rawConfigSchema, VALIDATION_OPTIONS } from "./schema";
-import { isSecretRef, resolveSecret, type SecretContext, type SecretRef } from "./secrets";
+import { resolveSecret } from "./secrets";
 
 export interface ResolveContext {
   /** Directory of the config file: relative paths (token file, transformsDir) resolve against it. */
   configDir: string;
-  /** Environment for `{ env }` references; default `process.env`. */
+  /** Environment for `{ env }` references, read by resolveHooksSecrets(); default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -33,19 +46,26 @@ type ValidatedMail = Omit<MailConfig, "imap" | "hookUrl"> & { hookUrl?: string; 
 
 /** The validated config as joi returns it (defaults applied). */
 interface ValidatedConfig {
-  hooks: Omit<ResolvedHooksConfig, "token" | "mappings" | "mail" | "defaultTimeoutSeconds"> & {
-    token?: string | SecretRef;
+  hooks: Omit<HooksConfig, "tokenSource" | "gatewayTokenSource" | "mappings" | "mail" | "defaultTimeoutSeconds"> & {
+    token?: SecretSource;
     mappings: ValidatedMapping[];
     mail?: ValidatedMail;
   };
   agents: { defaults: { timeoutSeconds: number; models?: Record<string, { alias?: string }> } };
-  gateway?: { auth?: { token?: string | SecretRef } };
+  gateway?: { auth?: { token?: SecretSource } };
 }
 
-/** Validates, applies defaults and resolves secrets; throws one ConfigError listing every problem. */
-export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: ResolveContext): ResolvedHooksConfig {
+/** One ConfigError listing every problem, a line each, sorted by key. */
+function configError(problems: readonly KeyedProblem[]): ConfigError {
+  return new ConfigError(sortProblems(problems).map(problemLine).join("\n"));
+}
+
+const tokenProblem = (rule: string): KeyedProblem => ({ key: "hooks.token", rule });
+
+/** Validates and applies defaults; reads no secret; throws one ConfigError listing every problem. */
+export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: ResolveContext): HooksConfig {
   const { value, error } = rawConfigSchema.validate(raw, VALIDATION_OPTIONS);
-  const problems = describeProblems(error, rawConfigSchema);
+  const problems = describeProblemList(error, rawConfigSchema);
   const failedKeys = new Set((error?.details ?? []).map((d) => d.path.join(".")));
   const cfg = value as ValidatedConfig;
   const hooks = cfg?.hooks;
@@ -54,23 +74,15 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
   if (!failed("agents.defaults.models")) problems.push(...checkModelAliases(cfg?.agents?.defaults?.models));
   const hookUrl = hooks?.mail?.hookUrl;
   if (hookUrl !== undefined && !failed("hooks.mail.hookUrl") && !isUrl(hookUrl)) {
-    problems.push("hooks.mail.hookUrl must be a valid URL");
+    problems.push({ key: "hooks.mail.hookUrl", rule: "must be a valid URL" });
   }
+  if (problems.length > 0) throw configError(problems);
 
-  const enabled = hooks?.enabled === true;
-  let token = "";
-  if (enabled && hooks.token !== undefined && !failed("hooks.token")) {
-    const gatewayToken = failed("gateway") ? undefined : cfg.gateway?.auth?.token;
-    const resolved = resolveToken(hooks.token, gatewayToken, ctx);
-    if (typeof resolved === "string") token = resolved;
-    else problems.push(...resolved.problems);
-  }
-
-  if (problems.length > 0) throw new ConfigError(problems.join("; "));
-
+  const gatewayToken = cfg.gateway?.auth?.token;
   return {
-    enabled,
-    token,
+    enabled: hooks.enabled === true,
+    ...(hooks.token === undefined ? {} : { tokenSource: hooks.token }),
+    ...(gatewayToken === undefined ? {} : { gatewayTokenSource: gatewayToken }),
     path: normaliseHookPath(hooks.path),
     maxBodyBytes: hooks.maxBodyBytes,
     bodyTimeoutMs: hooks.bodyTimeoutMs,
@@ -95,42 +107,42 @@ function hasFailure(failedKeys: Set<string>, key: string): boolean {
 }
 
 /**
- * Resolves `hooks.token` (plain, env or file) and checks the rules JSON Schema
- * cannot: the length and characters of a referenced token, and that it differs
- * from the gateway's own token.
+ * Reads `hooks.token` (plain, env or file) when hooks are enabled and checks what
+ * needs its value: the length and characters of a referenced token, and that it
+ * differs from the gateway's own token. Throws one ConfigError listing every
+ * problem; a disabled config gets the empty token.
  */
-function resolveToken(
-  source: string | SecretRef,
-  gatewayToken: string | SecretRef | undefined,
-  ctx: SecretContext,
-): string | { problems: string[] } {
-  const r = resolveSecret(source, ctx);
-  if (!r.ok) return { problems: [`hooks.token ${r.reason}`] };
-  const from = r.source === "plain text" ? "" : ` (from ${r.source})`;
-  const problems: string[] = [];
-  if (!REGEXES.tokenLength.test(r.value)) problems.push(`hooks.token${from} ${PATTERN_RULES.tokenLength}`);
-  if (!REGEXES.tokenCharset.test(r.value)) problems.push(`hooks.token${from} ${PATTERN_RULES.tokenCharset}`);
-  if (problems.length === 0 && gatewayToken !== undefined && (typeof gatewayToken === "string" || isSecretRef(gatewayToken))) {
+export function resolveHooksSecrets(config: HooksConfig, ctx: ResolveContext): ResolvedHooksConfig {
+  if (!config.enabled) return { ...config, token: "" };
+  if (config.tokenSource === undefined) throw configError([tokenProblem("is required when hooks.enabled is true")]);
+  const r = resolveSecret(config.tokenSource, ctx);
+  if (!r.ok) throw configError([tokenProblem(r.reason)]);
+  const from = r.source === "plain text" ? "" : `(from ${r.source}) `;
+  const problems: KeyedProblem[] = [];
+  if (!REGEXES.tokenLength.test(r.value)) problems.push(tokenProblem(`${from}${PATTERN_RULES.tokenLength}`));
+  if (!REGEXES.tokenCharset.test(r.value)) problems.push(tokenProblem(`${from}${PATTERN_RULES.tokenCharset}`));
+  if (problems.length === 0 && config.gatewayTokenSource !== undefined) {
     // The gateway reports its own unresolvable token; here it only matters when it resolves.
-    const g = resolveSecret(gatewayToken, ctx);
+    const g = resolveSecret(config.gatewayTokenSource, ctx);
     if (g.ok && g.value !== "" && g.value === r.value) {
-      problems.push("hooks.token must differ from gateway.auth.token (use a dedicated hook token)");
+      problems.push(tokenProblem("must differ from gateway.auth.token (use a dedicated hook token)"));
     }
   }
-  return problems.length > 0 ? { problems } : r.value;
+  if (problems.length > 0) throw configError(problems);
+  return { ...config, token: r.value };
 }
 
 /** Two models with the same alias make the alias ambiguous. */
-function checkModelAliases(models: Record<string, { alias?: string }> | undefined): string[] {
+function checkModelAliases(models: Record<string, { alias?: string }> | undefined): KeyedProblem[] {
   if (!models) return [];
   const seen = new Map<string, string>();
-  const problems: string[] = [];
+  const problems: KeyedProblem[] = [];
   for (const [ref, entry] of Object.entries(models)) {
     const alias = entry?.alias;
     if (typeof alias !== "string") continue;
     const first = seen.get(alias);
     if (first !== undefined) {
-      problems.push(`agents.defaults.models.${ref}.alias repeats the alias of agents.defaults.models.${first} (aliases must be unique)`);
+      problems.push({ key: `agents.defaults.models.${ref}.alias`, rule: `repeats the alias of agents.defaults.models.${first} (aliases must be unique)` });
     } else seen.set(alias, ref);
   }
   return problems;

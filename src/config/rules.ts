@@ -1,8 +1,8 @@
 /**
  * The rules of the `hooks` section in one place: defaults, bounds and patterns.
- * The joi schema (src/config/schema.ts) is built from these constants and the
- * JSON Schema in `plugin.json#configSchema` repeats them; a test
- * (test/config/schema-agreement.test.ts) keeps the two in step.
+ * The joi schema (src/config/schema.ts) is built from these constants, and
+ * `plugin.json#configSchema` is generated from the joi schema
+ * (src/config/json-schema/, `npm run generate`).
  */
 import { MAX_PORT } from "../host-contract/gateway-address";
 

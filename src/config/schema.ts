@@ -42,15 +42,22 @@ const authThrottleSchema = Joi.object({
 
 /** The `hooks` section (the same shape plugin.json#configSchema describes). */
 export const hooksSectionSchema: Joi.ObjectSchema = Joi.object({
-  enabled: Joi.boolean().default(d.enabled),
-  token: tokenSource().when("enabled", { is: Joi.valid(true), then: Joi.required() }),
-  path: patterned("pathChars", "pathNotRoot", "pathNoDots").max(MAX_LENGTHS.generic).default(d.path),
+  enabled: Joi.boolean().default(d.enabled).description("The listener is exposed only when exactly true."),
+  token: tokenSource()
+    .description("Hook token: plain text (at least 16 printable ASCII characters after trimming), { env } or { file }. Must differ from gateway.auth.token. Read when the gateway starts serving hooks.")
+    .when("enabled", { is: Joi.valid(true), then: Joi.required() }),
+  path: patterned("pathChars", "pathNotRoot", "pathNoDots")
+    .max(MAX_LENGTHS.generic)
+    .default(d.path)
+    .description("Base path: leading / added, trailing / removed; / alone is refused."),
   maxBodyBytes: boundedNumber(BOUNDS.maxBodyBytes).default(d.maxBodyBytes),
   bodyTimeoutMs: boundedNumber(BOUNDS.bodyTimeoutMs).default(d.bodyTimeoutMs),
-  allowQueryToken: Joi.boolean().default(d.allowQueryToken),
+  allowQueryToken: Joi.boolean().default(d.allowQueryToken).description("Accept the deprecated ?token= carrier."),
   presets: Joi.array().items(line(MAX_LENGTHS.name)).unique().default([]),
   mappings: Joi.array().items(mappingSchema).default([]),
-  transformsDir: line(MAX_LENGTHS.generic).default(d.transformsDir),
+  transformsDir: line(MAX_LENGTHS.generic)
+    .default(d.transformsDir)
+    .description("Relative paths resolve against the config file's directory."),
   transformTimeoutMs: boundedNumber(BOUNDS.transformTimeoutMs).default(d.transformTimeoutMs),
   mail: mailSchema,
   allowedSessionKeyPrefixes: Joi.array()
@@ -82,7 +89,7 @@ export const rawConfigSchema: Joi.ObjectSchema = Joi.object({
     .default(),
   gateway: Joi.object({
     auth: Joi.object({
-      token: Joi.alternatives().conditional(Joi.string(), { then: Joi.string().allow(""), otherwise: secretRef() }),
+      token: Joi.alternatives().conditional(Joi.string().allow(""), { then: Joi.string().allow(""), otherwise: secretRef() }),
     }).unknown(true),
   }).unknown(true),
 })

@@ -1,9 +1,13 @@
 /**
- * The resolved, typed configuration of the plugin: produced once at activation by
- * `resolveConfig()` (src/config/resolve.ts) from the raw gateway config. Request
- * handling only ever reads these values.
+ * The typed configuration of the plugin, in two steps (src/config/resolve.ts):
+ * `resolveConfig()` turns the raw gateway config into `HooksConfig` at activation
+ * (validated, defaulted, no secret read), and `resolveHooksSecrets()` reads the
+ * hook token into `ResolvedHooksConfig` where it is needed — when the gateway
+ * starts serving hooks, or a command posts to them. Request handling only ever
+ * reads these values.
  */
 import type { ThinkingLevel } from "../host-contract/host-api";
+import type { SecretRef } from "./secrets";
 
 import type { ActionKind, WakeMode } from "../core/actions";
 
@@ -86,10 +90,15 @@ export interface AuthThrottleConfig {
   windowSeconds: number;
 }
 
-export interface ResolvedHooksConfig {
+/** A secret as configured: plain text, `{ env }` or `{ file }`; read only where it is used. */
+export type SecretSource = string | SecretRef;
+
+export interface HooksConfig {
   enabled: boolean;
-  /** The resolved secret (from plain text, env or file). Empty string when disabled. Never log. */
-  token: string;
+  /** `hooks.token` as configured (shape checked, not read). Never log. */
+  tokenSource?: SecretSource;
+  /** `gateway.auth.token` as configured: the hook token must differ from it (checked when both are read). */
+  gatewayTokenSource?: SecretSource;
   /** Normalised: leading `/`, no trailing `/`, never `/` alone. */
   path: string;
   maxBodyBytes: number;
@@ -110,4 +119,10 @@ export interface ResolvedHooksConfig {
   authThrottle: AuthThrottleConfig;
   /** From `agents.defaults.timeoutSeconds` (default 600). */
   defaultTimeoutSeconds: number;
+}
+
+/** `HooksConfig` with the hook token read from its source. */
+export interface ResolvedHooksConfig extends HooksConfig {
+  /** The token (from plain text, env or file), trimmed. Empty string when hooks are disabled. Never log. */
+  token: string;
 }

@@ -13,7 +13,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { GatewayConfig } from "./config/gateway-config";
-import { gatewayConfigErrors } from "./config/config-error";
+import { GatewayConfigError, gatewayConfigErrors } from "./config/config-error";
+import { resolveGatewayAuthToken } from "./config/auth-token";
 import { createGatewayLogger, type GatewayLogger } from "./logger";
 import { PACKAGE_ROOT, STATE_FILES } from "./paths";
 import { createHostState, type HostState } from "./host-state";
@@ -68,6 +69,7 @@ function listen(server: http.Server, config: GatewayConfig): Promise<number> {
 
 export async function startGateway(opts: StartGatewayOptions): Promise<RunningGateway> {
   const { config } = opts;
+  const authToken = resolveGatewayAuthToken(config, opts.env);
   fs.mkdirSync(config.stateDir, { recursive: true });
   const logger = opts.logger ?? createGatewayLogger(config.logLevel);
   const log = logger.child("gateway");
@@ -118,13 +120,19 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
       await s.start();
       started.push(s);
     } catch (e) {
-      await abortStart(new Error(`service ${s.id} of plugin ${s.pluginId} failed to start: ${(e as Error).message}`));
+      // A plugin that finds its config wrong only when it starts (e.g. a secret's variable is unset) stops the start as invalid config.
+      const err = e as Error;
+      await abortStart(
+        err?.name === "ConfigError"
+          ? GatewayConfigError.fromPluginMessage(config.configPath, err.message)
+          : new Error(`service ${s.id} of plugin ${s.pluginId} failed to start: ${err?.message ?? String(e)}`),
+      );
     }
   }
 
   const app = createGatewayApp({
     routes: plugins.routes,
-    authToken: config.authToken,
+    authToken,
     logger: log,
     status: () => ({
       plugins: plugins.reports,

@@ -9,7 +9,7 @@
  *   const engine = createMappingEngine({ config, presets: api.listPresets(), logger, configDir: api.configDir });
  *   const r = await engine.resolve({ name: "github", payload, headers, query, url, requestId });
  */
-import type { ActionKind, ResolvedHooksConfig } from "../config/types";
+import type { ActionKind, HooksConfig } from "../config/types";
 import { normaliseMatchPath } from "../config/paths";
 import { err, hookErrors, ok, type Result } from "../core/errors";
 import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../core/ports";
@@ -24,7 +24,7 @@ import { createTransformLoader, type TransformLoader } from "./transforms/transf
 import { assertTransformsDirInside } from "./transforms/transform-path";
 
 export interface MappingEngineOptions {
-  config: ResolvedHooksConfig;
+  config: HooksConfig;
   /** Presets contributed by plugins (`api.listPresets()`); entries of this plugin itself are ignored. */
   presets: HookPresetContribution[];
   logger: ModuleLogger;

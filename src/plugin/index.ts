@@ -1,20 +1,23 @@
 /**
  * Plugin entry: the composition root. `activate(api)` is synchronous — it
- * resolves and validates config (throwing a ConfigError naming the key), compiles
- * the mappings and registers the HTTP route, the services and the CLI. The
- * runtime that needs the durable store (database, run queue, dispatcher,
- * idempotency guard, router) is created as one object when the runs service
- * starts (src/plugin/hooks-runtime.ts). Nothing is kept at module level: each
- * activation owns its state, and its own services release it when they stop.
+ * resolves and validates config (throwing a ConfigError naming every bad key),
+ * compiles the mappings and registers the HTTP route, the services and the CLI.
+ * Secrets are read where they are used: the hook token when the runs service
+ * starts (before the host listens), so CLI commands, which also activate the
+ * plugin, work while the token's environment variable is unset. The runtime that
+ * needs the token and the durable store (database, run queue, dispatcher,
+ * idempotency guard, router) is created as one object in that start
+ * (src/plugin/hooks-runtime.ts). Nothing is kept at module level: each activation
+ * owns its state, and its own services release it when they stop.
  */
-import type { PluginApi } from "../host-contract/host-api";
-import { resolveConfig } from "../config/resolve";
+import type { PluginApi, ServiceRegistration } from "../host-contract/host-api";
+import { resolveConfig, resolveHooksSecrets } from "../config/resolve";
 import { createPluginEmitter, type PluginEmitter } from "../core/events";
 import { createMappingEngine } from "../mappings/engine";
 import { notServingHandler } from "../http/not-serving";
 import { registerWebhooksCli } from "../cli/webhooks";
 import { createPluginLogger } from "../logging/logger";
-import { createMailService } from "../mail/watcher/service";
+import { createMailService, MAIL_SERVICE_ID } from "../mail/watcher/service";
 import { watchHost, type HostActivity } from "./host-activity";
 import { startHooksRuntime, type HooksRuntime } from "./hooks-runtime";
 
@@ -69,14 +72,25 @@ export function activate(api: PluginApi): PluginActivation {
   api.registerService({
     id: "inbound-webhooks.runs",
     start: async () => {
-      runtime = await startHooksRuntime({ config, runtime: api.runtime, stateDir: api.stateDir, mappings, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
+      // A missing or invalid token fails the start here, as a ConfigError naming hooks.token.
+      const resolved = resolveHooksSecrets(config, { configDir: api.configDir });
+      runtime = await startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
     },
     stop: async () => {
       await runtime?.stop();
     },
   });
   if (config.mail?.autoStart) {
-    api.registerService(createMailService({ config, stateDir: api.stateDir, configDir: api.configDir, logger: logs.forModule("mail") }));
+    // The watcher posts with the hook token: it reads it when its service starts, like the runs service.
+    let mail: ServiceRegistration | undefined;
+    api.registerService({
+      id: MAIL_SERVICE_ID,
+      start: () => {
+        mail = createMailService({ config: resolveHooksSecrets(config, { configDir: api.configDir }), stateDir: api.stateDir, configDir: api.configDir, logger: logs.forModule("mail") });
+        return mail.start();
+      },
+      stop: () => mail?.stop(),
+    });
   }
 
   log.info("hooks enabled", { path: config.path, mappings: mappings.describe().length, presets: config.presets });

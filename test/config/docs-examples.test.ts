@@ -4,8 +4,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { resolveConfig } from "../../src/config/resolve";
-import { compilePluginConfigSchema } from "../../src/config/json-schema";
+import { resolveConfig, resolveHooksSecrets } from "../../src/config/resolve";
+import { compilePluginConfigSchema } from "../../src/config/json-schema/plugin-config-schema";
 
 const DOC = path.resolve(__dirname, "../../docs/configuration.md");
 const FIXTURES = path.resolve(__dirname, "../fixtures/config");
@@ -24,7 +24,7 @@ describe("docs/configuration.md examples", () => {
 
   it.each(blocks.map((b, i) => [i, b] as const))("example %d resolves and passes the JSON Schema", (_i, config) => {
     const env = { HOOK_TOKEN: "hk_3f9a1c7e5b2d4f60a8c1", GATEWAY_TOKEN: "gw_0123456789abcdef", IMAP_PASSWORD: "x" };
-    const resolved = resolveConfig(config, { configDir: FIXTURES, env });
+    const resolved = resolveHooksSecrets(resolveConfig(config, { configDir: FIXTURES, env }), { configDir: FIXTURES, env });
     expect(resolved.enabled).toBe(true);
     expect(resolved.token.length).toBeGreaterThanOrEqual(16);
     expect(validate(config.hooks)).toBe(true);

@@ -117,7 +117,10 @@ describe("mapping fields: refused values name the field and the rule", () => {
 
   it("each bad mapping is named by its index", () => {
     expect(() => mappings([{ messageTemplate: "ok" }, { action: "wake" }, { thinking: "x", messageTemplate: "m" }])).toThrow(
-      'hooks.mappings[1].textTemplate is required when action is "wake" and the mapping has no transform; hooks.mappings[2].thinking must be one of: off, minimal, low, medium, high, xhigh',
+      [
+        'hooks.mappings[1].textTemplate is required when action is "wake" and the mapping has no transform',
+        "hooks.mappings[2].thinking must be one of: off, minimal, low, medium, high, xhigh",
+      ].join("\n"),
     );
   });
 });

@@ -1,21 +1,19 @@
 /**
- * resolveConfig(): issue 2 acceptance check 12, defaults, token sources, and the
- * rules only resolveConfig() can check (JSON Schema cannot): a token read from
- * env/file (presence, length, characters), token ≠ gateway.auth.token, unique
- * model aliases, hookUrl parsing.
+ * resolveConfig() (and resolveHooksSecrets() after it): issue 2 acceptance check
+ * 12, defaults, the one ConfigError listing every problem, and rules JSON Schema
+ * cannot check (unique model aliases). Token sources are in
+ * resolve-hooks-secrets.test.ts.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { resolveConfig } from "../../src/config/resolve";
+import { resolveConfig, resolveHooksSecrets } from "../../src/config/resolve";
 import { ConfigError } from "../../src/core/errors";
 import type { ResolvedHooksConfig } from "../../src/config/types";
 
 const TOKEN = "hk_3f9a1c7e5b2d4f60a8c1";
 const CONFIG_DIR = "/srv/gateway";
 
+/** Both steps: validation at activation, then the token read where it is used. */
 function resolve(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, configDir = CONFIG_DIR): ResolvedHooksConfig {
-  return resolveConfig(raw, { configDir, env });
+  return resolveHooksSecrets(resolveConfig(raw, { configDir, env }), { configDir, env });
 }
 
 /** The ConfigError message for `raw` (fails the test when it resolves). */
@@ -27,7 +25,7 @@ function problem(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, conf
     expect((e as Error).name).toBe("ConfigError");
     return (e as Error).message;
   }
-  throw new Error("expected resolveConfig to throw");
+  throw new Error("expected resolveConfig or resolveHooksSecrets to throw");
 }
 
 const enabled = (extra: Record<string, unknown> = {}) => ({ hooks: { enabled: true, token: TOKEN, ...extra } });
@@ -97,6 +95,7 @@ describe("defaults", () => {
     });
     expect(c).toEqual({
       enabled: true,
+      tokenSource: TOKEN,
       token: TOKEN,
       path: "/in/hooks",
       maxBodyBytes: 1024,
@@ -174,111 +173,6 @@ describe("hooks.path normalisation", () => {
   });
 });
 
-describe("hooks.token sources", () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "hooks-config-"));
-    fs.mkdirSync(path.join(dir, "secrets"));
-    fs.writeFileSync(path.join(dir, "secrets", "hook-token"), `  ${TOKEN}\n`);
-    fs.writeFileSync(path.join(dir, "secrets", "empty"), " \n");
-    fs.writeFileSync(path.join(dir, "secrets", "short"), "Zq9shortsecret\n");
-  });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  it("plain text is trimmed", () => {
-    expect(resolve({ hooks: { enabled: true, token: `\t ${TOKEN} \n` } }).token).toBe(TOKEN);
-  });
-
-  it("{ env } reads the variable from ctx.env, trimmed", () => {
-    expect(resolve({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" } } }, { HOOK_TOKEN: ` ${TOKEN} ` }).token).toBe(TOKEN);
-  });
-
-  it("{ env } defaults to process.env", () => {
-    process.env.INBOUND_WEBHOOKS_TEST_TOKEN = TOKEN;
-    try {
-      expect(resolveConfig({ hooks: { enabled: true, token: { env: "INBOUND_WEBHOOKS_TEST_TOKEN" } } }, { configDir: CONFIG_DIR }).token).toBe(TOKEN);
-    } finally {
-      delete process.env.INBOUND_WEBHOOKS_TEST_TOKEN;
-    }
-  });
-
-  it("{ env } with a missing or blank variable names hooks.token and the variable", () => {
-    const raw = { hooks: { enabled: true, token: { env: "HOOK_TOKEN" } } };
-    const expected = "hooks.token refers to environment variable HOOK_TOKEN, which is not set or empty";
-    expect(problem(raw, {})).toBe(expected);
-    expect(problem(raw, { HOOK_TOKEN: "   " })).toBe(expected);
-  });
-
-  it("{ env } with a short value names the variable and never echoes the value", () => {
-    const msg = problem({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" } } }, { HOOK_TOKEN: "Zq9shortsecret" });
-    expect(msg).toBe("hooks.token (from environment variable HOOK_TOKEN) must be at least 16 characters long (after trimming)");
-    expect(msg).not.toContain("Zq9shortsecret");
-  });
-
-  it("{ env } with spaces inside names the character rule", () => {
-    expect(problem({ hooks: { enabled: true, token: { env: "T" } } }, { T: "0123456789 abcdefgh" })).toBe(
-      "hooks.token (from environment variable T) must contain only printable ASCII characters (no spaces inside)",
-    );
-  });
-
-  it("{ file } is read relative to configDir and trimmed", () => {
-    expect(resolve({ hooks: { enabled: true, token: { file: "secrets/hook-token" } } }, {}, dir).token).toBe(TOKEN);
-  });
-
-  it("{ file } accepts an absolute path", () => {
-    const file = path.join(dir, "secrets", "hook-token");
-    expect(resolve({ hooks: { enabled: true, token: { file } } }, {}, "/elsewhere").token).toBe(TOKEN);
-  });
-
-  it("{ file } that is missing, empty or short is reported with the file's path", () => {
-    const missing = path.join(dir, "secrets", "missing");
-    expect(problem({ hooks: { enabled: true, token: { file: "secrets/missing" } } }, {}, dir)).toBe(
-      `hooks.token refers to file ${missing}, which cannot be read (ENOENT)`,
-    );
-    expect(problem({ hooks: { enabled: true, token: { file: "secrets/empty" } } }, {}, dir)).toBe(
-      `hooks.token refers to file ${path.join(dir, "secrets", "empty")}, which is empty`,
-    );
-    const short = problem({ hooks: { enabled: true, token: { file: "secrets/short" } } }, {}, dir);
-    expect(short).toBe(`hooks.token (from file ${path.join(dir, "secrets", "short")}) must be at least 16 characters long (after trimming)`);
-    expect(short).not.toContain("Zq9shortsecret");
-  });
-
-  it("{ file } pointing at a directory is reported, not thrown raw", () => {
-    expect(problem({ hooks: { enabled: true, token: { file: "secrets" } } }, {}, dir)).toBe(
-      `hooks.token refers to file ${path.join(dir, "secrets")}, which cannot be read (EISDIR)`,
-    );
-  });
-});
-
-describe("hooks.token must differ from gateway.auth.token", () => {
-  it("compares after trimming both", () => {
-    expect(problem({ hooks: { enabled: true, token: ` ${TOKEN}` }, gateway: { auth: { token: `${TOKEN}\n` } } })).toBe(
-      "hooks.token must differ from gateway.auth.token (use a dedicated hook token)",
-    );
-  });
-
-  it("compares the resolved values when either is a reference", () => {
-    const env = { HOOK_TOKEN: TOKEN, GATEWAY_TOKEN: TOKEN };
-    expect(problem({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" } }, gateway: { auth: { token: TOKEN } } }, env)).toBe(
-      "hooks.token must differ from gateway.auth.token (use a dedicated hook token)",
-    );
-    expect(problem({ hooks: { enabled: true, token: TOKEN }, gateway: { auth: { token: { env: "GATEWAY_TOKEN" } } } }, env)).toBe(
-      "hooks.token must differ from gateway.auth.token (use a dedicated hook token)",
-    );
-  });
-
-  it("a different gateway token, or one that does not resolve, is fine", () => {
-    expect(resolve({ hooks: { enabled: true, token: TOKEN }, gateway: { auth: { token: "gw_0123456789abcdef" } } }).token).toBe(TOKEN);
-    expect(resolve({ hooks: { enabled: true, token: TOKEN }, gateway: { auth: { token: { env: "UNSET_GW" } } } }).token).toBe(TOKEN);
-  });
-
-  it("gateway.auth.token of the wrong type is reported", () => {
-    expect(problem({ hooks: {}, gateway: { auth: { token: 5 } } })).toBe(
-      'gateway.auth.token must be a string, { "env": "NAME" } or { "file": "path" }',
-    );
-  });
-});
-
 describe("related keys outside hooks", () => {
   it("agents.defaults.timeoutSeconds: number > 0, at most 86400, default 600", () => {
     expect(resolve({ agents: { defaults: { timeoutSeconds: 0.5 } } }).defaultTimeoutSeconds).toBe(0.5);
@@ -318,22 +212,41 @@ describe("related keys outside hooks", () => {
 });
 
 describe("the one ConfigError", () => {
-  it("lists every problem, joined with '; '", () => {
+  it("lists every problem, one line each, sorted by key", () => {
     expect(problem({ hooks: { enabled: true, path: "/", maxBodyBytes: -1, tokn: TOKEN }, agents: { defaults: { timeoutSeconds: -1 } } })).toBe(
       [
-        "hooks.token is required when hooks.enabled is true",
-        'hooks.path must not be "/" alone',
-        "hooks.maxBodyBytes must be at least 1",
-        "hooks.tokn is not a known key (did you mean hooks.token?)",
         "agents.defaults.timeoutSeconds must be greater than 0",
-      ].join("; "),
+        "hooks.maxBodyBytes must be at least 1",
+        'hooks.path must not be "/" alone',
+        "hooks.token is required when hooks.enabled is true",
+        "hooks.tokn is not a known key (did you mean hooks.token?)",
+      ].join("\n"),
     );
   });
 
-  it("reports schema problems and token-source problems together", () => {
-    expect(problem({ hooks: { enabled: true, token: { env: "HOOK_TOKEN" }, maxBodyBytes: 0 } })).toBe(
-      "hooks.maxBodyBytes must be at least 1; hooks.token refers to environment variable HOOK_TOKEN, which is not set or empty",
+  it("names both problems of { enabled: true, maxBodyBytes: 0 } (regression: only the token was reported)", () => {
+    expect(problem({ hooks: { enabled: true, maxBodyBytes: 0 } }).split("\n")).toEqual([
+      "hooks.maxBodyBytes must be at least 1",
+      "hooks.token is required when hooks.enabled is true",
+    ]);
+  });
+
+  it("resolveConfig reads no secret: an unset variable passes activation and fails where the token is read", () => {
+    const raw = { hooks: { enabled: true, token: { env: "HOOK_TOKEN" } } };
+    const config = resolveConfig(raw, { configDir: CONFIG_DIR, env: {} });
+    expect(config.tokenSource).toEqual({ env: "HOOK_TOKEN" });
+    expect("token" in config).toBe(false);
+    expect(() => resolveHooksSecrets(config, { configDir: CONFIG_DIR, env: {} })).toThrow(
+      new ConfigError("hooks.token refers to environment variable HOOK_TOKEN, which is not set or empty"),
     );
+    expect(problem({ hooks: { ...raw.hooks, maxBodyBytes: 0 } })).toBe("hooks.maxBodyBytes must be at least 1");
+  });
+
+  it("a token from a variable that is both short and spaced names both rules", () => {
+    expect(problem({ hooks: { enabled: true, token: { env: "T" } } }, { T: "Zq9 short" }).split("\n")).toEqual([
+      "hooks.token (from environment variable T) must be at least 16 characters long (after trimming)",
+      "hooks.token (from environment variable T) must contain only printable ASCII characters (no spaces inside)",
+    ]);
   });
 
   it("never echoes a token value, a wrong value, or a stack trace", () => {

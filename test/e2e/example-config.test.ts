@@ -16,7 +16,7 @@ describe("gateway.config.example.json", () => {
     expect(config.mainLastRoute).toEqual({ channel: "bot_chat", to: "me" });
     const builtin = readManifest(PACKAGE_ROOT);
     if (!builtin.ok) throw new Error(builtin.reason);
-    expect(checkPluginConfig(builtin.manifest, config.raw)).toBeUndefined();
+    expect(checkPluginConfig(builtin.manifest, config.raw)).toEqual([]);
     const channel = readManifest(config.pluginPaths[0]!);
     expect(channel.ok).toBe(true);
   });

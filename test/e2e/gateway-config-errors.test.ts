@@ -1,10 +1,14 @@
 /**
- * Issue 3, check 4: a bad config file makes `gateway start` exit non-zero with
- * one clear line naming the file and the key; bad flags too; --help everywhere.
+ * Against the real `gateway` process (built dist): a bad config file makes
+ * `gateway start` exit non-zero with one line per problem, each naming the file
+ * and the key — every problem in one start, in the same words whether the
+ * gateway's schema check or the plugin found it; bad flags too; --help
+ * everywhere. Secrets are read where they are used: commands that need no
+ * secret work while a secret's variable is unset, and `start` fails naming it.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { makeGatewayDir, runGatewayCli } from "../helpers/gateway-process";
+import { makeGatewayDir, REPO_ROOT, runGatewayCli, startGateway } from "../helpers/gateway-process";
 
 function writeConfig(text: string): string {
   const file = path.join(makeGatewayDir("gw-badcfg-"), "gateway.config.json");
@@ -12,13 +16,19 @@ function writeConfig(text: string): string {
   return file;
 }
 
-async function startFails(file: string): Promise<string> {
-  const r = await runGatewayCli(["start", "--config", file, "--port", "0"]);
+/** The stderr lines of a `gateway start` that must fail (exit 1, never listening, no stack trace). */
+async function startFailsWith(file: string, env: Record<string, string | undefined> = {}): Promise<string[]> {
+  const r = await runGatewayCli(["start", "--config", file, "--port", "0"], { env });
   expect(r.code).toBe(1);
   expect(r.stdout).not.toContain("listening:");
-  const lines = r.stderr.trim().split("\n");
-  expect(lines).toHaveLength(1);
   expect(r.stderr).not.toMatch(/\n\s+at /);
+  return r.stderr.trim().split("\n");
+}
+
+/** The one stderr line of a `gateway start` that must fail. */
+async function startFails(file: string): Promise<string> {
+  const lines = await startFailsWith(file);
+  expect(lines).toHaveLength(1);
   return lines[0]!;
 }
 
@@ -30,7 +40,7 @@ describe("gateway e2e: bad config", () => {
 
   it("wrong type for a gateway key: names the key", async () => {
     const file = writeConfig('{ "gateway": { "port": "eighty" } }');
-    expect(await startFails(file)).toBe(`gateway: invalid config ${file}: gateway.port must be integer`);
+    expect(await startFails(file)).toBe(`gateway: invalid config ${file}: gateway.port must be an integer`);
   });
 
   it("wrong type for a hooks key: names the key", async () => {
@@ -64,6 +74,32 @@ describe("gateway e2e: bad config", () => {
     expect(await startFails(file)).toBe(`gateway: invalid config ${file}: hooks.token is required when hooks.enabled is true`);
   });
 
+  it("two problems in the hooks section: both lines, in key order, and exit 1 (regression: only the token was named)", async () => {
+    const file = writeConfig('{ "hooks": { "enabled": true, "maxBodyBytes": 0 } }');
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: hooks.maxBodyBytes must be at least 1`,
+      `gateway: invalid config ${file}: hooks.token is required when hooks.enabled is true`,
+    ]);
+  });
+
+  it("mistyped keys: the key meant is suggested, at every depth", async () => {
+    const file = writeConfig(JSON.stringify({ hooks: { enabled: true, tokn: "0123456789abcdef0123", mappings: [{ mach: { path: "a" }, messageTemplate: "m" }] } }));
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: hooks.mappings[0].mach is not a known key (did you mean hooks.mappings[0].match?)`,
+      `gateway: invalid config ${file}: hooks.token is required when hooks.enabled is true`,
+      `gateway: invalid config ${file}: hooks.tokn is not a known key (did you mean hooks.token?)`,
+    ]);
+  });
+
+  it("problems of the gateway's own keys: every one at once", async () => {
+    const file = writeConfig('{ "gateway": { "port": "eighty", "bnid": "127.0.0.1" }, "agents": { "defaults": { "heartbeat": { "every": "soon" } } } }');
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: agents.defaults.heartbeat.every must be a duration like "30m", "45s" or "1h", or 0 / "off" to disable`,
+      `gateway: invalid config ${file}: gateway.bnid is not a known key (did you mean gateway.bind?)`,
+      `gateway: invalid config ${file}: gateway.port must be an integer`,
+    ]);
+  });
+
   it("a config file that does not exist", async () => {
     const file = path.join(makeGatewayDir(), "missing.json");
     expect(await startFails(file)).toBe(`gateway: invalid config ${file}: the file does not exist`);
@@ -85,5 +121,68 @@ describe("gateway e2e: bad config", () => {
     const r = await runGatewayCli(args, { cwd: makeGatewayDir() });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: gateway/);
+  });
+});
+
+describe("gateway e2e: secrets are read where they are used", () => {
+  const UNSET = "INBOUND_WEBHOOKS_E2E_UNSET_SECRET";
+  const env = { [UNSET]: undefined };
+  const PAYLOAD = path.join(REPO_ROOT, "test", "fixtures", "payloads", "github-push.json");
+  let file: string;
+
+  beforeAll(() => {
+    file = writeConfig(
+      JSON.stringify({
+        gateway: { auth: { token: { env: `${UNSET}_GW` } } },
+        hooks: { enabled: true, token: { env: UNSET }, mappings: [{ id: "github", match: { path: "github" }, messageTemplate: "push to {{ payload.repository.full_name }}" }] },
+      }),
+    );
+  });
+
+  it("gateway webhooks test works while hooks.token's variable is unset (regression: it failed naming the variable)", async () => {
+    const r = await runGatewayCli(["webhooks", "test", "github", "--payload", PAYLOAD, "--json", "--config", file], { env: { ...env, [`${UNSET}_GW`]: undefined } });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, mapping: { id: "github" } });
+  });
+
+  it("gateway plugins list and install work while the token variables are unset", async () => {
+    const noSecrets = { ...env, [`${UNSET}_GW`]: undefined };
+    const list = await runGatewayCli(["plugins", "list", "--json", "--config", file], { env: noSecrets });
+    expect(list.stderr).toBe("");
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toContainEqual(expect.objectContaining({ id: "inbound-webhooks", status: "enabled" }));
+    const install = await runGatewayCli(["plugins", "install", path.join(REPO_ROOT, "examples", "channel-plugin"), "--config", file], { env: noSecrets, timeoutMs: 60000 });
+    expect(install.stderr).toBe("");
+    expect(install.code).toBe(0);
+    expect(install.stdout).toMatch(/^installed \S+ /);
+  });
+
+  it("gateway start fails naming hooks.token and the variable, never a value", async () => {
+    // The token is read when the plugin's runs service starts, after the plugins' start-up log lines.
+    const lines = await startFailsWith(file, { ...env, [`${UNSET}_GW`]: "gw-operator-secret-0123456789" });
+    expect(lines.filter((l) => l.startsWith("gateway: "))).toEqual([
+      `gateway: invalid config ${file}: hooks.token refers to environment variable ${UNSET}, which is not set or empty`,
+    ]);
+    expect(lines[lines.length - 1]).toMatch(/^gateway: invalid config /);
+    expect(lines.join("\n")).not.toContain("gw-operator-secret");
+  });
+
+  it("gateway start fails naming gateway.auth.token when its variable is unset", async () => {
+    const lines = await startFailsWith(file, { ...env, [`${UNSET}_GW`]: undefined });
+    expect(lines).toEqual([`gateway: invalid config ${file}: gateway.auth.token refers to environment variable ${UNSET}_GW, which is not set or empty`]);
+  });
+
+  it("with the variables set, the started gateway serves hooks with the token read from the environment", async () => {
+    const hookToken = "e2e-hook-token-from-env-0123456789";
+    const gw = await startGateway({ configPath: file, env: { [UNSET]: hookToken, [`${UNSET}_GW`]: "gw-operator-secret-0123456789" } });
+    try {
+      const ok = await fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: `Bearer ${hookToken}`, "content-type": "application/json" }, body: '{"text":"hi"}' });
+      expect(ok.status).toBe(200);
+      const wrong = await fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: "Bearer gw-operator-secret-0123456789", "content-type": "application/json" }, body: '{"text":"hi"}' });
+      expect(wrong.status).toBe(401);
+    } finally {
+      await gw.stop();
+    }
   });
 });

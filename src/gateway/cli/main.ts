@@ -36,6 +36,11 @@ function waitForSignal(): Promise<string> {
   });
 }
 
+/** The lines of an error's message (a config error lists one problem per line). */
+function errorLines(e: unknown): string[] {
+  return ((e as Error)?.message ?? String(e)).split("\n");
+}
+
 /** Runs the CLI; resolves with the exit code. */
 export async function main(argv: readonly string[], io: MainIo = {}): Promise<number> {
   const out = io.out ?? ((l: string) => void process.stdout.write(`${l}\n`));
@@ -61,7 +66,7 @@ export async function main(argv: readonly string[], io: MainIo = {}): Promise<nu
       deactivate = addPluginCommands({ program, configFlag: configFlagOf(args), env, cwd, logger: createGatewayLogger("warn") });
     } catch (e) {
       if (wantsPluginCommand) {
-        err(`gateway: cannot load plugin commands: ${(e as Error).message}`);
+        for (const line of errorLines(e)) err(`gateway: cannot load plugin commands: ${line}`);
         return 1;
       }
     }
@@ -75,10 +80,10 @@ export async function main(argv: readonly string[], io: MainIo = {}): Promise<nu
       return e.code === "commander.helpDisplayed" || e.code === "commander.help" || e.code === "commander.version" ? 0 : e.exitCode || 1;
     }
     if (e instanceof GatewayConfigError || e instanceof CliError) {
-      err(`gateway: ${e.message}`);
+      for (const line of errorLines(e)) err(`gateway: ${line}`);
       return e instanceof CliError ? e.exitCode : 1;
     }
-    err(`gateway: ${(e as Error)?.message ?? String(e)}`);
+    for (const line of errorLines(e)) err(`gateway: ${line}`);
     return 1;
   } finally {
     await deactivate?.();

@@ -41,10 +41,10 @@ export function listPlugins(config: GatewayConfig): PluginListRow[] {
     let status: PluginListRow["status"] = p.status === "ok" ? "enabled" : p.status;
     let reason = p.reason ?? null;
     if (p.status === "ok") {
-      const problem = checkPluginConfig(p.manifest!, config.raw);
-      if (problem) {
+      const problems = checkPluginConfig(p.manifest!, config.raw);
+      if (problems.length > 0) {
         status = "broken";
-        reason = `invalid config: ${problem.key} ${problem.rule}`;
+        reason = `invalid config: ${problems.map((x) => `${x.key} ${x.rule}`).join("; ")}`;
       }
     }
     return {

@@ -1,34 +1,43 @@
 /**
- * Turns ajv validation errors into "<dotted key> <rule>" sentences, so every
- * config problem names the key (e.g. `gateway.port must be integer`).
+ * Turns ajv validation errors into `<dotted key> <rule>` problems — every one of
+ * them, sorted by key — worded with the table the plugin uses too
+ * (src/host-contract/config-rules.ts): `gateway.port must be an integer`,
+ * `hooks.tokn is not a known key (did you mean hooks.token?)`.
  *
  * A regular expression is no rule a user can act on: a schema states what its
- * `pattern` (or `required`, `format`, `not`, `const`) means with an `x-rule`
- * annotation on the same node — `{ "pattern": "^\\S*:$", "x-rule": "must end with ':'" }`
- * — and that sentence is used instead of ajv's message. It needs ajv's
- * `verbose` option (the error then carries its schema node); see createRuleAjv.
+ * `pattern` (or `required`, `format`, `not`, `const`, `anyOf`, `oneOf`) means
+ * with an `x-rule` annotation on the same node, or gives one sentence per
+ * keyword with an object (`{ "type": "must be a reference" }`); that sentence is
+ * used instead of ajv's message. It needs ajv's `verbose` option (the error then
+ * carries its schema node and data); see createRuleAjv.
  */
 import Ajv, { type ErrorObject, type Options } from "ajv";
+import {
+  childKey,
+  RULE_ANNOTATED_KEYWORDS,
+  RULE_ANNOTATION,
+  RULES,
+  sortProblems,
+  unknownKeyRule,
+  type KeyedProblem,
+} from "../../host-contract/config-rules";
 
-/** Annotation keyword holding the human rule of a node's non-obvious keyword. */
-export const RULE_ANNOTATION = "x-rule";
+export type { KeyedProblem };
 
-/** Keywords whose ajv message means little to a user; an `x-rule` on their node replaces it. */
-const ANNOTATED_KEYWORDS: ReadonlySet<string> = new Set(["pattern", "required", "format", "not", "const"]);
-
-/** An ajv instance that reports schema nodes with errors and knows the `x-rule` annotation. */
+/** An ajv instance that reports schema nodes and data with errors and knows the `x-rule` annotation. */
 export function createRuleAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ ...options, verbose: true });
-  ajv.addKeyword({ keyword: RULE_ANNOTATION, schemaType: "string" });
+  ajv.addKeyword({ keyword: RULE_ANNOTATION, schemaType: ["string", "object"] });
   return ajv;
 }
 
-/** The `x-rule` of the failing keyword's node, when the schema gives one. */
+/** The `x-rule` sentence of the failing keyword's node, when the schema gives one. */
 function annotatedRule(e: ErrorObject): string | undefined {
-  if (!ANNOTATED_KEYWORDS.has(e.keyword)) return undefined;
-  const node = e.parentSchema as Record<string, unknown> | undefined;
-  const rule = node?.[RULE_ANNOTATION];
-  return typeof rule === "string" && rule.trim() !== "" ? rule.trim() : undefined;
+  const rule = (e.parentSchema as Record<string, unknown> | undefined)?.[RULE_ANNOTATION];
+  let sentence: unknown;
+  if (typeof rule === "string") sentence = RULE_ANNOTATED_KEYWORDS.includes(e.keyword) ? rule : undefined;
+  else if (rule && typeof rule === "object") sentence = (rule as Record<string, unknown>)[e.keyword];
+  return typeof sentence === "string" && sentence.trim() !== "" ? sentence.trim() : undefined;
 }
 
 /** `/a/0/b` under `root` → `root.a[0].b`. */
@@ -37,57 +46,115 @@ export function keyOf(root: string, instancePath: string): string {
   for (const raw of instancePath.split("/").slice(1)) {
     const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (/^\d+$/.test(part)) key += `[${part}]`;
-    else key += key === "" ? part : `.${part}`;
+    else key = childKey(key, part);
   }
   return key;
 }
 
-export interface KeyedProblem {
-  key: string;
-  rule: string;
+/** A JSON value with object keys sorted, for comparing entries as uniqueItems does. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "undefined";
 }
 
-/** One problem per ajv error, most specific key first. */
-export function describeAjvError(root: string, e: ErrorObject): KeyedProblem {
+/** Index of the first entry that repeats an earlier one. */
+function firstRepeat(items: unknown, fallback: number): number {
+  if (!Array.isArray(items)) return fallback;
+  const seen = new Set<string>();
+  for (let i = 0; i < items.length; i++) {
+    const c = canonical(items[i]);
+    if (seen.has(c)) return i;
+    seen.add(c);
+  }
+  return fallback;
+}
+
+/** One problem for one ajv error. `branches` are the errors of a failed anyOf/oneOf's alternatives. */
+export function describeAjvError(root: string, e: ErrorObject, branches: readonly ErrorObject[] = []): KeyedProblem {
   const key = keyOf(root, e.instancePath);
   const p = e.params as Record<string, unknown>;
-  const join = (k: string) => (key === "" ? k : `${key}.${k}`);
   const annotated = annotatedRule(e);
+  const limit = Number(p.limit);
   switch (e.keyword) {
     case "required":
-      return { key: join(String(p.missingProperty)), rule: annotated ?? "is required" };
-    case "additionalProperties":
-      return { key: join(String(p.additionalProperty)), rule: "is not a known key" };
-    case "type":
-      return { key, rule: `must be ${Array.isArray(p.type) ? p.type.join(" or ") : String(p.type)}` };
-    case "enum":
-      return { key, rule: `must be one of: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
-    case "const":
-      return { key, rule: `must be ${JSON.stringify(p.allowedValue)}` };
-    case "minLength":
-      return { key, rule: Number(p.limit) === 1 ? "must not be empty" : `must be at least ${String(p.limit)} characters` };
-    case "maxLength":
-      return { key, rule: `must be at most ${String(p.limit)} characters long` };
-    case "minItems":
-      return { key, rule: `must contain at least ${String(p.limit)} ${Number(p.limit) === 1 ? "entry" : "entries"}` };
-    case "maxItems":
-      return { key, rule: `must contain at most ${String(p.limit)} ${Number(p.limit) === 1 ? "entry" : "entries"}` };
+      return { key: childKey(key, String(p.missingProperty)), rule: annotated ?? RULES.required() };
+    case "additionalProperties": {
+      const name = String(p.additionalProperty);
+      const known = Object.keys(((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object);
+      return { key: childKey(key, name), rule: annotated ?? unknownKeyRule(key, name, known) };
+    }
     case "uniqueItems":
-      return { key: `${key}[${Math.max(Number(p.i), Number(p.j))}]`, rule: "repeats an earlier entry" };
+      return { key: `${key}[${firstRepeat(e.data, Math.max(Number(p.i), Number(p.j)))}]`, rule: annotated ?? RULES.unique() };
+  }
+  if (annotated) return { key, rule: annotated };
+  switch (e.keyword) {
+    case "type":
+      return { key, rule: RULES.type(Array.isArray(p.type) ? (p.type as string[]) : String(p.type).split(",")) };
+    case "enum":
+      return { key, rule: RULES.oneOf(p.allowedValues as unknown[]) };
+    case "const":
+      return { key, rule: RULES.oneOf([p.allowedValue]) };
+    case "minLength":
+      return { key, rule: RULES.minLength(limit) };
+    case "maxLength":
+      return { key, rule: RULES.maxLength(limit) };
+    case "minItems":
+      return { key, rule: RULES.minItems(limit) };
+    case "maxItems":
+      return { key, rule: RULES.maxItems(limit) };
     case "minimum":
+      return { key, rule: RULES.atLeast(limit) };
     case "maximum":
+      return { key, rule: RULES.atMost(limit) };
     case "exclusiveMinimum":
+      return { key, rule: RULES.greaterThan(limit) };
     case "exclusiveMaximum":
-      return { key, rule: `must be ${String(p.comparison)} ${String(p.limit)}` };
+      return { key, rule: RULES.lessThan(limit) };
+    case "anyOf":
+    case "oneOf":
+      return { key, rule: alternativesRule(e, branches) };
     default:
-      return { key, rule: annotated ?? e.message ?? `is invalid (${e.keyword})` };
+      return { key, rule: e.message ?? `is invalid (${e.keyword})` };
   }
 }
 
-/** The first problem of a failed validation (ajv puts the deepest errors first with allErrors off). */
-export function firstProblem(root: string, errors: ErrorObject[] | null | undefined): KeyedProblem {
-  const list = errors ?? [];
-  const pick = list.find((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf" && e.keyword !== "if") ?? list[0];
-  if (!pick) return { key: root, rule: "is invalid" };
-  return describeAjvError(root, pick);
+/** Without an x-rule: the union of the alternatives' types when only types failed, else ajv's words. */
+function alternativesRule(e: ErrorObject, branches: readonly ErrorObject[]): string {
+  const typesOnly = branches.length > 0 && branches.every((b) => b.keyword === "type" && b.instancePath === e.instancePath);
+  if (!typesOnly) return e.message ?? `is invalid (${e.keyword})`;
+  const types = branches.flatMap((b) => {
+    const t = (b.params as { type?: unknown }).type;
+    return Array.isArray(t) ? (t as string[]) : String(t).split(",");
+  });
+  return RULES.type([...new Set(types)]);
+}
+
+/**
+ * Every problem of a failed validation (ajv with `allErrors` and `verbose`),
+ * sorted by key: the failed alternatives of an anyOf/oneOf give way to the
+ * anyOf/oneOf itself, `if` reports nothing of its own, and the patterns an empty
+ * string fails are implied by its "must not be empty".
+ */
+export function describeAjvErrors(root: string, errors: readonly ErrorObject[] | null | undefined): KeyedProblem[] {
+  let list = (errors ?? []).filter((e) => e.keyword !== "if");
+  const combinators = list.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf");
+  const branchesOf = new Map<ErrorObject, ErrorObject[]>();
+  for (const c of combinators) {
+    const inside = (e: ErrorObject) => e.schemaPath.startsWith(`${c.schemaPath}/`);
+    branchesOf.set(c, list.filter(inside));
+    list = list.filter((e) => !inside(e));
+  }
+  const emptyStrings = new Set(list.filter((e) => e.keyword === "minLength" && e.data === "").map((e) => e.instancePath));
+  list = list.filter((e) => !(emptyStrings.has(e.instancePath) && (e.keyword === "pattern" || e.keyword === "format")));
+  if (list.length === 0 && (errors ?? []).length > 0) return [{ key: root, rule: "is invalid" }];
+  return sortProblems(list.map((e) => describeAjvError(root, e, branchesOf.get(e))));
+}
+
+/** The first problem (in key order) of a failed validation. */
+export function firstProblem(root: string, errors: readonly ErrorObject[] | null | undefined): KeyedProblem {
+  return describeAjvErrors(root, errors)[0] ?? { key: root, rule: "is invalid" };
 }

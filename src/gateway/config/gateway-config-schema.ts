@@ -2,14 +2,25 @@
  * JSON Schema (ajv) of the keys the gateway itself owns: `gateway.*`, `plugins.*`,
  * `agents.runner`, `agents.defaults.{heartbeat,model,models,timeoutSeconds}` and
  * `session.main.lastRoute`. Other top-level sections belong to plugins and are
- * validated against their manifests' `configSchema`.
+ * validated against their manifests' `configSchema`. Rules in words travel as
+ * `x-rule` annotations, as in a plugin's schema (see ajv-errors.ts).
  */
+import { RULE_ANNOTATION, RULES } from "../../host-contract/config-rules";
+
+/** A secret: a non-empty string, or exactly one of `{ "env": NAME }` and `{ "file": path }`. */
 const secretRefJsonSchema = {
-  anyOf: [
-    { type: "string", minLength: 1 },
-    { type: "object", properties: { env: { type: "string", minLength: 1 } }, required: ["env"], additionalProperties: false },
-    { type: "object", properties: { file: { type: "string", minLength: 1 } }, required: ["file"], additionalProperties: false },
-  ],
+  if: { type: "string" },
+  then: { type: "string", minLength: 1 },
+  else: {
+    type: "object",
+    additionalProperties: false,
+    properties: { env: { type: "string", minLength: 1 }, file: { type: "string", minLength: 1 } },
+    allOf: [
+      { anyOf: [{ required: ["env"] }, { required: ["file"] }], [RULE_ANNOTATION]: RULES.someOf(["env", "file"]) },
+      { not: { type: "object", required: ["env", "file"] }, [RULE_ANNOTATION]: RULES.onlyOneOf(["env", "file"]) },
+    ],
+    [RULE_ANNOTATION]: { type: 'must be a string, { "env": "NAME" } or { "file": "path" }' },
+  },
 };
 
 export const GATEWAY_CONFIG_SCHEMA = {

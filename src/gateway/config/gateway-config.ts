@@ -9,6 +9,9 @@ export type RunnerConfig =
   | { kind: "echo"; delayMs: number }
   | { kind: "openai"; baseUrl: string; apiKeyEnv?: string; model?: string };
 
+/** A secret as configured: plain text, `{ env }` or `{ file }` (relative to the config file). */
+export type GatewaySecret = string | { env: string } | { file: string };
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 export interface GatewayConfig {
@@ -23,8 +26,8 @@ export interface GatewayConfig {
   bind: string;
   port: number;
   stateDir: string;
-  /** The operator token guarding `/api/*` (resolved secret; never log). */
-  authToken?: string;
+  /** `gateway.auth.token` as configured (read at start by resolveGatewayAuthToken; never log). */
+  authTokenSource?: GatewaySecret;
   logLevel: LogLevel;
   /** Absolute plugin directories from `plugins.paths[]`. */
   pluginPaths: string[];

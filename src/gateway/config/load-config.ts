@@ -1,19 +1,17 @@
 /**
  * Finds, parses (JSON5), validates and resolves the gateway config.
  * Order: `--config`, `$GATEWAY_CONFIG`, `./gateway.config.json`, else the demo default.
- * Every problem is a GatewayConfigError naming the file and the key.
+ * Problems are a GatewayConfigError naming the file and each key.
  */
 import fs from "node:fs";
 import path from "node:path";
-import Ajv from "ajv";
 import JSON5 from "json5";
 import { GatewayConfigError } from "./config-error";
-import { firstProblem } from "./ajv-errors";
-import { GATEWAY_CONFIG_SCHEMA } from "./gateway-config-schema";
-import { DEFAULTS, type GatewayConfig, type LogLevel, type RunnerConfig } from "./gateway-config";
-import { parseDuration } from "./duration";
+import { DEFAULTS, type GatewayConfig } from "./gateway-config";
 import { demoConfig, ensureDemoToken, type DemoToken } from "./demo-config";
-import type { AllowedModel, LastRoute } from "../../host-contract/host-api";
+import { resolveGatewayConfig } from "./resolve-gateway-config";
+
+export { resolveGatewayConfig };
 
 export interface LocateOptions {
   /** Value of `--config`. */
@@ -51,9 +49,6 @@ export interface LoadedConfig {
   demoToken?: DemoToken;
 }
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-const validateGatewaySection = ajv.compile(GATEWAY_CONFIG_SCHEMA);
-
 /** Reads and parses a config file; syntax errors name the file, line and column. */
 export function readConfigFile(file: string): Record<string, unknown> {
   let text: string;
@@ -84,121 +79,11 @@ export function loadGatewayConfig(opts: LoadOptions = {}): LoadedConfig {
   const located = locateConfig(opts);
   if (located.path) {
     const raw = readConfigFile(located.path);
-    const config = resolveGatewayConfig(raw, { configPath: located.path, configDir: path.dirname(located.path), portOverride: opts.portOverride, env: opts.env });
+    const config = resolveGatewayConfig(raw, { configPath: located.path, configDir: path.dirname(located.path), portOverride: opts.portOverride });
     return { config, located };
   }
   const stateDir = path.resolve(cwd, DEFAULTS.stateDir);
   const demoToken = ensureDemoToken(stateDir);
-  const config = resolveGatewayConfig(demoConfig(demoToken.token), { configDir: cwd, portOverride: opts.portOverride, env: opts.env, demo: true });
+  const config = resolveGatewayConfig(demoConfig(demoToken.token), { configDir: cwd, portOverride: opts.portOverride, demo: true });
   return { config, located, demoToken };
-}
-
-interface ResolveOptions {
-  configPath?: string;
-  configDir: string;
-  portOverride?: number;
-  env?: NodeJS.ProcessEnv;
-  demo?: boolean;
-}
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
-
-/** Validates the gateway-owned keys of a raw config and applies defaults. */
-export function resolveGatewayConfig(raw: Record<string, unknown>, opts: ResolveOptions): GatewayConfig {
-  const file = opts.configPath;
-  if (!validateGatewaySection(raw)) {
-    const p = firstProblem("", validateGatewaySection.errors);
-    throw new GatewayConfigError(file, p.key, p.rule);
-  }
-  const env = opts.env ?? process.env;
-  const gw = obj(raw.gateway);
-  const agents = obj(raw.agents);
-  const defaults = obj(agents.defaults);
-
-  let authToken: string | undefined;
-  const auth = obj(gw.auth).token;
-  if (typeof auth === "string") authToken = auth.trim();
-  else if (auth && typeof auth === "object" && "env" in auth) {
-    const name = (auth as { env: string }).env;
-    authToken = env[name]?.trim();
-    if (!authToken) throw new GatewayConfigError(file, "gateway.auth.token", `refers to environment variable ${name}, which is not set`);
-  } else if (auth && typeof auth === "object") {
-    const tokenFile = path.resolve(opts.configDir, (auth as { file: string }).file);
-    try {
-      authToken = fs.readFileSync(tokenFile, "utf8").trim();
-    } catch {
-      throw new GatewayConfigError(file, "gateway.auth.token", `refers to file ${tokenFile}, which cannot be read`);
-    }
-    if (!authToken) throw new GatewayConfigError(file, "gateway.auth.token", `refers to file ${tokenFile}, which is empty`);
-  }
-
-  const every = obj(defaults.heartbeat).every ?? DEFAULTS.heartbeatEvery;
-  const heartbeatEveryMs = parseDuration(every);
-  if (heartbeatEveryMs === undefined) {
-    throw new GatewayConfigError(file, "agents.defaults.heartbeat.every", 'must be a duration like "30m", "45s" or "1h", or 0 / "off" to disable');
-  }
-
-  const runner = resolveRunner(obj(agents.runner), file);
-  const defaultModel = (defaults.model as string | undefined) ?? (runner.kind === "openai" ? runner.model : undefined);
-  if (runner.kind === "openai" && !defaultModel) {
-    throw new GatewayConfigError(file, "agents.runner.model", 'is required when agents.runner.kind is "openai" (or set agents.defaults.model)');
-  }
-
-  const models: AllowedModel[] = Object.entries(obj(defaults.models)).map(([ref, v]) => {
-    const alias = obj(v).alias as string | undefined;
-    return alias ? { ref, alias } : { ref };
-  });
-
-  const lastRoute = obj(obj(obj(raw.session).main).lastRoute);
-  const mainLastRoute: LastRoute | undefined =
-    typeof lastRoute.channel === "string" ? { channel: lastRoute.channel, ...(typeof lastRoute.to === "string" ? { to: lastRoute.to } : {}) } : undefined;
-
-  const paths = (obj(raw.plugins).paths as string[] | undefined) ?? [];
-  return {
-    raw,
-    configPath: opts.configPath,
-    configDir: opts.configDir,
-    demo: opts.demo ?? false,
-    bind: (gw.bind as string | undefined) ?? DEFAULTS.bind,
-    port: opts.portOverride ?? (gw.port as number | undefined) ?? DEFAULTS.port,
-    stateDir: path.resolve(opts.configDir, (gw.stateDir as string | undefined) ?? DEFAULTS.stateDir),
-    authToken,
-    logLevel: (gw.logLevel as LogLevel | undefined) ?? "info",
-    pluginPaths: paths.map((p) => path.resolve(opts.configDir, p)),
-    heartbeatEveryMs,
-    runner,
-    defaultModel,
-    models,
-    defaultTimeoutSeconds: (defaults.timeoutSeconds as number | undefined) ?? DEFAULTS.timeoutSeconds,
-    mainLastRoute,
-  };
-}
-
-function resolveRunner(r: Obj, file: string | undefined): RunnerConfig {
-  const kind = (r.kind as string | undefined) ?? "echo";
-  if (kind === "echo") {
-    for (const k of ["baseUrl", "apiKeyEnv", "model"]) {
-      if (r[k] !== undefined) throw new GatewayConfigError(file, `agents.runner.${k}`, 'is only valid when agents.runner.kind is "openai"');
-    }
-    return { kind: "echo", delayMs: (r.delayMs as number | undefined) ?? 0 };
-  }
-  if (r.delayMs !== undefined) throw new GatewayConfigError(file, "agents.runner.delayMs", 'is only valid when agents.runner.kind is "echo"');
-  const baseUrl = r.baseUrl as string | undefined;
-  if (!baseUrl) throw new GatewayConfigError(file, "agents.runner.baseUrl", 'is required when agents.runner.kind is "openai"');
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new GatewayConfigError(file, "agents.runner.baseUrl", "must be an absolute http(s) URL");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new GatewayConfigError(file, "agents.runner.baseUrl", "must be an absolute http(s) URL");
-  }
-  return {
-    kind: "openai",
-    baseUrl: baseUrl.replace(/\/+$/, ""),
-    ...(r.apiKeyEnv ? { apiKeyEnv: r.apiKeyEnv as string } : {}),
-    ...(r.model ? { model: r.model as string } : {}),
-  };
 }

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import addFormats from "ajv-formats";
-import Ajv from "ajv";
+import Ajv, { type Options } from "ajv";
 import semver from "semver";
 import { HOST_API_VERSION } from "../../host-contract/host-api";
 import { isInside } from "../../host-contract/is-inside";
@@ -86,8 +86,8 @@ const validateManifestShape = new Ajv({ strict: false }).compile(MANIFEST_SCHEMA
  * A validator for plugin-supplied schemas: `$id`s are not registered, so the same
  * schema compiles twice; `x-rule` annotations give the sentences of config errors.
  */
-export function createSchemaAjv(): Ajv {
-  const ajv = createRuleAjv({ strict: false, allErrors: false, addUsedSchema: false });
+export function createSchemaAjv(options: Options = {}): Ajv {
+  const ajv = createRuleAjv({ strict: false, allErrors: false, addUsedSchema: false, ...options });
   addFormats(ajv);
   return ajv;
 }

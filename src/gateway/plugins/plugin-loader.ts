@@ -75,11 +75,9 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
   const snapshot = deepFreeze(structuredClone(config.raw));
   const enabled = opts.discovered.filter((p) => p.status === "ok");
 
-  // 1. Config sections, before any plugin code runs.
-  for (const p of enabled) {
-    const problem = checkPluginConfig(p.manifest!, config.raw);
-    if (problem) throw new GatewayConfigError(file, problem.key, problem.rule);
-  }
+  // 1. Config sections, before any plugin code runs: every problem of every section at once.
+  const problems = enabled.flatMap((p) => checkPluginConfig(p.manifest!, config.raw));
+  if (problems.length > 0) throw GatewayConfigError.of(file, problems);
 
   // 2. All manifests are read: their presets are visible to every plugin's activate.
   const presets: HookPresetContribution[] = enabled.flatMap((p) => manifestPresets(p.manifest!, p.dir));
@@ -139,7 +137,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
       }
     } catch (e) {
       const err = e as Error;
-      if (err?.name === "ConfigError") throw new GatewayConfigError(file, undefined, err.message);
+      if (err?.name === "ConfigError") throw GatewayConfigError.fromPluginMessage(file, err.message);
       dropPresets();
       return broken(`activate failed: ${err?.message ?? String(e)}`);
     }

@@ -5,7 +5,7 @@
  * with the list of available presets.
  */
 import path from "node:path";
-import type { ResolvedHooksConfig } from "../../config/types";
+import type { HooksConfig } from "../../config/types";
 import { parseMappings } from "../../config/mappings";
 import { ConfigError } from "../../core/errors";
 import type { ModuleLogger } from "../../core/logger";
@@ -45,7 +45,7 @@ function compileContributed(contribution: HookPresetContribution, logger: Module
 }
 
 /** The mappings of every enabled preset, in `hooks.presets` order. Throws ConfigError. */
-export function compilePresets(config: ResolvedHooksConfig, contributions: readonly HookPresetContribution[], logger: ModuleLogger): CompiledMapping[] {
+export function compilePresets(config: HooksConfig, contributions: readonly HookPresetContribution[], logger: ModuleLogger): CompiledMapping[] {
   const foreign = contributions.filter((c) => c.pluginId !== SELF_PLUGIN_ID);
   const out: CompiledMapping[] = [];
   // hooks.presets lists each name once (the config schema refuses a repeat).

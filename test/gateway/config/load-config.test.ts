@@ -4,6 +4,7 @@ import path from "node:path";
 import { loadGatewayConfig, locateConfig } from "../../../src/gateway/config/load-config";
 import { GatewayConfigError } from "../../../src/gateway/config/config-error";
 import { parseDuration } from "../../../src/gateway/config/duration";
+import { resolveGatewayAuthToken } from "../../../src/gateway/config/auth-token";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "gw-cfg-"));
 const write = (dir: string, name: string, text: string) => {
@@ -75,15 +76,32 @@ describe("loadGatewayConfig", () => {
     const dir = tmp();
     const file = write(dir, "c.json", '{"gateway":{"port":"eighty"}}');
     const e = configError(() => loadGatewayConfig({ configFlag: file, env: {} }));
-    expect(e.message).toBe(`invalid config ${file}: gateway.port must be integer`);
+    expect(e.message).toBe(`invalid config ${file}: gateway.port must be an integer`);
   });
 
   it("refuses unknown keys under gateway and out-of-range ports", () => {
     const dir = tmp();
     const a = write(dir, "a.json", '{"gateway":{"prot":80}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: a, env: {} })).message).toBe(`invalid config ${a}: gateway.prot is not a known key`);
+    expect(configError(() => loadGatewayConfig({ configFlag: a, env: {} })).message).toBe(`invalid config ${a}: gateway.prot is not a known key (did you mean gateway.port?)`);
     const b = write(dir, "b.json", '{"gateway":{"port":70000}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: b, env: {} })).message).toBe(`invalid config ${b}: gateway.port must be <= 65535`);
+    expect(configError(() => loadGatewayConfig({ configFlag: b, env: {} })).message).toBe(`invalid config ${b}: gateway.port must be at most 65535`);
+  });
+
+  it("lists every problem of the gateway's keys at once, sorted by key, one line each", () => {
+    const dir = tmp();
+    const file = write(dir, "c.json", JSON.stringify({
+      gateway: { port: "eighty", lgoLevel: "info", auth: { token: { env: "A", file: "b" } } },
+      agents: { runner: { kind: "openai" }, defaults: { heartbeat: { every: "soon" } } },
+    }));
+    const e = configError(() => loadGatewayConfig({ configFlag: file, env: {} }));
+    expect(e.problems.map((p) => `${p.key} ${p.rule}`)).toEqual([
+      "agents.defaults.heartbeat.every must be a duration like \"30m\", \"45s\" or \"1h\", or 0 / \"off\" to disable",
+      'agents.runner.baseUrl is required when agents.runner.kind is "openai"',
+      "gateway.auth.token must have only one of: env, file",
+      "gateway.lgoLevel is not a known key (did you mean gateway.logLevel?)",
+      "gateway.port must be an integer",
+    ]);
+    expect(e.message.split("\n")).toEqual(e.problems.map((p) => `invalid config ${file}: ${p.key} ${p.rule}`));
   });
 
   it("reports a missing config file given with --config", () => {
@@ -104,7 +122,7 @@ describe("loadGatewayConfig", () => {
     const noModel = write(dir, "b.json", '{"agents":{"runner":{"kind":"openai","baseUrl":"http://127.0.0.1:1/v1"}}}');
     expect(configError(() => loadGatewayConfig({ configFlag: noModel, env: {} })).key).toBe("agents.runner.model");
     const badKind = write(dir, "c.json", '{"agents":{"runner":{"kind":"claude"}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: badKind, env: {} })).message).toBe(`invalid config ${badKind}: agents.runner.kind must be one of: "echo", "openai"`);
+    expect(configError(() => loadGatewayConfig({ configFlag: badKind, env: {} })).message).toBe(`invalid config ${badKind}: agents.runner.kind must be one of: echo, openai`);
     const every = write(dir, "d.json", '{"agents":{"defaults":{"heartbeat":{"every":"soon"}}}}');
     expect(configError(() => loadGatewayConfig({ configFlag: every, env: {} })).key).toBe("agents.defaults.heartbeat.every");
     const ok = write(dir, "e.json", '{"agents":{"runner":{"kind":"openai","baseUrl":"http://127.0.0.1:1/v1/","model":"openai/gpt"},"defaults":{"heartbeat":{"every":"off"}}}}');
@@ -114,23 +132,33 @@ describe("loadGatewayConfig", () => {
     expect(config.heartbeatEveryMs).toBe(0);
   });
 
-  it("resolves gateway.auth.token from the environment and names a missing variable", () => {
+  it("keeps gateway.auth.token as configured: loading reads no secret (regression: an unset variable failed every command)", () => {
     const dir = tmp();
     const file = write(dir, "c.json", '{"gateway":{"auth":{"token":{"env":"GW_TOKEN"}}}}');
-    expect(loadGatewayConfig({ configFlag: file, env: { GW_TOKEN: " op-secret " } }).config.authToken).toBe("op-secret");
-    expect(configError(() => loadGatewayConfig({ configFlag: file, env: {} })).message).toBe(
-      `invalid config ${file}: gateway.auth.token refers to environment variable GW_TOKEN, which is not set`,
-    );
+    const { config } = loadGatewayConfig({ configFlag: file, env: {} });
+    expect(config.authTokenSource).toEqual({ env: "GW_TOKEN" });
   });
 
-  it("reads gateway.auth.token from a file relative to the config file", () => {
+  it("resolveGatewayAuthToken reads it from the environment, trimmed, and names a missing variable", () => {
+    const dir = tmp();
+    const file = write(dir, "c.json", '{"gateway":{"auth":{"token":{"env":"GW_TOKEN"}}}}');
+    const { config } = loadGatewayConfig({ configFlag: file, env: {} });
+    expect(resolveGatewayAuthToken(config, { GW_TOKEN: " op-secret " })).toBe("op-secret");
+    expect(configError(() => resolveGatewayAuthToken(config, {})).message).toBe(
+      `invalid config ${file}: gateway.auth.token refers to environment variable GW_TOKEN, which is not set or empty`,
+    );
+    expect(resolveGatewayAuthToken({ ...config, authTokenSource: undefined }, {})).toBeUndefined();
+    expect(resolveGatewayAuthToken({ ...config, authTokenSource: " plain-op " }, {})).toBe("plain-op");
+  });
+
+  it("resolveGatewayAuthToken reads a file relative to the config file", () => {
     const dir = tmp();
     write(dir, "op-token", "file-secret\n");
     const file = write(dir, "c.json", '{"gateway":{"auth":{"token":{"file":"op-token"}}}}');
-    expect(loadGatewayConfig({ configFlag: file, env: {} }).config.authToken).toBe("file-secret");
+    expect(resolveGatewayAuthToken(loadGatewayConfig({ configFlag: file, env: {} }).config, {})).toBe("file-secret");
     const missing = write(dir, "m.json", '{"gateway":{"auth":{"token":{"file":"nope"}}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: missing, env: {} })).message).toBe(
-      `invalid config ${missing}: gateway.auth.token refers to file ${path.join(dir, "nope")}, which cannot be read`,
+    expect(configError(() => resolveGatewayAuthToken(loadGatewayConfig({ configFlag: missing, env: {} }).config, {})).message).toBe(
+      `invalid config ${missing}: gateway.auth.token refers to file ${path.join(dir, "nope")}, which cannot be read (ENOENT)`,
     );
   });
 

@@ -58,8 +58,48 @@ describe("plugin loader", () => {
       { bee: { size: "big" } },
     );
     expect(t.exec).toThrow(GatewayConfigError);
-    expect(t.exec).toThrow(`invalid config ${t.configPath}: bee.size must be integer`);
+    expect(t.exec).toThrow(`invalid config ${t.configPath}: bee.size must be an integer`);
     expect(t.loadCalls).toEqual([]);
+  });
+
+  it("reports every problem of every plugin's section at once, before loading any plugin code", () => {
+    const t = run(
+      [
+        { manifest: manifestOf("a", { configSection: "ay", configSchema: { type: "object", properties: { on: { type: "boolean" } }, additionalProperties: false } }), module: mod(() => {}) },
+        { manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer", minimum: 1 } } } }), module: mod(() => {}) },
+      ],
+      { ay: { on: "yes", of: 1 }, bee: { size: 0 } },
+    );
+    const e = (() => {
+      try {
+        t.exec();
+      } catch (err) {
+        return err as GatewayConfigError;
+      }
+      throw new Error("expected a GatewayConfigError");
+    })();
+    expect(e.message.split("\n")).toEqual([
+      `invalid config ${t.configPath}: ay.of is not a known key (did you mean ay.on?)`,
+      `invalid config ${t.configPath}: ay.on must be a boolean (true or false)`,
+      `invalid config ${t.configPath}: bee.size must be at least 1`,
+    ]);
+    expect(t.loadCalls).toEqual([]);
+  });
+
+  it("a ConfigError of several lines from activate is one problem per line", () => {
+    const t = run([
+      {
+        manifest: manifestOf("hooks"),
+        module: mod(() => {
+          const e = new Error("hooks.maxBodyBytes must be at least 1\nhooks.token is required when hooks.enabled is true");
+          e.name = "ConfigError";
+          throw e;
+        }),
+      },
+    ]);
+    expect(t.exec).toThrow(
+      `invalid config ${t.configPath}: hooks.maxBodyBytes must be at least 1\ninvalid config ${t.configPath}: hooks.token is required when hooks.enabled is true`,
+    );
   });
 
   it("does not validate an absent section", () => {

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createMailService, MAIL_SERVICE_ID } from "../../../src/mail/watcher/service";
-import { resolveConfig } from "../../../src/config/resolve";
+import { resolveConfig, resolveHooksSecrets } from "../../../src/config/resolve";
 import type { MailBatchPayload } from "../../../src/mail/watcher/mail-payload";
 import { useMailFixture } from "../helpers/mail-fixture";
 import { createTestLogger } from "../helpers/test-logger";
@@ -11,18 +11,19 @@ import { plainMessage } from "../helpers/messages";
 const TOKEN = "service-test-token-0123456789abcdef";
 const fx = useMailFixture("iw-mail-svc-");
 
+const resolveWithToken = (raw: Record<string, unknown>, ctx: { configDir: string }) => resolveHooksSecrets(resolveConfig(raw, ctx), ctx);
+
 function config(password: { env: string } | { file: string }) {
-  return resolveConfig(
-    {
-      hooks: {
-        enabled: true,
-        token: TOKEN,
-        presets: ["mail"],
-        mail: { imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password, mailbox: "INBOX" }, hookUrl: fx.receiver.url, autoStart: true, pollSeconds: 3600 },
-      },
+  const ctx = { configDir: fx.dir };
+  const raw = {
+    hooks: {
+      enabled: true,
+      token: TOKEN,
+      presets: ["mail"],
+      mail: { imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password, mailbox: "INBOX" }, hookUrl: fx.receiver.url, autoStart: true, pollSeconds: 3600 },
     },
-    { configDir: fx.dir },
-  );
+  };
+  return resolveHooksSecrets(resolveConfig(raw, ctx), ctx);
 }
 
 test("start runs the watcher in the background; stop ends it cleanly", async () => {
@@ -43,7 +44,7 @@ test("start runs the watcher in the background; stop ends it cleanly", async () 
 test("without hooks.mail.hookUrl the service posts to this gateway's own port (regression: it posted to 18789 whatever gateway.port said)", async () => {
   const port = Number(new URL(fx.receiver.url).port);
   const log = createTestLogger();
-  const resolved = resolveConfig(
+  const resolved = resolveWithToken(
     {
       gateway: { port },
       hooks: {
@@ -80,7 +81,8 @@ test("a fatal error (password variable unset) stops only the watcher, with one e
 
 test("without hooks.mail the service only warns", async () => {
   const log = createTestLogger();
-  const svc = createMailService({ config: resolveConfig({ hooks: { enabled: true, token: TOKEN } }, { configDir: fx.dir }), stateDir: fx.dir, logger: log.logger });
+  const ctx = { configDir: fx.dir };
+  const svc = createMailService({ config: resolveHooksSecrets(resolveConfig({ hooks: { enabled: true, token: TOKEN } }, ctx), ctx), stateDir: fx.dir, logger: log.logger });
   await svc.start();
   await svc.stop();
   expect(log.lines.map((l) => [l.level, l.message])).toEqual([["warn", "hooks.mail.autoStart needs hooks.mail; run `gateway webhooks mail setup` first"]]);
