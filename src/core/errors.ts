@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   idempotency_key_reused: { status: 422, message: "This idempotency key was already used with a different request body." },
   overloaded: { status: 503, message: "Too many runs are queued; retry later." },
   shutting_down: { status: 503, message: "The gateway is shutting down; retry later." },
+  storage_unavailable: { status: 503, message: "The request could not be stored (the gateway's storage failed, e.g. a full disk), so nothing of it took effect; retry later." },
   transform_failed: { status: 500, message: "The hook's transform failed." },
   internal_error: { status: 500, message: "Internal error." },
 } as const;
