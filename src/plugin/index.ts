@@ -4,6 +4,7 @@
  * registers the HTTP route, the runs service and the CLI. Opening the durable
  * store and starting workers happens in the service's `start()`.
  */
+import semver from "semver";
 import type { PluginApi } from "../host-contract/host-api";
 import { resolveConfig } from "../config/resolve";
 import { createPluginLogger } from "../logging/logger";
@@ -150,13 +151,17 @@ export function activate(api: PluginApi): void {
     }),
   });
 
+  // A host of contract 1.2+ calls ready() once its start can no longer fail: queued runs
+  // resume (and runs found running are reported interrupted) only then, so a failed
+  // start leaves every run as it was. An older host never calls ready(): start them in start().
+  const hostCallsReady = semver.gte(semver.coerce(api.hostApiVersion) ?? "0.0.0", "1.2.0");
   api.registerService({
     id: "inbound-webhooks.runs",
     start: async () => {
       db = openPluginDatabase({ dir: api.stateDir, logger: logs.forModule("store") });
       state.db = db;
       queue = createRunQueue({
-        store: createSqliteRunStore(db),
+        store: createSqliteRunStore(db, { logger: logs.forModule("store") }),
         executor,
         config: config.runs,
         runtime: api.runtime,
@@ -164,7 +169,11 @@ export function activate(api: PluginApi): void {
         emitter,
       });
       state.queue = queue;
-      await queue.start();
+      queue.open();
+      if (!hostCallsReady) await queue.start();
+    },
+    ready: async () => {
+      await queue?.start();
     },
     stop: async () => {
       servicesStopping = true;
