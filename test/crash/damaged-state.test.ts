@@ -152,6 +152,8 @@ describe("damaged state at start (real gateway)", () => {
     expect(warning[0]).toContain(`run broken in ${db} is damaged (its action column is not valid JSON (`);
     expect(warning[0]).toContain(`remove it with: sqlite3 "${db}" "DELETE FROM runs WHERE id = 'broken'"`);
     expect((await getRun(gw!, "ok-1")).status).toBe(200);
+    const damaged = await getRun(gw!, "broken");
+    expect([damaged.status, damaged.body?.code]).toEqual([500, "internal_error"]);
   });
 
   it("a garbled session-log line is skipped with a warning naming the file and the line; the events around it are kept (regression: dropped silently)", async () => {
