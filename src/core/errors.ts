@@ -5,7 +5,7 @@
  *
  * @example
  * hookErrors.bodyTooLarge({ limit: 1024 }) // 413 payload_too_large "The request body is larger than hooks.maxBodyBytes allows (1024 bytes)."
- * hookErrors.wakeNotQueued({ cause: e })   // 500 internal_error; the cause goes to the log, never to the body
+ * hookErrors.runNotStored({ cause: e })    // 500 internal_error; the cause goes to the log, never to the body
  *
  * One renderer (src/http/render.ts) turns a HookError into `{ ok: false, code, error, details? }`.
  * Adding an error: docs/errors.md, "Adding an error".
@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   overloaded: 503,
   shutting_down: 503,
+  storage_unavailable: 503,
   transform_failed: 500,
   internal_error: 500,
 } as const;
@@ -111,9 +112,13 @@ export const HOOK_ERROR_CATALOGUE = {
   // Dispatch (§5, §7)
   overloaded: { code: "overloaded", status: 503, message: "Too many runs are queued (hooks.runs.maxQueued is {maxQueued}); retry later." },
   shuttingDown: { code: "shutting_down", status: 503, message: "The gateway is shutting down; retry later." },
+  storageUnavailable: {
+    code: "storage_unavailable",
+    status: 503,
+    message: "The request could not be stored (the gateway's storage failed, e.g. a full disk), so nothing of it took effect; retry later.",
+  },
   notServing: { code: "shutting_down", status: 503, message: "The hooks service is not running (not started yet, or stopped); retry later." },
   runNotStored: { code: "internal_error", status: 500, message: "The run could not be stored, so it was not accepted; retry later." },
-  wakeNotQueued: { code: "internal_error", status: 500, message: "The wake event could not be queued on the main session; retry later." },
   transformFailed: { code: "transform_failed", status: 500, message: "The hook's transform failed." },
   internalError: { code: "internal_error", status: 500, message: "Internal error." },
 } as const satisfies Record<string, HookErrorEntry>;

@@ -87,6 +87,8 @@ export interface RunOutcome {
    * nothing was posted or delivered, and the run is left "running" for recovery.
    */
   cancelled?: boolean;
+  /** False when the summary could not be posted to the main session (it stays pending and is retried). */
+  summaryPosted?: boolean;
 }
 
 /** The run queue (src/runs/run-queue.ts): store + scheduler + executor. */
@@ -97,6 +99,12 @@ export interface RunQueue {
    */
   enqueue(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<RunRecord>;
   get(id: string): RunRecord | undefined;
+  /**
+   * Reads what recovery will act on (runs found queued, running, or with a summary
+   * pending) without writing anything; throws when the store cannot be read. Call it
+   * where a failure may still stop the start; `start()` calls it when it was not.
+   */
+  open(): void;
   /** Recovery then workers: queued runs resume; runs found "running" become "interrupted" and are reported (or retried when configured). */
   start(): Promise<void>;
   /** Stops taking new work, lets running runs finish within graceMs, leaves queued ones for the next start. */
@@ -119,6 +127,9 @@ export interface RunExecutor {
    * The caller records the state and emits `run:finished`.
    */
   reportInterrupted(run: RunRecord): Promise<string>;
-  /** Posts a recorded summary again (recovery of `summaryPending`), with the run's dedupe key; heartbeat if wakeMode "now". */
+  /**
+   * Posts a recorded summary again (recovery of `summaryPending`), with the run's dedupe key; heartbeat if
+   * wakeMode "now". Rejects when the summary could not be posted.
+   */
   repostSummary(run: RunRecord & { summary: string }): Promise<void>;
 }

@@ -3,6 +3,13 @@
  * contract, starts their services (all before listening), serves HTTP, runs the
  * heartbeat, and stops everything in reverse on `stop()`.
  *
+ * Start order — everything that can fail comes first, so a failed start has no
+ * effect on accepted work: the main session is read (a damaged snapshot stops
+ * here, naming the file), plugins load, services `start()` (open and check their
+ * state), the server listens; only then are services told `ready()` (the hooks
+ * plugin resumes queued runs and reports interrupted ones there) and the
+ * heartbeat starts.
+ *
  * @example
  *   const gw = await startGateway({ config: loadGatewayConfig({ configFlag: "gateway.config.json" }).config });
  *   console.log(gw.url);
@@ -25,6 +32,8 @@ import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayApp } from "./http/create-app";
 import { MAIN_SESSION_KEY } from "./runtime";
+import { SessionStateError } from "./sessions/session-store";
+import type { JournalRecord } from "./journal/journal";
 
 export interface StartGatewayOptions {
   config: GatewayConfig;
@@ -67,6 +76,18 @@ function listen(server: http.Server, config: GatewayConfig): Promise<number> {
   });
 }
 
+/** Reads the main session (snapshot + log) before anything else runs; a damaged one stops the start with one line. */
+function checkMainSession(host: HostState): void {
+  try {
+    host.sessions.has(MAIN_SESSION_KEY);
+  } catch (e) {
+    if (!(e instanceof SessionStateError)) throw e;
+    throw new Error(
+      `the main session file ${e.file} is damaged: ${e.reason}. Restore it from a backup, or move it aside to start with an empty main session (its pending events and history are then lost).`,
+    );
+  }
+}
+
 export async function startGateway(opts: StartGatewayOptions): Promise<RunningGateway> {
   const { config } = opts;
   const authToken = resolveGatewayAuthToken(config, opts.env);
@@ -74,6 +95,20 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   const logger = opts.logger ?? createGatewayLogger(config.logLevel);
   const log = logger.child("gateway");
   const host = createHostState(config, logger, opts.env);
+  /** Lifecycle lines are informational: a full disk must not stop a start or a stop. */
+  const journalLine = (record: JournalRecord) => {
+    try {
+      host.journal.append(record);
+    } catch (e) {
+      log.warn("journal line not written", { type: record.type, error: (e as Error).message });
+    }
+  };
+  try {
+    checkMainSession(host);
+  } catch (e) {
+    host.journal.close();
+    throw e;
+  }
   host.events.emit("gateway", { phase: "starting" });
 
   const discovered = discoverPlugins({
@@ -90,7 +125,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     throw e;
   }
   for (const r of plugins.reports) {
-    host.journal.append({ type: "plugin", id: r.id ?? path.basename(r.dir), status: r.status, ...(r.reason ? { reason: r.reason } : {}) });
+    journalLine({ type: "plugin", id: r.id ?? path.basename(r.dir), status: r.status, ...(r.reason ? { reason: r.reason } : {}) });
   }
 
   const started: LoadedPlugins["services"] = [];
@@ -104,7 +139,13 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     }
     started.length = 0;
   };
+  let server: http.Server | undefined;
   const abortStart = async (e: unknown): Promise<never> => {
+    if (server?.listening) {
+      const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    }
     await stopServices();
     await plugins.deactivate();
     host.journal.close();
@@ -144,7 +185,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
       heartbeat: { everyMs: config.heartbeatEveryMs },
     }),
   });
-  const server = http.createServer(app);
+  server = http.createServer(app);
   server.on("clientError", createClientErrorHandler({ logger: log }));
   let port: number;
   try {
@@ -152,27 +193,38 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   } catch (e) {
     return abortStart(e);
   }
+
+  // Nothing can fail the start any more: services may now act on accepted work.
+  for (const s of started) {
+    if (!s.ready) continue;
+    try {
+      await s.ready();
+    } catch (e) {
+      await abortStart(new Error(`service ${s.id} of plugin ${s.pluginId} failed to get ready: ${(e as Error).message}`));
+    }
+  }
   const url = urlOf(config.bind, port);
   const exposed = bindWarning(config.bind);
   if (exposed) log.warn(exposed);
   host.heartbeat.start();
-  host.journal.append({ type: "gateway", phase: "started", url, pid: process.pid });
+  journalLine({ type: "gateway", phase: "started", url, pid: process.pid });
   log.info("gateway started", { url, plugins: plugins.reports.filter((r) => r.status === "active").length });
 
+  const listening = server;
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       host.events.emit("gateway", { phase: "stopping" });
-      host.journal.append({ type: "gateway", phase: "stopping" });
+      journalLine({ type: "gateway", phase: "stopping" });
       log.info("gateway stopping");
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
+      listening.closeIdleConnections();
       await host.heartbeat.stop();
       await stopServices();
-      server.closeAllConnections();
+      listening.closeAllConnections();
       await closed;
       await plugins.deactivate();
-      host.journal.append({ type: "gateway", phase: "stopped" });
+      journalLine({ type: "gateway", phase: "stopped" });
       host.journal.close();
       log.info("gateway stopped");
     })());

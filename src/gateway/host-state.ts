@@ -29,10 +29,11 @@ export interface HostState {
 
 export function createHostState(config: GatewayConfig, logger: GatewayLogger, env: NodeJS.ProcessEnv = process.env): HostState {
   const events = new EventEmitter<HostEvents>();
-  const journal = createJournal({ file: path.join(config.stateDir, STATE_FILES.journal) });
+  const journal = createJournal({ file: path.join(config.stateDir, STATE_FILES.journal), logger: logger.child("journal") });
   const sessions = createSessionStore({
     dir: path.join(config.stateDir, STATE_FILES.sessions),
     onCreated: (sessionKey) => events.emit("session", { phase: "created", sessionKey }),
+    logger: logger.child("sessions"),
   });
   const channels = createChannelRegistry({ journal, sessions, mainKey: MAIN_SESSION_KEY, seedLastRoute: config.mainLastRoute, logger: logger.child("channels") });
   const turns = createAgentTurns({

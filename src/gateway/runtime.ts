@@ -34,8 +34,11 @@ export function createServeRuntime(d: ServeRuntimeDeps): HostRuntime {
         if (typeof text !== "string") throw new Error("enqueueSystemEvent: text must be a string");
         // An event whose dedupe key the session already holds (or recently consumed) is a re-send: dropped, not journaled.
         if (typeof meta?.dedupeKey === "string" && d.sessions.hasDedupeKey(sessionKey, meta.dedupeKey)) return;
-        d.sessions.enqueue(sessionKey, text, meta);
-        d.journal.append({ type: "system_event", sessionKey, text, ...(typeof meta?.source === "string" ? { source: meta.source } : {}) });
+        // The event and its journal line are one change: when either cannot be stored
+        // (disk full …) neither remains, and the StorageWriteError (code ENOSPC …) is thrown.
+        d.sessions.enqueue(sessionKey, text, meta, () =>
+          d.journal.append({ type: "system_event", sessionKey, text, ...(typeof meta?.source === "string" ? { source: meta.source } : {}) }),
+        );
       },
     },
     heartbeat: { requestNow: ({ reason }) => d.heartbeat.requestNow(String(reason ?? "request")) },

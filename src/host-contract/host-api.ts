@@ -14,7 +14,7 @@ import type { EventEmitter } from "eventemitter3";
 import type { RequestHandler, Router } from "express";
 import type { Command } from "commander";
 
-export const HOST_API_VERSION = "1.1.0";
+export const HOST_API_VERSION = "1.2.0";
 
 /** Levels of reasoning effort a run can ask for (the request field, mapping and `hooks.mail` key `thinking`). */
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -124,7 +124,19 @@ export interface HttpRouteRegistration {
 
 export interface ServiceRegistration {
   id: string;
+  /**
+   * Called before the host listens, in registration order. Open and check state here
+   * (a failure stops the start); do nothing that must not happen if the start fails.
+   */
   start(): void | Promise<void>;
+  /**
+   * Added in host API 1.2 (optional): called once the start can no longer fail —
+   * every service started and the host listens — in registration order. Work with
+   * effects on accepted state (resuming queued work, marking interrupted work)
+   * belongs here, so that a failed start has none. A host older than 1.2 never
+   * calls it: check `api.hostApiVersion` and do that work in `start()` there.
+   */
+  ready?(): void | Promise<void>;
   /** Called on shutdown in reverse registration order. */
   stop(): void | Promise<void>;
 }

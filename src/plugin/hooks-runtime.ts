@@ -3,6 +3,9 @@
  * the run queue, the dispatcher, the idempotency guard and the hooks router —
  * created together, once, when the runs service starts, and stopped together.
  * Nothing here is reached through a getter that could be called too early.
+ * Creating it only reads the store (it can still fail the start harmlessly);
+ * `resume()` is the first step that acts on accepted runs, called once the host's
+ * start can no longer fail (SPEC §7 "Damaged state at start").
  */
 import type { RequestHandler } from "express";
 import type { ResolvedHooksConfig } from "../config/types";
@@ -33,19 +36,21 @@ export interface HooksRuntimeOptions {
 export interface HooksRuntime {
   /** The hooks router, mounted (through the plugin's route) under `hooks.path`. */
   readonly router: RequestHandler;
+  /** Resumes queued runs and reports those found running as interrupted. */
+  resume(): Promise<void>;
   /** Refuses new requests, lets running runs finish within the grace period, closes the store. */
   stop(): Promise<void>;
 }
 
-/** Opens the store, recovers the queue and builds the pipeline on top of them. */
-export async function startHooksRuntime(opts: HooksRuntimeOptions): Promise<HooksRuntime> {
+/** Opens the store, reads the queue and builds the pipeline on top of them (no run is started yet). */
+export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   const { config, runtime, emitter, logs } = opts;
   let stopping = false;
   const isShuttingDown = (): boolean => stopping || opts.hostStopping();
 
   const db = openPluginDatabase({ dir: opts.stateDir, logger: logs.forModule("store") });
   const queue = createRunQueue({
-    store: createSqliteRunStore(db),
+    store: createSqliteRunStore(db, { logger: logs.forModule("store") }),
     executor: createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter }),
     config: config.runs,
     runtime,
@@ -53,7 +58,7 @@ export async function startHooksRuntime(opts: HooksRuntimeOptions): Promise<Hook
     emitter,
   });
   try {
-    await queue.start();
+    queue.open();
   } catch (e) {
     db.close();
     throw e;
@@ -74,6 +79,7 @@ export async function startHooksRuntime(opts: HooksRuntimeOptions): Promise<Hook
 
   return {
     router,
+    resume: () => queue.start(),
     async stop() {
       stopping = true;
       await queue.stop(config.runs.shutdownGraceSeconds * 1000);

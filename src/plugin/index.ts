@@ -10,6 +10,7 @@
  * (src/plugin/hooks-runtime.ts). Nothing is kept at module level: each activation
  * owns its state, and its own services release it when they stop.
  */
+import semver from "semver";
 import type { PluginApi, ServiceRegistration } from "../host-contract/host-api";
 import { resolveConfig, resolveHooksSecrets } from "../config/resolve";
 import { createPluginEmitter, type PluginEmitter } from "../core/events";
@@ -69,12 +70,20 @@ export function activate(api: PluginApi): PluginActivation {
   // service has started it, and refuses (503, retryable) before and after.
   const notServing = notServingHandler();
   api.registerHttpRoute({ prefix: config.path, handler: (req, res, next) => (runtime ? runtime.router(req, res, next) : notServing(req, res, next)) });
+  // A host of contract 1.2+ calls ready() once its start can no longer fail: queued runs
+  // resume (and runs found running are reported interrupted) only then, so a failed
+  // start leaves every run as it was. An older host never calls ready(): resume in start().
+  const hostCallsReady = semver.gte(semver.coerce(api.hostApiVersion) ?? "0.0.0", "1.2.0");
   api.registerService({
     id: "inbound-webhooks.runs",
     start: async () => {
       // A missing or invalid token fails the start here, as a ConfigError naming hooks.token.
       const resolved = resolveHooksSecrets(config, { configDir: api.configDir });
-      runtime = await startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
+      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
+      if (!hostCallsReady) await runtime.resume();
+    },
+    ready: async () => {
+      await runtime?.resume();
     },
     stop: async () => {
       await runtime?.stop();

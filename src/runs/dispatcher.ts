@@ -8,6 +8,7 @@ import type { ResolvedHooksConfig } from "../config/types";
 import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../core/actions";
 import type { Dispatcher } from "../core/ports";
 import { err, hookErrors, ok, type Result } from "../core/errors";
+import { errorCode, storageUnavailable } from "../core/storage-fault";
 import { wrapExternalContent } from "../safety/wrap";
 import type { ModuleLogger } from "../core/logger";
 import type { RunQueue } from "../core/runs";
@@ -21,7 +22,7 @@ export interface DispatcherOptions {
   isShuttingDown: () => boolean;
   /** Marker id generator of the safety wrapper; default random hex. */
   idGen?: () => string;
-  /** Where a failed heartbeat request is reported (the wake itself is already queued). */
+  /** Where a wake the host could not store (with its cause code) and a failed heartbeat request are reported. */
   logger?: ModuleLogger;
 }
 
@@ -57,7 +58,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         ...(source.mappingId !== undefined ? { mappingId: source.mappingId } : {}),
       });
     } catch (e) {
-      return err(hookErrors.wakeNotQueued({ cause: e }));
+      // The host stores an event (and its journal line) or throws having stored nothing:
+      // a retryable 503, and no heartbeat for an event that is not there.
+      logger?.error("wake not accepted: the host could not store the system event", {
+        requestId: source.requestId,
+        code: "storage_unavailable",
+        cause: errorCode(e) ?? "unknown",
+        error: e instanceof Error ? e.message : String(e),
+      });
+      return err(storageUnavailable(e));
     }
     if (action.mode === "now") {
       try {

@@ -61,7 +61,8 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   const clock = options.clock ?? systemClock;
   const mainKey = (): string => runtime.sessions.mainKey;
 
-  async function postSummary(run: RunRecord, summary: string): Promise<void> {
+  /** Posts a summary on the main session; false (logged) when the host could not store it. */
+  async function postSummary(run: RunRecord, summary: string): Promise<boolean> {
     try {
       await runtime.sessions.enqueueSystemEvent(mainKey(), summary, {
         source: `hook:${run.source.hook}`,
@@ -72,7 +73,9 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
       });
     } catch (e) {
       logger.error("run summary could not be posted to the main session", { runId: run.id, code: "summary_failed", error: errorText(e) });
+      return false;
     }
+    return true;
   }
 
   function wakeIfAsked(run: RunRecord): void {
@@ -137,7 +140,7 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     } catch (e) {
       logger.error("recording the run outcome failed", { runId: run.id, code: "store_failed", error: errorText(e) });
     }
-    await postSummary(run, outcome.summary);
+    if (!(await postSummary(run, outcome.summary))) outcome.summaryPosted = false;
     wakeIfAsked(run);
     safeEmit(logger, () => emitter.emit("run:finished", { ...base, status: outcome.status, delivered: outcome.delivered }));
     logger.info("run finished", {
@@ -160,7 +163,7 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   }
 
   async function repostSummary(run: RunRecord & { summary: string }): Promise<void> {
-    await postSummary(run, run.summary);
+    if (!(await postSummary(run, run.summary))) throw new Error("the summary could not be posted to the main session");
     wakeIfAsked(run);
     logger.info("recorded run summary posted again after a restart", { runId: run.id, status: run.status });
   }

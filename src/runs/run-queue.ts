@@ -2,6 +2,13 @@
  * The run queue (SPEC §5.1, §7): persists accepted runs, runs at most
  * `maxConcurrent` at once, one at a time per session key in arrival order,
  * recovers after a restart, and drains within a grace period on shutdown.
+ *
+ * Start is two steps so that a failed gateway start has no effect on accepted
+ * runs: `open()` only reads what recovery will act on (damaged rows are named
+ * and skipped by the store), `start()` acts on it (reports interrupted runs,
+ * resumes queued ones). Storage faults: a run that cannot be stored is refused
+ * with 503 `storage_unavailable`; a run whose start or summary cannot be
+ * recorded is retried every `retryDelayMs` until the storage works again.
  */
 import { randomUUID } from "node:crypto";
 import type { HostRuntime } from "../host-contract/host-api";
@@ -9,9 +16,10 @@ import type { RunsConfig } from "../config/types";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginEmitter } from "../core/events";
 import { err, hookErrors, ok, type Result } from "../core/errors";
-import { TERMINAL_RUN_STATUSES, type RunExecutor, type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "../core/runs";
+import { type RunExecutor, type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "../core/runs";
+import { errorCode, storageFaultCode, storageUnavailable } from "../core/storage-fault";
 import { isoAt, systemClock, type Clock } from "../core/clock";
-import { INTERRUPTED_REASON } from "./executor";
+import { carryOutRecovery, readRecoveryPlan, type RecoveryPlan, type Unreported } from "./recovery";
 import { failureSummary } from "./summary";
 import { safeEmit } from "./safe-emit";
 import { waitAtMost } from "./wait-at-most";
@@ -33,9 +41,13 @@ export interface RunQueueOptions {
   overloadRetryAfterSeconds?: number;
   /** After the grace period, how long stop() waits for cancelled runs to settle; default 1000 ms. */
   cancelSettleMs?: number;
+  /** Delay before retrying a run whose start, or a summary whose posting, could not be recorded; default 1000 ms. */
+  retryDelayMs?: number;
 }
 
 type Phase = "idle" | "starting" | "started" | "stopping" | "stopped";
+
+
 
 const SHUTDOWN_REASON = "the gateway is shutting down";
 
@@ -46,6 +58,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   const idGen = options.idGen ?? randomUUID;
   const retryAfter = String(options.overloadRetryAfterSeconds ?? 30);
   const cancelSettleMs = options.cancelSettleMs ?? 1000;
+  const retryDelayMs = options.retryDelayMs ?? 1000;
 
   /** Queued runs in seq order. */
   const queued: RunRecord[] = [];
@@ -59,6 +72,11 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   let pumpScheduled = false;
   let startPromise: Promise<void> | undefined;
   let stopPromise: Promise<void> | undefined;
+  /** What recovery acts on, read by open() (no writes) and used by start(). */
+  let recovery: RecoveryPlan | undefined;
+  /** Summaries that could not be posted (storage fault on the host): retried. */
+  const unreported = new Map<string, Unreported>();
+  let retryTimer: NodeJS.Timeout | undefined;
 
   /** Applies a state change; false (logged) when it could not be stored. */
   function persist(id: string, patch: Parameters<RunStore["update"]>[1], transition: string): boolean {
@@ -102,9 +120,28 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       if (!launch(run)) {
         // Not started: a run whose start is not on record would run again after a restart.
         addQueued(run);
+        scheduleRetry();
         return;
       }
     }
+  }
+
+  /** Retries, after `retryDelayMs`, the runs that could not be started and the summaries that could not be posted. */
+  function scheduleRetry(): void {
+    if (retryTimer || phase !== "started") return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void retryUnreported().then(pump);
+    }, retryDelayMs);
+    retryTimer.unref?.();
+  }
+
+  async function retryUnreported(): Promise<void> {
+    for (const [id, run] of [...unreported]) {
+      if (phase !== "started") return;
+      if (await repost(run)) unreported.delete(id);
+    }
+    if (unreported.size > 0) scheduleRetry();
   }
 
   function finish(run: RunRecord, outcome: RunOutcome): void {
@@ -127,7 +164,10 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       .then(
         (outcome) => {
           if (outcome.cancelled) logger.warn("run left running for recovery", { runId: run.id, sessionKey: key });
-          else persist(run.id, { summaryPending: false }, "summary posted");
+          else if (outcome.summaryPosted === false) {
+            unreported.set(run.id, { ...record, status: outcome.status, summary: outcome.summary });
+            scheduleRetry();
+          } else persist(run.id, { summaryPending: false }, "summary posted");
         },
         (e: unknown) => {
           const reason = `the run failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`;
@@ -145,45 +185,30 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     return true;
   }
 
-  /** Posts a recorded summary (with the run's dedupe key) and clears its pending flag. */
-  async function repost(run: RunRecord & { summary: string }): Promise<void> {
+  /** Posts a recorded summary (with the run's dedupe key) and clears its pending flag; false when it could not be posted. */
+  async function repost(run: Unreported): Promise<boolean> {
     try {
       await executor.repostSummary(run);
-      persist(run.id, { summaryPending: false }, "summary posted");
     } catch (e) {
-      logger.error("run summary could not be posted; kept pending for the next start", { runId: run.id, code: "summary_failed", error: e instanceof Error ? e.message : String(e) });
+      logger.error("run summary could not be posted; kept pending and retried", { runId: run.id, code: "summary_failed", cause: errorCode(e) ?? "unknown", error: e instanceof Error ? e.message : String(e) });
+      return false;
     }
+    persist(run.id, { summaryPending: false }, "summary posted");
+    return true;
+  }
+
+  /** Reads what recovery will act on; writes nothing. Malformed rows are named and skipped by the store. */
+  function open(): void {
+    recovery ??= readRecoveryPlan(store);
   }
 
   async function recover(): Promise<void> {
-    let interrupted = 0;
-    let requeued = 0;
-    let reposted = 0;
-    // Outbox: outcomes recorded before a crash whose summary may not have reached the main session.
-    for (const run of store.listByStatus(TERMINAL_RUN_STATUSES)) {
-      if (!run.summaryPending || run.summary === undefined) continue;
-      await repost({ ...run, summary: run.summary });
-      reposted++;
-    }
-    for (const run of store.listByStatus(["running"])) {
-      if (config.retryInterrupted) {
-        persist(run.id, { status: "queued" }, "queued (retry interrupted)");
-        requeued++;
-        logger.warn("run was running when the gateway stopped; queued again (hooks.runs.retryInterrupted)", { runId: run.id });
-        continue;
-      }
-      const error = INTERRUPTED_REASON;
-      const summary = failureSummary(run.action.name, "interrupted", error);
-      // Recorded before it is reported (summary pending), like a finished run.
-      persist(run.id, { status: "interrupted", finishedAt: isoAt(clock), summary, error, summaryPending: true }, "interrupted");
-      await repost({ ...run, status: "interrupted", error, summary });
-      safeEmit(logger, () =>
-        emitter.emit("run:finished", { runId: run.id, sessionKey: run.action.sessionKey, name: run.action.name, status: "interrupted", delivered: false }),
-      );
-      interrupted++;
-    }
-    for (const run of store.listByStatus(["queued"])) addQueued(run);
-    logger.info("run queue recovered", { queued: queued.length, interrupted, requeued, reposted });
+    const plan = recovery ?? readRecoveryPlan(store);
+    recovery = undefined;
+    const done = await carryOutRecovery(plan, { config, logger, emitter, clock, persist, repost });
+    for (const run of done.unreported) unreported.set(run.id, run);
+    for (const run of [...plan.queued, ...done.requeued]) addQueued(run);
+    logger.info("run queue recovered", { queued: queued.length, interrupted: done.interrupted, requeued: done.requeued.length, reposted: done.reposted });
   }
 
   async function start(): Promise<void> {
@@ -193,6 +218,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       if (phase !== "starting") return;
       phase = "started";
       pump();
+      if (unreported.size > 0) scheduleRetry();
     });
     return startPromise;
   }
@@ -200,6 +226,8 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   async function doStop(graceMs: number): Promise<void> {
     phase = "stopping";
     if (startPromise) await startPromise.catch(() => undefined);
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = undefined;
     const allDone = (): Promise<unknown> => Promise.all([...running.values()].map((r) => r.done));
     if (running.size > 0 && !(await waitAtMost(allDone(), graceMs))) {
       logger.warn("grace period over; cancelling runs still in progress (the next start reports them as interrupted)", {
@@ -230,8 +258,14 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       if (opts.idempotencyKey !== undefined) record.idempotencyKey = opts.idempotencyKey;
       store.insert(record);
     } catch (e) {
-      logger.error("run could not be stored; not accepted", { code: "store_failed", requestId: source.requestId, error: e instanceof Error ? e.message : String(e) });
-      return err(hookErrors.runNotStored({ cause: e }));
+      const fault = storageFaultCode(e);
+      logger.error("run could not be stored; not accepted", {
+        code: fault ? "storage_unavailable" : "store_failed",
+        cause: errorCode(e) ?? "unknown",
+        requestId: source.requestId,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      return err(fault ? storageUnavailable(e) : hookErrors.runNotStored({ cause: e }));
     }
     addQueued(record);
     logger.info("run queued", { runId: record.id, seq: record.seq, sessionKey: action.sessionKey, hook: source.hook, requestId: source.requestId });
@@ -242,6 +276,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   return {
     enqueue,
     get: (id) => store.get(id),
+    open,
     start,
     stop(graceMs) {
       stopPromise ??= doStop(graceMs);

@@ -12,6 +12,12 @@
  * completed from the run they produced, or dropped so a retry executes (see
  * idempotency-store.ts), and expired idempotency records are purged.
  *
+ * Damaged state is refused before anything is written, each time with one line
+ * naming the file and what to do: a write-ahead log with committed transactions
+ * SQLite would silently drop (wal-check.ts), a file that is not a database, or a
+ * database that `PRAGMA quick_check` finds damaged (its verdict is logged at
+ * every open).
+ *
  * @example
  *   const database = openPluginDatabase({ dir: api.stateDir, logger });
  *   const runs = createSqliteRunStore(database);
@@ -21,6 +27,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { ModuleLogger } from "../core/logger";
 import { migrate } from "./migrations";
+import { checkWal } from "./wal-check";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
 
 export const DEFAULT_DATABASE_FILE = "inbound-webhooks.sqlite";
@@ -50,15 +57,54 @@ export interface OpenPluginDatabaseOptions {
   clock?: () => number;
 }
 
+/** Refuses a write-ahead log whose committed transactions SQLite would drop. Call before the database is opened. */
+function refuseDamagedWal(file: string): void {
+  const wal = `${file}-wal`;
+  const found = checkWal(wal);
+  if (found.lostCommits === 0) return;
+  throw new Error(
+    `the plugin database's write-ahead log ${wal} is damaged: frame ${found.firstBadFrame} of ${found.frames} fails its checksum, ` +
+      `so SQLite would silently drop the ${found.lostCommits} transaction(s) committed after it (accepted runs among them). ` +
+      `Keep a copy of ${file} and ${wal}; then restore both from a backup, or start without those transactions by cutting the log to its intact part: truncate -s ${found.validBytes} "${wal}"`,
+  );
+}
+
+/** Runs `PRAGMA quick_check`; logs its verdict and refuses a damaged database. */
+function quickCheck(db: Database.Database, file: string, logger: ModuleLogger): void {
+  const problems = (db.pragma("quick_check") as Array<{ quick_check: string }>).map((r) => r.quick_check).filter((m) => m !== "ok");
+  if (problems.length === 0) {
+    logger.info("plugin database quick_check: ok", { database: file });
+    return;
+  }
+  throw new Error(
+    `the plugin database ${file} is damaged (PRAGMA quick_check found ${problems.length} problem(s), the first: ${problems[0]!.replace(/\s+/g, " ")}). ` +
+      `Stop the gateway and keep a copy of it and its -wal; then repair it (sqlite3 "${file}" ".recover" | sqlite3 repaired.sqlite, and put repaired.sqlite in its place) or move it aside to start with an empty store.`,
+  );
+}
+
+const DAMAGED_CODES = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
+
 /** Opens (creating and migrating when needed) the plugin database. */
 export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDatabase {
   const { dir, logger } = options;
   const clock = options.clock ?? Date.now;
   fs.mkdirSync(dir, { recursive: true });
   const file = path.resolve(dir, options.fileName ?? DEFAULT_DATABASE_FILE);
+  refuseDamagedWal(file);
   const db = new Database(file);
   try {
-    db.pragma("journal_mode = WAL");
+    try {
+      db.pragma("journal_mode = WAL");
+      quickCheck(db, file, logger);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code && DAMAGED_CODES.has(code)) {
+        throw new Error(
+          `cannot open the plugin database ${file}: ${(e as Error).message} (${code}). Keep a copy of it, then restore it from a backup or move it (with its -wal and -shm files) aside to start with an empty store.`,
+        );
+      }
+      throw e;
+    }
     db.pragma(`synchronous = ${options.synchronous ?? "NORMAL"}`);
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     db.pragma("foreign_keys = ON");

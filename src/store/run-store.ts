@@ -11,34 +11,27 @@
  * Terminal runs older than `retentionDays` (default 7) are deleted when the store
  * is created, so the file does not grow without bound.
  *
+ * Damaged rows (action or source not valid JSON, or missing a field the queue
+ * needs) are skipped by `listByStatus` with a warning naming the database file and
+ * the run id, and left untouched; `get()` of one throws a `DamagedRunError`.
+ *
  * @example
  *   const store = createSqliteRunStore(openPluginDatabase({ dir, logger }));
  */
 import type { PluginDatabase } from "./database";
-import type { RunRecord, RunStatus, RunStore } from "../core/runs";
+import type { RunRecord, RunStore } from "../core/runs";
+import type { ModuleLogger } from "../core/logger";
+import { parseRunRow, type RunRow } from "./run-row";
 
 export const DEFAULT_RUN_RETENTION_DAYS = 7;
 
 export interface SqliteRunStoreOptions {
   /** Terminal runs finished longer ago than this are deleted at creation. Default 7. */
   retentionDays?: number;
+  /** Where damaged rows (skipped by `listByStatus`) are reported. */
+  logger?: ModuleLogger;
   /** Milliseconds since the epoch; default Date.now. */
   clock?: () => number;
-}
-
-interface RunRow {
-  id: string;
-  seq: number;
-  status: RunStatus;
-  action: string;
-  source: string;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  summary: string | null;
-  error: string | null;
-  idempotency_key: string | null;
-  summary_pending: number;
 }
 
 type Patch = Partial<Omit<RunRecord, "id" | "seq" | "action" | "source">>;
@@ -55,22 +48,16 @@ const PATCH_COLUMNS: Record<keyof Patch, string> = {
   summaryPending: "summary_pending",
 };
 
-function toRunRecord(row: RunRow): RunRecord {
-  const rec: RunRecord = {
-    id: row.id,
-    status: row.status,
-    seq: row.seq,
-    action: JSON.parse(row.action) as RunRecord["action"],
-    source: JSON.parse(row.source) as RunRecord["source"],
-    createdAt: row.created_at,
-  };
-  if (row.started_at !== null) rec.startedAt = row.started_at;
-  if (row.finished_at !== null) rec.finishedAt = row.finished_at;
-  if (row.summary !== null) rec.summary = row.summary;
-  if (row.error !== null) rec.error = row.error;
-  if (row.idempotency_key !== null) rec.idempotencyKey = row.idempotency_key;
-  if (row.summary_pending) rec.summaryPending = true;
-  return rec;
+/** Thrown by `get()` for a row that cannot be read: names the database and the run. */
+export class DamagedRunError extends Error {
+  constructor(
+    readonly file: string,
+    readonly runId: string,
+    readonly problem: string,
+  ) {
+    super(`run ${runId} in ${file} is damaged (${problem})`);
+    this.name = "DamagedRunError";
+  }
 }
 
 export function createSqliteRunStore(database: PluginDatabase, options: SqliteRunStoreOptions = {}): RunStore {
@@ -93,6 +80,23 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
   const listStmts = new Map<string, ReturnType<typeof db.prepare<unknown[], RunRow>>>();
 
   let seq = (maxSeqStmt.get()?.m ?? 0) + 1;
+  /** Damaged rows already reported by this store (each is reported once per start). */
+  const reported = new Set<string>();
+
+  /** The run of a listed row; a damaged row is reported (database, run id, reason, what to do) and skipped. */
+  const listed = (row: RunRow): RunRecord[] => {
+    const parsed = parseRunRow(row);
+    if (parsed.ok) return [parsed.run];
+    if (!reported.has(row.id)) {
+      reported.add(row.id);
+      options.logger?.warn(
+        `run ${row.id} in ${database.file} is damaged (${parsed.problem}) and was skipped; it stays in the database as it is. ` +
+          `Inspect it, or remove it with: sqlite3 "${database.file}" "DELETE FROM runs WHERE id = '${row.id}'"`,
+        { runId: row.id, status: row.status, database: database.file },
+      );
+    }
+    return [];
+  };
 
   return {
     insert(run) {
@@ -134,7 +138,10 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     },
     get(id) {
       const row = getStmt.get(id);
-      return row ? toRunRecord(row) : undefined;
+      if (!row) return undefined;
+      const parsed = parseRunRow(row);
+      if (!parsed.ok) throw new DamagedRunError(database.file, id, parsed.problem);
+      return parsed.run;
     },
     listByStatus(statuses) {
       if (statuses.length === 0) return [];
@@ -146,7 +153,7 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
         );
         listStmts.set(sig, stmt);
       }
-      return stmt.all(...statuses).map(toRunRecord);
+      return stmt.all(...statuses).flatMap(listed);
     },
     countQueued() {
       return countQueuedStmt.get()?.n ?? 0;

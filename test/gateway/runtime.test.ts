@@ -31,3 +31,22 @@ describe("gateway runtime: enqueueSystemEvent with a dedupeKey", () => {
     expect(texts).toEqual(["Hook CI: done", "Hook CI: again", "no key", "no key"]);
   });
 });
+
+describe("gateway runtime: enqueueSystemEvent when a write fails", () => {
+  it("throws the cause (ENOSPC) and keeps neither the event nor its journal line when the journal line cannot be written", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gw-atomic-"));
+    const sessions = createSessionStore({ dir: path.join(dir, "sessions") });
+    const journalFile = path.join(dir, "journal.jsonl");
+    const journal = createJournal({ file: journalFile });
+    const runtime = createServeRuntime({ sessions, journal, models: [] } as unknown as ServeRuntimeDeps);
+    runtime.sessions.enqueueSystemEvent("main", "stored");
+    const full = jest.spyOn(journal, "append").mockImplementationOnce(() => {
+      throw Object.assign(new Error("cannot append to journal.jsonl: ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    });
+    expect(() => runtime.sessions.enqueueSystemEvent("main", "refused")).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+    full.mockRestore();
+    journal.close();
+    expect(createSessionStore({ dir: path.join(dir, "sessions") }).get("main").pending.map((e) => e.text)).toEqual(["stored"]);
+    expect(fs.readFileSync(journalFile, "utf8").trim().split("\n").map((l) => JSON.parse(l).text)).toEqual(["stored"]);
+  });
+});

@@ -88,6 +88,8 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
     },
     async startServices() {
       for (const s of host.services) await s.start();
+      // Like a host of contract 1.2+: ready() once every service started.
+      for (const s of host.services) await s.ready?.();
     },
     async stopServices() {
       for (const s of [...host.services].reverse()) await s.stop();

@@ -69,10 +69,10 @@ describe("nothing leaks (acceptance 13)", () => {
   });
 
   it("a HookError's cause never reaches the body", async () => {
-    h.dispatcher.failNext(hookErrors.wakeNotQueued({ cause: new Error(`EACCES ${process.cwd()}/state`) }));
+    h.dispatcher.failNext(hookErrors.runNotStored({ cause: new Error(`EACCES ${process.cwd()}/state`) }));
     const res = await request(h.app).post("/hooks/wake").set(bearer()).send({ text: "hi" });
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ ok: false, code: "internal_error", error: "The wake event could not be queued on the main session; retry later." });
+    expect(res.body).toEqual({ ok: false, code: "internal_error", error: "The run could not be stored, so it was not accepted; retry later." });
     expectClean(res.text);
   });
 

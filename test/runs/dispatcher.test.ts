@@ -62,13 +62,13 @@ describe("dispatcher: wake", () => {
     expect(h.host.systemEvents).toEqual([]);
   });
 
-  it("answers internal_error when the host cannot queue the event", async () => {
+  it("answers 503 storage_unavailable with Retry-After, and requests no heartbeat, when the host cannot store the event", async () => {
     const h = createHarness();
     h.host.api.runtime.sessions.enqueueSystemEvent = () => {
-      throw new Error("disk full");
+      throw Object.assign(new Error("cannot append to journal.jsonl: ENOSPC: no space left on device, write"), { code: "ENOSPC" });
     };
     const res = await h.dispatcher.wake({ kind: "wake", text: "x", mode: "now" }, directSource({ hook: "wake" }));
-    expect(!res.ok && [res.error.code, res.error.message]).toEqual(["internal_error", "The wake event could not be queued on the main session; retry later."]);
+    expect(!res.ok && [res.error.status, res.error.code, res.error.headers]).toEqual([503, "storage_unavailable", { "Retry-After": "30" }]);
     expect(h.host.heartbeats).toEqual([]);
   });
 });

@@ -145,3 +145,52 @@ describe("createSqliteRunStore", () => {
     expect(store.nextSeq()).toBe(51);
   });
 });
+
+describe("createSqliteRunStore: a damaged row", () => {
+  it("is skipped by listByStatus with one warning naming the database and the run (and how to remove it); the other runs are listed; get() names it too (regression: one bad row blocked the whole gateway naming neither)", () => {
+    const tmp = tempDir();
+    const log = recordingLogger("store");
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    try {
+      const store = createSqliteRunStore(database, { logger: log.logger });
+      store.insert(runRecord({ id: "good-1", seq: store.nextSeq() }));
+      store.insert(runRecord({ id: "bad", seq: store.nextSeq() }));
+      store.insert(runRecord({ id: "good-2", seq: store.nextSeq() }));
+      database.db.prepare("UPDATE runs SET action = ? WHERE id = 'bad'").run('{"kind":"agent","message":"cut');
+
+      expect(store.listByStatus(["queued"]).map((r) => r.id)).toEqual(["good-1", "good-2"]);
+      expect(store.listByStatus(["queued"]).map((r) => r.id)).toEqual(["good-1", "good-2"]);
+      const warnings = log.lines.filter((l) => l.level === "warn");
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.message).toMatch(
+        new RegExp(
+          `^run bad in ${database.file.replace(/[.]/g, "\\.")} is damaged \\(its action column is not valid JSON \\(.+\\)\\) and was skipped; it stays in the database as it is\\. ` +
+            `Inspect it, or remove it with: sqlite3 "${database.file.replace(/[.]/g, "\\.")}" "DELETE FROM runs WHERE id = 'bad'"$`,
+        ),
+      );
+      expect(() => store.get("bad")).toThrow(`run bad in ${database.file} is damaged (its action column is not valid JSON`);
+      expect(store.get("good-2")?.id).toBe("good-2");
+    } finally {
+      database.close();
+      log.close();
+      tmp.remove();
+    }
+  });
+
+  it("names the field when the JSON parses but a field the queue needs is missing", () => {
+    const tmp = tempDir();
+    const log = recordingLogger("store");
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    try {
+      const store = createSqliteRunStore(database, { logger: log.logger });
+      store.insert(runRecord({ id: "no-key", seq: store.nextSeq() }));
+      database.db.prepare("UPDATE runs SET action = json_remove(action, '$.sessionKey') WHERE id = 'no-key'").run();
+      expect(store.listByStatus(["queued"])).toEqual([]);
+      expect(log.lines.find((l) => l.level === "warn")?.message).toContain("is damaged (its action has no valid sessionKey)");
+    } finally {
+      database.close();
+      log.close();
+      tmp.remove();
+    }
+  });
+});

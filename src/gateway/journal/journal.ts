@@ -3,12 +3,19 @@
  * `<stateDir>/journal.jsonl`, appended synchronously as the effect happens (so a
  * crash right after cannot lose the line).
  *
+ * Appends are whole lines (see `storage/line-file.ts`): when the disk is full an
+ * append throws a StorageWriteError (`code` ENOSPC …) and leaves no part of the
+ * line behind. At creation a torn last line (a crash or power cut mid-write) is
+ * dropped with a warning naming the file.
+ *
  * @example
  *   const journal = createJournal({ file: "/state/journal.jsonl" });
  *   journal.append({ type: "heartbeat", reason: "interval" });
  */
 import fs from "node:fs";
 import path from "node:path";
+import type { HostLogger } from "../../host-contract/host-api";
+import { dropTornTail, openLineFile } from "../storage/line-file";
 
 /** Entry types and their fields (beyond `ts` and `type`). */
 export type JournalRecord =
@@ -24,6 +31,7 @@ export type JournalEntry = JournalRecord & { ts: string };
 
 export interface Journal {
   readonly file: string;
+  /** Appends one line; throws a StorageWriteError (nothing written) when it cannot be stored. */
   append(record: JournalRecord): JournalEntry;
   close(): void;
 }
@@ -31,23 +39,25 @@ export interface Journal {
 export interface JournalOptions {
   file: string;
   now?: () => Date;
+  /** Where a dropped torn tail is reported. */
+  logger?: Pick<HostLogger, "warn">;
 }
 
 export function createJournal(opts: JournalOptions): Journal {
   const now = opts.now ?? (() => new Date());
   fs.mkdirSync(path.dirname(opts.file), { recursive: true });
-  let fd: number | undefined = fs.openSync(opts.file, "a");
+  const dropped = dropTornTail(opts.file);
+  if (dropped > 0) {
+    opts.logger?.warn(`journal ${opts.file} ended in a torn line (a write cut short by a crash); dropped its ${dropped} bytes`, { file: opts.file, bytes: dropped });
+  }
+  const out = openLineFile(opts.file, { name: path.basename(opts.file), keepOpen: true });
   return {
     file: opts.file,
     append(record) {
       const entry = { ts: now().toISOString(), ...record } as JournalEntry;
-      if (fd === undefined) fd = fs.openSync(opts.file, "a");
-      fs.writeSync(fd, `${JSON.stringify(entry)}\n`);
+      out.append(JSON.stringify(entry));
       return entry;
     },
-    close() {
-      if (fd !== undefined) fs.closeSync(fd);
-      fd = undefined;
-    },
+    close: () => out.close(),
   };
 }

@@ -80,6 +80,7 @@ export function createPluginApi(opts: PluginApiOptions): { api: PluginApi; stage
       if (!service || typeof service.id !== "string" || typeof service.start !== "function" || typeof service.stop !== "function") {
         throw new Error("registerService: a service needs an id, start() and stop()");
       }
+      if (service.ready !== undefined && typeof service.ready !== "function") throw new Error("registerService: ready, when given, must be a function");
       staged.services.push(service);
     },
     registerCli(registrar) {

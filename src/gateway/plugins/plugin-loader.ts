@@ -166,7 +166,9 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
       }
     }
     for (const r of staged.routes) routes.push({ prefix: r.prefix, handler: r.handler, pluginId: m.id });
-    for (const s of staged.services) services.push({ id: s.id, start: () => s.start(), stop: () => s.stop(), pluginId: m.id });
+    for (const s of staged.services) {
+      services.push({ id: s.id, start: () => s.start(), ...(s.ready ? { ready: () => s.ready!() } : {}), stop: () => s.stop(), pluginId: m.id });
+    }
     for (const c of staged.clis) clis.push({ pluginId: m.id, registrar: c });
     active.push({ id: m.id, mod });
     log.info(`plugin ${m.id} ${m.version} active`, { plugin: m.id, origin: p.origin, routes: staged.routes.length, services: staged.services.length });

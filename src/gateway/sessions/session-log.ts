@@ -4,14 +4,21 @@
  * sequence number `s` and one operation. Appending is O(1) and synchronous, so
  * an enqueue is on disk before it returns without rewriting the queue.
  *
+ * Appends are whole lines (see `storage/line-file.ts`): a failed or short write
+ * is cut back, so the log never holds half an operation for the next append to
+ * glue onto.
+ *
  * Recovery replays the lines whose `s` is above the snapshot's `seq` (lines at
  * or below it were already folded into the snapshot by a compaction that
- * stopped before truncating the log). A torn last line (a crash mid-write) is
- * ignored and cut off, so later appends start on a clean line.
+ * stopped before truncating the log). A torn last line (a crash or power cut
+ * mid-write) is cut off, so later appends start on a clean line; a complete
+ * line that is not an operation is skipped. Both are reported to the caller
+ * (file line numbers), which warns.
  *
  * @example
- *   appendSessionOp(file, { s: 7, op: "enqueue", ev: { id: "e1", ts, text: "hi" } });
- *   const { ops } = readSessionLog(file); // [{ s: 7, op: "enqueue", ev: … }]
+ *   const log = openLineFile(sessionLogFile(snapshot));
+ *   log.append(JSON.stringify({ s: 7, op: "enqueue", ev: { id: "e1", ts, text: "hi" } }));
+ *   const { ops } = readSessionLog(sessionLogFile(snapshot)); // [{ s: 7, op: "enqueue", ev: … }]
  */
 import fs from "node:fs";
 import type { LastRoute } from "../../host-contract/host-api";
@@ -28,21 +35,26 @@ export type SessionChange =
 /** A change as logged, with its sequence number. */
 export type SessionOp = SessionChange & { s: number };
 
+/** A complete line of the log that is not an operation (skipped). */
+export interface BadLogLine {
+  /** 1-based line number in the file. */
+  line: number;
+  /** Why, without the line's content (it may hold hook text). */
+  reason: string;
+}
+
 export interface SessionLogContents {
   /** Complete, well-formed operations in file order. */
   ops: SessionOp[];
-  /** Lines skipped: a torn tail or a line that is not a known operation. */
-  skipped: number;
+  /** Complete lines that are not operations, skipped. */
+  bad: BadLogLine[];
+  /** Bytes of a torn last line (no newline) that were cut from the file; 0 when none. */
+  tornBytes: number;
 }
 
 /** Log file of a session whose snapshot file is `snapshotFile` (`x.json` → `x.log.jsonl`). */
 export function sessionLogFile(snapshotFile: string): string {
   return `${snapshotFile.replace(/\.json$/, "")}.log.jsonl`;
-}
-
-/** Appends one operation as one line; returns when the write has been handed to the OS. */
-export function appendSessionOp(file: string, op: SessionOp): void {
-  fs.appendFileSync(file, `${JSON.stringify(op)}\n`);
 }
 
 /** Empties the log (after its operations were folded into the snapshot). */
@@ -52,41 +64,43 @@ export function truncateSessionLog(file: string): void {
 
 const OPS = new Set(["enqueue", "consume", "history", "route", "heartbeat"]);
 
-function parseOp(line: string): SessionOp | undefined {
+function parseOp(line: string): SessionOp | string {
+  let v: Partial<SessionOp> | null;
   try {
-    const v = JSON.parse(line) as Partial<SessionOp> | null;
-    if (!v || typeof v !== "object" || typeof v.s !== "number" || typeof v.op !== "string" || !OPS.has(v.op)) return undefined;
-    return v as SessionOp;
+    v = JSON.parse(line) as Partial<SessionOp> | null;
   } catch {
-    return undefined;
+    return "not valid JSON";
   }
+  if (!v || typeof v !== "object" || typeof v.s !== "number") return "not an operation (no sequence number)";
+  if (typeof v.op !== "string" || !OPS.has(v.op)) return "not a known operation";
+  return v as SessionOp;
 }
 
 /**
  * Reads a session's log. A missing file is an empty log. A last line without
- * its newline is a torn write: it is skipped and cut from the file, so the
- * next append does not glue onto it. Malformed complete lines are skipped.
+ * its newline is a torn write: it is cut from the file (so the next append does
+ * not glue onto it) and reported as `tornBytes`. Complete lines that are not
+ * operations are skipped and reported in `bad` with their line numbers.
  */
 export function readSessionLog(file: string): SessionLogContents {
   let buf: Buffer;
   try {
     buf = fs.readFileSync(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ops: [], skipped: 0 };
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ops: [], bad: [], tornBytes: 0 };
     throw e;
   }
   const end = buf.lastIndexOf(0x0a) + 1;
-  let skipped = 0;
-  if (end < buf.length) {
-    skipped++;
-    fs.truncateSync(file, end);
-  }
+  const tornBytes = buf.length - end;
+  if (tornBytes > 0) fs.truncateSync(file, end);
   const ops: SessionOp[] = [];
-  for (const line of buf.subarray(0, end).toString("utf8").split("\n")) {
-    if (line === "") continue;
+  const bad: BadLogLine[] = [];
+  const lines = buf.subarray(0, end).toString("utf8").split("\n");
+  lines.forEach((line, i) => {
+    if (line === "") return;
     const op = parseOp(line);
-    if (op) ops.push(op);
-    else skipped++;
-  }
-  return { ops, skipped };
+    if (typeof op === "string") bad.push({ line: i + 1, reason: op });
+    else ops.push(op);
+  });
+  return { ops, bad, tornBytes };
 }

@@ -12,15 +12,26 @@
  * outweigh the live ones (e.g. right after a heartbeat consumed the queue), so
  * rewrites are amortised O(1) per change. Snapshots written before the log
  * existed (no `seq`) load as they are.
+ *
+ * Storage faults: a change whose line cannot be appended (disk full, I/O error)
+ * throws a StorageWriteError and changes nothing, in memory or on disk. A
+ * snapshot rewrite that fails only postpones the compaction (the log still
+ * holds every change). Damaged state: a snapshot that cannot be parsed throws a
+ * SessionStateError naming the file; a torn last log line is cut and a log
+ * line that is not an operation is skipped, each with a warning naming the
+ * file (and line).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { LastRoute, SystemEventMeta } from "../../host-contract/host-api";
+import type { HostLogger, LastRoute, SystemEventMeta } from "../../host-contract/host-api";
 import type { ChatMessage, PendingSystemEvent } from "./session-types";
+import { openLineFile, type LineFile } from "../storage/line-file";
+import { readSnapshot, writeSnapshot } from "./session-snapshot";
 
 export type { ChatMessage, PendingSystemEvent };
-import { appendSessionOp, readSessionLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
+export { SessionStateError } from "./session-snapshot";
+import { readSessionLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
 
 export interface SessionRecord {
   key: string;
@@ -44,7 +55,13 @@ export interface SessionStore {
   has(key: string): boolean;
   /** The session, created (and `onCreated` called) on first use. */
   get(key: string): Readonly<SessionRecord>;
-  enqueue(key: string, text: string, meta?: SystemEventMeta): PendingSystemEvent;
+  /**
+   * Appends a system event. `alongside` is a write that belongs to the same change
+   * (the journal line): it runs once the event's line is stored, and when it throws
+   * the line is removed again and the error rethrown, so either both are stored or
+   * neither. Throws StorageWriteError when the event cannot be stored.
+   */
+  enqueue(key: string, text: string, meta?: SystemEventMeta, alongside?: (ev: PendingSystemEvent) => void): PendingSystemEvent;
   /** True when the session already holds (or recently consumed) an event with this dedupe key. */
   hasDedupeKey(key: string, dedupeKey: string): boolean;
   /** Removes the given events from the queue; returns how many were removed. */
@@ -67,6 +84,8 @@ export interface SessionStoreOptions {
   logSlack?: number;
   now?: () => Date;
   newId?: () => string;
+  /** Where recovered damage (torn or skipped log lines) and postponed compactions are reported. */
+  logger?: Pick<HostLogger, "warn" | "error">;
 }
 
 /** File name of a session: a readable slug plus a hash of the exact key. */
@@ -83,6 +102,8 @@ interface SessionState {
   seq: number;
   /** Entries on disk (snapshot's events + messages, plus each logged operation's weight). */
   stored: number;
+  /** The session's change log. */
+  log: LineFile;
 }
 
 const weight = (op: SessionOp) => (op.op === "history" ? op.messages.length : 1);
@@ -97,6 +118,9 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const cache = new Map<string, SessionState>();
 
   const fileOf = (key: string) => path.join(opts.dir, sessionFileName(key));
+  /** How messages name a session file: relative to the state dir (`sessions/<file>`). */
+  const nameOf = (file: string) => path.join(path.basename(opts.dir), path.basename(file));
+  const logOf = (file: string) => openLineFile(sessionLogFile(file), { name: nameOf(sessionLogFile(file)) });
 
   /** Applies one operation to the in-memory record; returns how many events it removed. */
   const apply = (rec: SessionRecord, op: SessionOp): number => {
@@ -126,24 +150,52 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     }
   };
 
-  /** Writes the snapshot atomically (it covers every operation up to `st.seq`), then empties the log. */
+  /**
+   * Writes the snapshot atomically (it covers every operation up to `st.seq`), then
+   * empties the log. Throws StorageWriteError when the snapshot cannot be written.
+   */
   const compact = (st: SessionState) => {
     const file = fileOf(st.rec.key);
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ ...st.rec, seq: st.seq }));
-    fs.renameSync(tmp, file);
+    writeSnapshot(file, nameOf(file), { ...st.rec, seq: st.seq });
     truncateSessionLog(sessionLogFile(file));
     st.stored = live(st.rec);
   };
 
-  /** Logs then applies one change; compacts once dead entries outweigh the live ones. */
-  const record = (st: SessionState, change: SessionChange): number => {
+  /** Compaction is an optimisation: when it fails (disk full) the log keeps every change and it is tried again later. */
+  const compactIfPossible = (st: SessionState) => {
+    try {
+      compact(st);
+    } catch (e) {
+      opts.logger?.warn("session snapshot not rewritten; its log keeps the changes until it can be", { session: st.rec.key, error: (e as Error).message });
+    }
+  };
+
+  /**
+   * Logs then applies one change; compacts once dead entries outweigh the live ones.
+   * The line is stored first: when it (or `alongside`) fails nothing changes.
+   */
+  const record = (st: SessionState, change: SessionChange, alongside?: () => void): number => {
     const full: SessionOp = { s: st.seq + 1, ...change };
-    appendSessionOp(sessionLogFile(fileOf(st.rec.key)), full);
+    const before = st.log.append(JSON.stringify(full));
+    if (alongside) {
+      try {
+        alongside();
+      } catch (e) {
+        try {
+          st.log.truncate(before);
+        } catch (undo) {
+          opts.logger?.error("a change whose companion write failed could not be removed from the session log; it is cut before the next change", {
+            session: st.rec.key,
+            error: (undo as Error).message,
+          });
+        }
+        throw e;
+      }
+    }
     st.seq = full.s;
     st.stored += weight(full);
     const removed = apply(st.rec, full);
-    if (st.stored > 2 * live(st.rec) + logSlack) compact(st);
+    if (st.stored > 2 * live(st.rec) + logSlack) compactIfPossible(st);
     return removed;
   };
 
@@ -151,11 +203,19 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     const hit = cache.get(key);
     if (hit) return hit;
     const file = fileOf(key);
-    if (!fs.existsSync(file)) return undefined;
-    const { seq, ...snapshot } = JSON.parse(fs.readFileSync(file, "utf8")) as SessionRecord & { seq?: number };
-    const rec: SessionRecord = { ...snapshot, pending: snapshot.pending ?? [], history: snapshot.history ?? [] };
-    const st: SessionState = { rec, seq: seq ?? 0, stored: live(rec) };
-    const log = readSessionLog(sessionLogFile(file));
+    const found = readSnapshot(file, nameOf(file));
+    if (!found) return undefined;
+    const { seq, ...snapshot } = found;
+    const rec: SessionRecord = snapshot;
+    const st: SessionState = { rec, seq: seq ?? 0, stored: live(rec), log: logOf(file) };
+    const logFile = sessionLogFile(file);
+    const log = readSessionLog(logFile);
+    if (log.tornBytes > 0) {
+      opts.logger?.warn(`session log ${nameOf(logFile)} ended in a torn line (a write cut short by a crash); dropped its ${log.tornBytes} bytes`, { session: key });
+    }
+    for (const bad of log.bad) {
+      opts.logger?.warn(`session log ${nameOf(logFile)} line ${bad.line} is ${bad.reason}; skipped`, { session: key, line: bad.line });
+    }
     let stale = 0;
     for (const op of log.ops) {
       if (op.s <= st.seq) {
@@ -166,7 +226,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       st.seq = op.s;
       st.stored += weight(op);
     }
-    if (stale > 0 || log.skipped > 0) compact(st);
+    if (stale > 0 || log.bad.length > 0) compactIfPossible(st);
     cache.set(key, st);
     return st;
   };
@@ -174,9 +234,11 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const getOrCreate = (key: string): SessionState => {
     const found = load(key);
     if (found) return found;
-    const st: SessionState = { rec: { key, createdAt: now().toISOString(), pending: [], history: [] }, seq: 0, stored: 0 };
-    cache.set(key, st);
+    const file = fileOf(key);
+    const st: SessionState = { rec: { key, createdAt: now().toISOString(), pending: [], history: [] }, seq: 0, stored: 0, log: logOf(file) };
+    // On disk before it is used: a session whose snapshot could not be written does not exist.
     compact(st);
+    cache.set(key, st);
     opts.onCreated?.(key);
     return st;
   };
@@ -185,9 +247,9 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     dir: opts.dir,
     has: (key) => load(key) !== undefined,
     get: (key) => getOrCreate(key).rec,
-    enqueue(key, text, meta) {
+    enqueue(key, text, meta, alongside) {
       const ev: PendingSystemEvent = { id: newId(), ts: now().toISOString(), text, ...(meta ? { meta } : {}) };
-      record(getOrCreate(key), { op: "enqueue", ev });
+      record(getOrCreate(key), { op: "enqueue", ev }, alongside && (() => alongside(ev)));
       return ev;
     },
     hasDedupeKey(key, dedupeKey) {

@@ -26,6 +26,7 @@
 import type { HookResponse, IdempotencyGuard } from "../../core/ports";
 import type { ModuleLogger } from "../../core/logger";
 import { hookErrors } from "../../core/errors";
+import { storageFaultCode, storageUnavailable } from "../../core/storage-fault";
 import type { PluginDatabase } from "../../store/database";
 import { createIdempotencyStore, runIdempotencyKey, type IdempotencyStore } from "../../store/idempotency-store";
 
@@ -142,7 +143,13 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
         return replay(record.response!);
       }
 
-      store.insertPending({ scope, key, bodyHash, createdAt: now, expiresAt: now + ttlMs });
+      try {
+        store.insertPending({ scope, key, bodyHash, createdAt: now, expiresAt: now + ttlMs });
+      } catch (e) {
+        if (!storageFaultCode(e)) throw e;
+        logger.error("idempotency key not recorded; request refused", { scope, code: "storage_unavailable", cause: storageFaultCode(e) });
+        throw storageUnavailable(e);
+      }
       let resolveOutcome!: (o: Outcome) => void;
       let rejectOutcome!: (e: unknown) => void;
       const outcome = new Promise<Outcome>((res, rej) => {

@@ -5,6 +5,7 @@
  * `mode`) are applied later by the same validation as direct requests.
  * Works across realms (transforms may run in another VM context).
  */
+import { isPlainObject } from "../../core/plain-object";
 import type { TransformOverride, TransformResult } from "../define-transform";
 
 const FIELD_TYPES: Record<keyof TransformOverride, "string" | "boolean" | "number"> = {
@@ -25,10 +26,6 @@ const FIELD_TYPES: Record<keyof TransformOverride, "string" | "boolean" | "numbe
 };
 
 export type TransformResultCheck = { ok: true; value: TransformResult } | { ok: false; problem: string };
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.prototype.toString.call(v) === "[object Object]";
-}
 
 /** Validates a transform's return value; returns the override without undefined fields. */
 export function validateTransformResult(value: unknown): TransformResultCheck {

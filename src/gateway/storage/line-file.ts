@@ -1,0 +1,174 @@
+/**
+ * Whole-line appends to the gateway's line files (the journal, session logs).
+ *
+ * An append is one line or nothing: the bytes are written (looping over short
+ * writes), and when a write fails part-way — a full disk, an I/O error — the file
+ * is cut back to its length before the append and a `StorageWriteError` carrying
+ * the OS cause (`ENOSPC`, `EIO` …) is thrown. So a failed append never leaves a
+ * torn line for the next append to glue onto. If even the cut fails, the file
+ * remembers the length it must return to and cuts it before the next append
+ * (which fails while that is impossible). Nothing broken is cached: a descriptor
+ * that saw an error is closed and the next append opens the file again, so
+ * appends work again as soon as space returns.
+ *
+ * A torn tail left by a crash mid-write (or by a power cut) is dropped at start
+ * by `dropTornTail`.
+ *
+ * @example
+ *   const log = openLineFile("/state/journal.jsonl", { name: "journal.jsonl", keepOpen: true });
+ *   const before = log.append(JSON.stringify({ type: "heartbeat" })); // throws StorageWriteError on ENOSPC
+ *   log.truncate(before); // undo it (e.g. when a write belonging to the same change failed)
+ */
+import fs from "node:fs";
+
+/** A write to the state dir that did not happen. `code` is the OS cause (ENOSPC, EIO, …). */
+export class StorageWriteError extends Error {
+  readonly code: string;
+  /** Absolute path of the file. */
+  readonly file: string;
+
+  /** `name` is how the message names the file (relative to the state dir: no absolute path in messages). */
+  constructor(file: string, name: string, what: string, cause: unknown) {
+    const code = errnoCode(cause) ?? "EIO";
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(`cannot ${what} ${name}: ${detail.startsWith(code) ? detail : `${code}: ${detail}`}`, { cause });
+    this.name = "StorageWriteError";
+    this.code = code;
+    this.file = file;
+  }
+}
+
+function errnoCode(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+export interface LineFile {
+  readonly file: string;
+  /**
+   * Appends `line` plus a newline as one whole line; returns the file's length
+   * before it (for `truncate`). Throws StorageWriteError, leaving the file as it was.
+   */
+  append(line: string): number;
+  /** Cuts the file back to `length` (undo of an append). Throws StorageWriteError; the cut is then retried before the next append. */
+  truncate(length: number): void;
+  close(): void;
+}
+
+export interface LineFileOptions {
+  /** How errors name the file (default: the path). */
+  name?: string;
+  /** Keep the descriptor open between appends (hot files such as the journal). Default false. */
+  keepOpen?: boolean;
+}
+
+export function openLineFile(file: string, opts: LineFileOptions = {}): LineFile {
+  const name = opts.name ?? file;
+  let fd: number | undefined;
+  /** Length the file must be cut back to before anything else is appended (a failed undo). */
+  let owedCut: number | undefined;
+
+  const release = () => {
+    if (fd === undefined) return;
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // The descriptor is gone either way.
+    }
+    fd = undefined;
+  };
+  const acquire = (): number => (fd ??= fs.openSync(file, "a"));
+
+  /** Cuts the file back to `length` (never extends it: the file may have been emptied meanwhile). */
+  const cut = (handle: number, length: number): void => {
+    if (fs.fstatSync(handle).size > length) fs.ftruncateSync(handle, length);
+    owedCut = undefined;
+  };
+
+  return {
+    file,
+    append(line) {
+      const data = Buffer.from(`${line}\n`, "utf8");
+      let handle: number;
+      let before: number;
+      try {
+        handle = acquire();
+        if (owedCut !== undefined) cut(handle, owedCut);
+        before = fs.fstatSync(handle).size;
+      } catch (e) {
+        release();
+        throw new StorageWriteError(file, name, "append to", e);
+      }
+      let written = 0;
+      try {
+        while (written < data.length) {
+          const n = fs.writeSync(handle, data, written, data.length - written);
+          if (n <= 0) throw Object.assign(new Error("EIO: the write stored no bytes"), { code: "EIO" });
+          written += n;
+        }
+      } catch (e) {
+        if (written > 0) {
+          try {
+            cut(handle, before);
+          } catch {
+            owedCut = before;
+          }
+        }
+        release();
+        throw new StorageWriteError(file, name, "append to", e);
+      }
+      if (!opts.keepOpen) release();
+      return before;
+    },
+    truncate(length) {
+      try {
+        cut(acquire(), length);
+      } catch (e) {
+        owedCut = length;
+        release();
+        throw new StorageWriteError(file, name, "cut back", e);
+      } finally {
+        if (!opts.keepOpen) release();
+      }
+    },
+    close: release,
+  };
+}
+
+/** Bytes read per step when looking for the last newline from the end. */
+const TAIL_CHUNK = 64 * 1024;
+
+/**
+ * Cuts a line file after its last newline: a last line without one is a write
+ * torn by a crash (or a power cut). Returns how many bytes were dropped (0 when
+ * the file ends cleanly or does not exist). Reads only the tail of the file.
+ */
+export function dropTornTail(file: string): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r+");
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return 0;
+    throw e;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(TAIL_CHUNK, size));
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - buf.length);
+      const n = fs.readSync(fd, buf, 0, end - start, start);
+      const nl = buf.subarray(0, n).lastIndexOf(0x0a);
+      if (nl >= 0) {
+        const keep = start + nl + 1;
+        if (keep < size) fs.ftruncateSync(fd, keep);
+        return size - keep;
+      }
+      end = start;
+    }
+    if (size > 0) fs.ftruncateSync(fd, 0);
+    return size;
+  } finally {
+    fs.closeSync(fd);
+  }
+}

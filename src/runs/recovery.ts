@@ -1,0 +1,92 @@
+/**
+ * Recovery of the run queue after a restart (SPEC §7), in two steps so a failed
+ * gateway start has no effect on accepted runs:
+ *
+ * 1. `readRecoveryPlan(store)` reads what recovery acts on — runs whose summary is
+ *    recorded but maybe not posted, runs found running, runs still queued — and
+ *    writes nothing (the store names and skips rows it cannot read).
+ * 2. `carryOutRecovery(plan, deps)`, once the start cannot fail any more: re-posts
+ *    pending summaries, records runs found running as interrupted and reports them
+ *    (or queues them again with `retryInterrupted`).
+ *
+ * @example
+ *   const plan = readRecoveryPlan(store);            // in the service's start()
+ *   const done = await carryOutRecovery(plan, deps); // in its ready()
+ */
+import type { RunsConfig } from "../config/types";
+import type { ModuleLogger } from "../core/logger";
+import type { PluginEmitter } from "../core/events";
+import { TERMINAL_RUN_STATUSES, type RunRecord, type RunStore } from "../core/runs";
+import { isoAt, type Clock } from "../core/clock";
+import { INTERRUPTED_REASON } from "./executor";
+import { failureSummary } from "./summary";
+import { safeEmit } from "./safe-emit";
+
+/** A finished run whose summary is recorded but not (yet) on the main session. */
+export type Unreported = RunRecord & { summary: string };
+
+export interface RecoveryPlan {
+  /** Outcomes recorded before a crash whose summary may not have reached the main session. */
+  outbox: Unreported[];
+  /** Runs that were running when the gateway stopped. */
+  running: RunRecord[];
+  /** Runs still queued, in seq order. */
+  queued: RunRecord[];
+}
+
+/** Reads what recovery will act on; writes nothing. */
+export function readRecoveryPlan(store: RunStore): RecoveryPlan {
+  return {
+    outbox: store.listByStatus(TERMINAL_RUN_STATUSES).flatMap((r) => (r.summaryPending && r.summary !== undefined ? [{ ...r, summary: r.summary }] : [])),
+    running: store.listByStatus(["running"]),
+    queued: store.listByStatus(["queued"]),
+  };
+}
+
+export interface RecoveryDeps {
+  config: Pick<RunsConfig, "retryInterrupted">;
+  logger: ModuleLogger;
+  emitter: PluginEmitter;
+  clock: Clock;
+  /** Applies a state change; false (logged) when it could not be stored. */
+  persist(id: string, patch: Parameters<RunStore["update"]>[1], transition: string): boolean;
+  /** Posts a recorded summary and clears its pending flag; false when it could not be posted. */
+  repost(run: Unreported): Promise<boolean>;
+}
+
+export interface RecoveryResult {
+  /** Summaries that could not be posted (to be retried). */
+  unreported: Unreported[];
+  /** Runs found running and queued again (`retryInterrupted`), to be scheduled with the queued ones. */
+  requeued: RunRecord[];
+  interrupted: number;
+  reposted: number;
+}
+
+/** Acts on the plan (not on `plan.queued`: the caller schedules those and `requeued`). */
+export async function carryOutRecovery(plan: RecoveryPlan, deps: RecoveryDeps): Promise<RecoveryResult> {
+  const { config, logger, emitter, clock, persist, repost } = deps;
+  const result: RecoveryResult = { unreported: [], requeued: [], interrupted: 0, reposted: 0 };
+  for (const run of plan.outbox) {
+    if (!(await repost(run))) result.unreported.push(run);
+    result.reposted++;
+  }
+  for (const run of plan.running) {
+    if (config.retryInterrupted) {
+      if (persist(run.id, { status: "queued" }, "queued (retry interrupted)")) result.requeued.push({ ...run, status: "queued" });
+      logger.warn("run was running when the gateway stopped; queued again (hooks.runs.retryInterrupted)", { runId: run.id });
+      continue;
+    }
+    const error = INTERRUPTED_REASON;
+    const summary = failureSummary(run.action.name, "interrupted", error);
+    // Recorded before it is reported (summary pending), like a finished run.
+    persist(run.id, { status: "interrupted", finishedAt: isoAt(clock), summary, error, summaryPending: true }, "interrupted");
+    const report: Unreported = { ...run, status: "interrupted", error, summary };
+    if (!(await repost(report))) result.unreported.push(report);
+    safeEmit(logger, () =>
+      emitter.emit("run:finished", { runId: run.id, sessionKey: run.action.sessionKey, name: run.action.name, status: "interrupted", delivered: false }),
+    );
+    result.interrupted++;
+  }
+  return result;
+}

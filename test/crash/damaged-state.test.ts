@@ -1,0 +1,227 @@
+/**
+ * Damaged state at start, on the real gateway process (SPEC §7 "Damaged state
+ * at start"): each damage either fails the start with one line naming the file
+ * and what to do, or is skipped with a warning naming it; and a start that fails
+ * has no side effects on accepted runs. Requires the built dist.
+ */
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { createSessionStore } from "../../src/gateway/sessions/session-store";
+import { makeGatewayDir, runGatewayCli, startGateway, type GatewayProcess } from "../helpers/gateway-process";
+import { CRASH_TOKEN, getRun, pluginDatabaseFile, postJson, queryPluginDb } from "./crash-support";
+import { until } from "../helpers/until";
+
+jest.setTimeout(180_000);
+
+const config = (extra: Record<string, unknown> = {}) => ({
+  hooks: { enabled: true, token: CRASH_TOKEN, rateLimit: { enabled: false } },
+  agents: { runner: { kind: "echo" }, defaults: { heartbeat: { every: "off" } } },
+  ...extra,
+});
+
+/** Queued (or running) runs written straight into the plugin database, as an earlier gateway left them. */
+function seedRuns(stateDir: string, runs: Array<{ id: string; status?: "queued" | "running"; name: string; action?: string }>): void {
+  const db = new Database(pluginDatabaseFile(stateDir));
+  try {
+    const insert = db.prepare(
+      "INSERT INTO runs (id, seq, status, action, source, created_at, started_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM runs), ?, ?, ?, ?, ?)",
+    );
+    for (const r of runs) {
+      const action = { kind: "agent", message: `seeded ${r.name}`, name: r.name, sessionKey: `hook:${r.id}`, wakeMode: "next-heartbeat", deliver: false, channel: "last", timeoutSeconds: 60 };
+      const source = { hook: "agent", requestId: `seed-${r.id}`, allowUnsafeExternalContent: false };
+      const status = r.status ?? "queued";
+      insert.run(r.id, status, r.action ?? JSON.stringify(action), JSON.stringify(source), "2030-01-01T00:00:00.000Z", status === "running" ? "2030-01-01T00:00:01.000Z" : null);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+const statusesOf = (stateDir: string) =>
+  Object.fromEntries(queryPluginDb<{ id: string; status: string; started_at: string | null }>(stateDir, "SELECT id, status, started_at FROM runs ORDER BY seq").map((r) => [r.id, `${r.status}${r.started_at ? "+started" : ""}`]));
+
+/** The `gateway: …` lines a failed start printed (its one-line reason). */
+const reasonLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("gateway: "));
+
+function mainSnapshot(stateDir: string): string {
+  const dir = path.join(stateDir, "sessions");
+  const name = fs.readdirSync(dir).find((f) => f.startsWith("main-") && f.endsWith(".json"));
+  if (!name) throw new Error("no main session snapshot");
+  return path.join(dir, name);
+}
+
+describe("damaged state at start (real gateway)", () => {
+  let dir: string;
+  let gw: GatewayProcess | undefined;
+  let configPath: string;
+  const stateDirOf = () => path.join(dir, ".gateway");
+  const start = async (extra: Record<string, unknown> = {}) => (gw = await startGateway({ dir, config: config(extra), startTimeoutMs: 60_000 }));
+  /** A start expected to fail: runs `gateway start` to its exit. */
+  const failedStart = (args: string[] = []) => runGatewayCli(["start", "--config", configPath, "--port", "0", ...args], { cwd: dir });
+
+  beforeEach(async () => {
+    dir = makeGatewayDir("gw-damaged-");
+    configPath = path.join(dir, "gateway.config.json");
+    // A first start creates the state (database, main session); then it stops cleanly.
+    await start();
+    expect(await gw!.stop()).toBe(0);
+    gw = undefined;
+  });
+  afterEach(async () => {
+    await gw?.kill9();
+    gw = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("3 failed starts burn no queued runs: 10 queued runs survive a port in use, another plugin failing and a damaged main session, and all run on the 4th start (regression: 8 of 10 were burned)", async () => {
+    const stateDir = stateDirOf();
+    const queued = Array.from({ length: 10 }, (_, i) => ({ id: `q${i}`, name: `Q${i}` }));
+    seedRuns(stateDir, [{ id: "crashed", status: "running", name: "Crashed" }, ...queued]);
+    const before = statusesOf(stateDir);
+    const journalBefore = fs.readFileSync(path.join(stateDir, "journal.jsonl"), "utf8");
+    const untouched = () => {
+      expect(statusesOf(stateDir)).toEqual(before);
+      const added = fs.readFileSync(path.join(stateDir, "journal.jsonl"), "utf8").slice(journalBefore.length);
+      expect(added).not.toMatch(/"type":"(system_event|agent_turn|heartbeat)"/);
+    };
+
+    // 1. The port is taken: the start fails after the hooks service started.
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const portInUse = await runGatewayCli(["start", "--config", configPath, "--port", String(port)], { cwd: dir });
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    expect(portInUse.code).toBe(1);
+    expect(reasonLines(portInUse.stderr)).toEqual([`gateway: invalid config ${configPath}: gateway.port ${port} is already in use on 127.0.0.1`]);
+    untouched();
+
+    // 2. Another plugin's service fails to get ready (after the hooks service started).
+    const other = path.join(dir, "failing-plugin");
+    fs.mkdirSync(other);
+    fs.writeFileSync(path.join(other, "plugin.json"), JSON.stringify({ id: "failing-plugin", name: "Failing", version: "1.0.0", main: "index.js", hostApi: "^1.2.0" }));
+    fs.writeFileSync(
+      path.join(other, "index.js"),
+      'exports.activate = (api) => api.registerService({ id: "failing.svc", start() {}, ready() { throw new Error("licence server unreachable"); }, stop() {} });\n',
+    );
+    fs.writeFileSync(configPath, JSON.stringify(config({ plugins: { paths: [other] } })));
+    const otherFails = await failedStart();
+    expect(otherFails.code).toBe(1);
+    expect(reasonLines(otherFails.stderr)).toEqual(["gateway: service failing.svc of plugin failing-plugin failed to get ready: licence server unreachable"]);
+    untouched();
+    fs.writeFileSync(configPath, JSON.stringify(config()));
+
+    // 3. The main session's snapshot is damaged: the start fails before any plugin runs.
+    const snapshot = mainSnapshot(stateDir);
+    const good = fs.readFileSync(snapshot);
+    fs.writeFileSync(snapshot, '{"key":"main","pending":[{"id":"e1","text":"unterminat');
+    const damaged = await failedStart();
+    expect(damaged.code).toBe(1);
+    expect(reasonLines(damaged.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^gateway: the main session file ${snapshot.replace(/[.]/g, "\\.")} is damaged: not valid JSON \\(.+\\)\\. Restore it from a backup, or move it aside to start with an empty main session \\(its pending events and history are then lost\\)\\.$`,
+        ),
+      ),
+    ]);
+    untouched();
+    fs.writeFileSync(snapshot, good);
+
+    // 4. A good start: the run found running is reported interrupted once, all 10 queued runs run.
+    await start();
+    await until(() => queued.every((q) => statusesOf(stateDir)[q.id] === "succeeded+started"), "the 10 queued runs", { timeoutMs: 60_000 });
+    expect(statusesOf(stateDir).crashed).toBe("interrupted+started");
+    const summaries = gw!.journal().filter((e) => e.type === "system_event").map((e) => String(e.text));
+    expect(summaries.filter((t) => t.startsWith("Hook Crashed (interrupted): "))).toHaveLength(1);
+    for (const q of queued) expect(summaries.filter((t) => t.startsWith(`Hook ${q.name}: echo: seeded ${q.name}`))).toHaveLength(1);
+  });
+
+  it("a malformed run row is named (database and run) and skipped; the gateway starts and the other runs run (regression: it blocked the whole gateway naming neither)", async () => {
+    const stateDir = stateDirOf();
+    seedRuns(stateDir, [
+      { id: "ok-1", name: "One" },
+      { id: "broken", name: "Broken", action: '{"kind":"agent","message":"cut off' },
+      { id: "ok-2", name: "Two" },
+    ]);
+    await start();
+    await until(() => statusesOf(stateDir)["ok-1"] === "succeeded+started" && statusesOf(stateDir)["ok-2"] === "succeeded+started", "the two good runs", { timeoutMs: 30_000 });
+    expect(statusesOf(stateDir).broken).toBe("queued");
+    const db = pluginDatabaseFile(stateDir);
+    const warning = gw!.stderr().split("\n").filter((l) => l.includes("run broken in"));
+    expect(warning).toHaveLength(1);
+    expect(warning[0]).toContain(`run broken in ${db} is damaged (its action column is not valid JSON (`);
+    expect(warning[0]).toContain(`remove it with: sqlite3 "${db}" "DELETE FROM runs WHERE id = 'broken'"`);
+    expect((await getRun(gw!, "ok-1")).status).toBe(200);
+    const damaged = await getRun(gw!, "broken");
+    expect([damaged.status, damaged.body?.code]).toEqual([500, "internal_error"]);
+  });
+
+  it("a garbled session-log line is skipped with a warning naming the file and the line; the events around it are kept (regression: dropped silently)", async () => {
+    await start();
+    for (const text of ["first event", "second event", "third event"]) expect((await postJson(gw!, "wake", { text, mode: "next-heartbeat" })).status).toBe(200);
+    expect(await gw!.stop()).toBe(0);
+    const stateDir = stateDirOf();
+    const log = mainSnapshot(stateDir).replace(/\.json$/, ".log.jsonl");
+    const lines = fs.readFileSync(log, "utf8").split("\n");
+    const second = lines.findIndex((l) => l.includes("second event"));
+    lines[second] = `${lines[second]!.slice(0, 40)}${lines[second + 1]!.slice(0, 30)}`; // a torn line with the next glued onto it
+    fs.writeFileSync(log, lines.join("\n"));
+
+    await start();
+    const name = `sessions/${path.basename(log)}`;
+    expect(gw!.stderr()).toContain(`session log ${name} line ${second + 1} is not valid JSON; skipped`);
+    expect(await gw!.stop()).toBe(0);
+    const copy = path.join(dir, "sessions-copy");
+    fs.cpSync(path.join(stateDir, "sessions"), copy, { recursive: true });
+    const texts = createSessionStore({ dir: copy }).get("main").pending.map((e) => e.text);
+    expect([texts.some((t) => t.includes("first event")), texts.some((t) => t.includes("second event")), texts.some((t) => t.includes("third event"))]).toEqual([true, false, true]);
+  });
+
+  it("a damaged -wal fails the start with one line naming it and the command that keeps its intact part; after that command the gateway starts (regression: 5 of 6 committed runs vanished without a word)", async () => {
+    await start({ agents: { runner: { kind: "echo", delayMs: 60_000 }, defaults: { heartbeat: { every: "off" } } }, hooks: { enabled: true, token: CRASH_TOKEN, rateLimit: { enabled: false }, runs: { maxConcurrent: 1 } } });
+    const stateDir = stateDirOf();
+    const wal = `${pluginDatabaseFile(stateDir)}-wal`;
+    const sizes: number[] = [];
+    for (let i = 1; i <= 6; i++) {
+      expect((await postJson(gw!, "agent", { message: `run ${i}`, name: `R${i}`, deliver: false, wakeMode: "next-heartbeat" })).status).toBe(202);
+      sizes.push(fs.statSync(wal).size);
+    }
+    await gw!.kill9();
+    gw = undefined;
+    expect(gw).toBeUndefined();
+    const bytes = fs.readFileSync(wal);
+    bytes[sizes[1]! + 64] ^= 0xff; // inside the third run's transaction
+    fs.writeFileSync(wal, bytes);
+
+    fs.writeFileSync(configPath, JSON.stringify(config()));
+    const refused = await failedStart();
+    expect(refused.code).toBe(1);
+    const [reason] = reasonLines(refused.stderr);
+    expect(reason).toMatch(
+      new RegExp(
+        `^gateway: service inbound-webhooks\\.runs of plugin inbound-webhooks failed to start: the plugin database's write-ahead log ${wal.replace(/[.]/g, "\\.")} is damaged: frame \\d+ of \\d+ fails its checksum, so SQLite would silently drop the \\d+ transaction\\(s\\) committed after it`,
+      ),
+    );
+    expect(fs.readFileSync(wal)).toEqual(bytes);
+    const cut = /truncate -s (\d+) "(.+)"$/.exec(reason!);
+    expect(cut?.[2]).toBe(wal);
+    fs.truncateSync(wal, Number(cut![1]));
+
+    await start();
+    expect(gw!.stderr()).toContain("plugin database quick_check: ok");
+    const kept = queryPluginDb<{ id: string }>(stateDir, "SELECT id FROM runs");
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    expect(kept.length).toBeLessThan(6);
+  });
+
+  it("a torn journal tail is dropped at start with a warning naming the file, and the next line starts clean", async () => {
+    const journal = path.join(stateDirOf(), "journal.jsonl");
+    fs.appendFileSync(journal, '{"ts":"2030-01-01T00:00:00.000Z","type":"system_ev');
+    await start();
+    expect(gw!.stderr()).toContain(`journal ${journal} ended in a torn line (a write cut short by a crash); dropped its 50 bytes`);
+    expect((await postJson(gw!, "wake", { text: "after the tear", mode: "next-heartbeat" })).status).toBe(200);
+    await gw!.waitForJournal((e) => e.type === "system_event" && String(e.text).includes("after the tear"));
+    for (const line of fs.readFileSync(journal, "utf8").split("\n").filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Storage faults and damaged state in the session store (SPEC §7): a change that
+ * cannot be stored changes nothing; a failed companion write (the journal line)
+ * takes the change back; damage found at load is named (file, line) or refused.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createSessionStore, sessionFileName, SessionStateError } from "../../../src/gateway/sessions/session-store";
+import { sessionLogFile } from "../../../src/gateway/sessions/session-log";
+import { StorageWriteError } from "../../../src/gateway/storage/line-file";
+import { fullDiskAfter, type FullDisk } from "../storage/full-disk";
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "gw-sessf-"));
+const ids = () => {
+  let n = 0;
+  return () => `e${++n}`;
+};
+const logOf = (dir: string, key: string) => path.join(dir, sessionLogFile(sessionFileName(key)));
+
+function recorder() {
+  const lines: Array<{ level: string; message: string; meta?: Record<string, unknown> }> = [];
+  const at = (level: string) => (message: string, meta?: Record<string, unknown>) => void lines.push({ level, message, meta });
+  return { lines, logger: { warn: at("warn"), error: at("error") } };
+}
+
+describe("session store: storage faults", () => {
+  let disk: FullDisk | undefined;
+  afterEach(() => {
+    disk?.restore();
+    disk = undefined;
+  });
+
+  it("an enqueue that the disk cannot take throws ENOSPC and changes nothing; the store works again when space returns", () => {
+    const dir = tmp();
+    const s = createSessionStore({ dir, newId: ids() });
+    s.enqueue("main", "before");
+    disk = fullDiskAfter(10);
+    expect(() => s.enqueue("main", "refused")).toThrow(expect.objectContaining({ name: "StorageWriteError", code: "ENOSPC" }));
+    expect(s.get("main").pending.map((e) => e.text)).toEqual(["before"]);
+    disk.free();
+    s.enqueue("main", "after");
+    expect(createSessionStore({ dir }).get("main").pending.map((e) => e.text)).toEqual(["before", "after"]);
+    expect(fs.readFileSync(logOf(dir, "main"), "utf8").endsWith("\n")).toBe(true);
+  });
+
+  it("an event whose journal line fails is taken back: not in memory, not on disk, not after a restart (regression: a wake answered 500 was queued anyway)", () => {
+    const dir = tmp();
+    const s = createSessionStore({ dir, newId: ids() });
+    s.enqueue("main", "kept");
+    const logBefore = fs.readFileSync(logOf(dir, "main"), "utf8");
+    const journalFull = Object.assign(new Error("cannot append to journal.jsonl: ENOSPC"), { code: "ENOSPC" });
+    expect(() =>
+      s.enqueue("main", "refused", undefined, () => {
+        throw journalFull;
+      }),
+    ).toThrow(journalFull);
+    expect(s.get("main").pending.map((e) => e.text)).toEqual(["kept"]);
+    expect(fs.readFileSync(logOf(dir, "main"), "utf8")).toBe(logBefore);
+    s.enqueue("main", "next");
+    expect(createSessionStore({ dir }).get("main").pending.map((e) => e.text)).toEqual(["kept", "next"]);
+  });
+
+  it("a snapshot rewrite that fails on a full disk only postpones the compaction: the change is kept and no temp file is left", () => {
+    const dir = tmp();
+    const rec = recorder();
+    const s = createSessionStore({ dir, newId: ids(), logSlack: 0, logger: rec.logger });
+    s.enqueue("main", "a");
+    const logLine = fs.readFileSync(logOf(dir, "main"), "utf8").length;
+    // Room for the consume line, not for the snapshot the compaction after it writes.
+    disk = fullDiskAfter(logLine);
+    expect(s.consume("main", ["e1"])).toBe(1);
+    expect(rec.lines.map((l) => l.message)).toEqual(["session snapshot not rewritten; its log keeps the changes until it can be"]);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    disk.free();
+    expect(createSessionStore({ dir }).get("main").pending).toEqual([]);
+  });
+
+  it("a session whose first snapshot cannot be written does not exist: the enqueue throws and nothing is created", () => {
+    const dir = tmp();
+    const s = createSessionStore({ dir, newId: ids() });
+    disk = fullDiskAfter(0);
+    expect(() => s.enqueue("hook:new", "x")).toThrow(StorageWriteError);
+    disk.free();
+    expect(s.has("hook:new")).toBe(false);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe("session store: damaged state at load", () => {
+  it("a snapshot that is not valid JSON throws a SessionStateError naming the file (relative to the state dir) and why", () => {
+    const dir = path.join(tmp(), "sessions");
+    createSessionStore({ dir }).enqueue("main", "x");
+    const file = path.join(dir, sessionFileName("main"));
+    fs.writeFileSync(file, '{"key":"main","pending":[{"id":"e1","text":"unterminated');
+    let thrown: unknown;
+    try {
+      createSessionStore({ dir }).get("main");
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(SessionStateError);
+    expect(thrown).toMatchObject({ file, message: expect.stringMatching(new RegExp(`^the session file sessions/${sessionFileName("main").replace(/\./g, "\\.")} is damaged: not valid JSON \\(.+\\)$`)) });
+  });
+
+  it("a snapshot whose pending events are not a list is refused, not half-loaded", () => {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, sessionFileName("main")), JSON.stringify({ key: "main", createdAt: "x", pending: "oops", history: [] }));
+    expect(() => createSessionStore({ dir }).get("main")).toThrow("is damaged: its pending events are not a list of events");
+  });
+
+  it("a garbled log line is skipped with a warning naming the file and the line; the other changes are kept (regression: dropped silently)", () => {
+    const dir = path.join(tmp(), "sessions");
+    const a = createSessionStore({ dir, newId: ids() });
+    a.enqueue("main", "one");
+    fs.appendFileSync(logOf(dir, "main"), '{"s":2,"op":"enqueue","ev":{"id":"x","te{"s":2,"op":"enq\n');
+    a.enqueue("main", "three");
+    const rec = recorder();
+    const b = createSessionStore({ dir, logger: rec.logger });
+    expect(b.get("main").pending.map((e) => e.text)).toEqual(["one", "three"]);
+    const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
+    expect(rec.lines).toEqual([{ level: "warn", message: `session log ${name} line 2 is not valid JSON; skipped`, meta: { session: "main", line: 2 } }]);
+  });
+
+  it("a torn last log line (a crash mid-write) is cut with a warning naming the file", () => {
+    const dir = path.join(tmp(), "sessions");
+    createSessionStore({ dir, newId: ids() }).enqueue("main", "one");
+    fs.appendFileSync(logOf(dir, "main"), '{"s":2,"op":"enq');
+    const rec = recorder();
+    expect(createSessionStore({ dir, logger: rec.logger }).get("main").pending.map((e) => e.text)).toEqual(["one"]);
+    const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
+    expect(rec.lines.map((l) => l.message)).toEqual([`session log ${name} ended in a torn line (a write cut short by a crash); dropped its 16 bytes`]);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The run queue under storage faults and across a failed start (SPEC §7):
+ * a run that cannot be stored is refused with 503 storage_unavailable; a start or
+ * a summary that cannot be recorded is retried until the storage works again;
+ * open() reads recovery without acting on it, so a start that fails after it
+ * leaves every run as it was.
+ */
+import type { RunStore } from "../../src/core/runs";
+import { createMemoryRunStore } from "../../src/runs/memory-store";
+import { INTERRUPTED_REASON } from "../../src/runs/executor";
+import { agentAction, createHarness, directSource, runRecord, stopAllHarnesses } from "./harness";
+
+afterEach(stopAllHarnesses);
+
+const fault = (code: string) => Object.assign(new Error(code === "SQLITE_FULL" ? "database or disk is full" : `${code}: no space left on device, write`), { code });
+
+describe("run queue: storage faults", () => {
+  it("a run that cannot be stored (disk full) is refused with 503 storage_unavailable and Retry-After, and the log names the cause", async () => {
+    const store: RunStore = {
+      ...createMemoryRunStore(),
+      insert() {
+        throw fault("SQLITE_FULL");
+      },
+    };
+    const h = createHarness({ store });
+    await h.queue.start();
+    const res = h.queue.enqueue(agentAction(), directSource({ requestId: "req-full" }));
+    expect(!res.ok && [res.error.status, res.error.code, res.error.headers]).toEqual([503, "storage_unavailable", { "Retry-After": "30" }]);
+    expect(h.queue.queuedCount).toBe(0);
+    expect(h.host.logs.find((l) => l.message === "run could not be stored; not accepted")?.meta).toMatchObject({
+      code: "storage_unavailable",
+      cause: "SQLITE_FULL",
+      requestId: "req-full",
+    });
+  });
+
+  it("a run whose start could not be recorded (disk full) starts by itself once the store works again (regression: it waited for the next request)", async () => {
+    const memory = createMemoryRunStore();
+    let failures = 2;
+    const store: RunStore = {
+      ...memory,
+      update(id, patch) {
+        if (patch.status === "running" && failures-- > 0) throw fault("SQLITE_FULL");
+        memory.update(id, patch);
+      },
+    };
+    const h = createHarness({ store, queue: { retryDelayMs: 10 } });
+    await h.queue.start();
+    const res = h.queue.enqueue(agentAction({ deliver: false }), directSource());
+    if (!res.ok) throw res.error;
+    expect((await h.finished(res.value.id)).status).toBe("succeeded");
+    expect(failures).toBe(-1);
+    expect(h.host.turns).toHaveLength(1);
+  });
+
+  it("a summary the host could not store stays pending and is posted once the host works again (regression: it was marked posted and lost)", async () => {
+    const h = createHarness({ queue: { retryDelayMs: 10 } });
+    const enqueue = h.host.api.runtime.sessions.enqueueSystemEvent;
+    let failures = 1;
+    (h.host.api.runtime.sessions as { enqueueSystemEvent: typeof enqueue }).enqueueSystemEvent = (key, text, meta) => {
+      if (failures-- > 0) throw fault("ENOSPC");
+      return enqueue(key, text, meta);
+    };
+    await h.queue.start();
+    const res = h.queue.enqueue(agentAction({ deliver: false, name: "Deploy" }), directSource());
+    if (!res.ok) throw res.error;
+    await h.finished(res.value.id);
+    expect(h.host.logs.some((l) => l.message === "run summary could not be posted to the main session" && l.meta?.runId === res.value.id)).toBe(true);
+    await h.host.waitFor(() => h.store.get(res.value.id)?.summaryPending === false, 5000, "the summary to be posted");
+    expect(h.host.systemEvents.map((e) => e.text)).toEqual(["Hook Deploy: echo: Summarise the deploy"]);
+  });
+});
+
+describe("run queue: open() before a start that may still fail", () => {
+  function seeded(): RunStore {
+    const store = createMemoryRunStore();
+    store.insert(runRecord({ id: "r-running", seq: store.nextSeq(), status: "running", action: agentAction({ name: "CRM", sessionKey: "hook:a" }) }));
+    store.insert(runRecord({ id: "r-queued", seq: store.nextSeq(), action: agentAction({ message: "queued", sessionKey: "hook:b", deliver: false }) }));
+    store.insert(runRecord({ id: "r-outbox", seq: store.nextSeq(), status: "succeeded", summary: "Hook Old: done", summaryPending: true }));
+    return store;
+  }
+
+  it("reads recovery without acting on it: stopped after open(), no run was started, marked or re-queued and nothing was posted", async () => {
+    const store = seeded();
+    const writes: string[] = [];
+    const watched: RunStore = { ...store, update: (id, patch) => (writes.push(id), store.update(id, patch)) };
+    const h = createHarness({ store: watched });
+    h.queue.open();
+    await h.queue.stop(0);
+    expect(writes).toEqual([]);
+    expect(h.host.turns).toEqual([]);
+    expect(h.host.systemEvents).toEqual([]);
+    expect([store.get("r-running")?.status, store.get("r-queued")?.status, store.get("r-outbox")?.summaryPending]).toEqual(["running", "queued", true]);
+  });
+
+  it("start() after open() recovers what open() read", async () => {
+    const h = createHarness({ store: seeded() });
+    h.queue.open();
+    expect(h.host.turns).toEqual([]);
+    await h.queue.start();
+    expect(h.store.get("r-running")).toMatchObject({ status: "interrupted", error: INTERRUPTED_REASON });
+    expect((await h.finished("r-queued")).status).toBe("succeeded");
+    expect(h.store.get("r-outbox")?.summaryPending).toBe(false);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * Damaged database state at open (SPEC §7 "Damaged state at start"): refused
+ * before anything is written, with one line naming the file and what to do.
+ * The regression: a damaged `-wal` made SQLite drop 5 of 6 committed runs
+ * without a word.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { openPluginDatabase, DEFAULT_DATABASE_FILE } from "../../src/store/database";
+import { createSqliteRunStore } from "../../src/store/run-store";
+import { checkWal } from "../../src/store/wal-check";
+import { recordingLogger, runRecord, tempDir } from "../helpers/temp-dir";
+
+describe("openPluginDatabase: damaged state", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let log: ReturnType<typeof recordingLogger>;
+  let file: string;
+  beforeEach(() => {
+    tmp = tempDir();
+    log = recordingLogger("store");
+    file = path.join(tmp.dir, DEFAULT_DATABASE_FILE);
+  });
+  afterEach(() => {
+    log.close();
+    tmp.remove();
+  });
+
+  /**
+   * Six runs committed one by one and the files copied while the connection is
+   * open — the state a kill -9 leaves: the runs live only in the -wal. Returns the
+   * -wal length after each commit.
+   */
+  function crashedWithSixRuns(): number[] {
+    const live = path.join(tmp.dir, "live");
+    const database = openPluginDatabase({ dir: live, logger: log.logger });
+    const store = createSqliteRunStore(database);
+    const lengths: number[] = [];
+    for (let i = 1; i <= 6; i++) {
+      store.insert(runRecord({ id: `run-${i}`, seq: store.nextSeq() }));
+      lengths.push(fs.statSync(`${database.file}-wal`).size);
+    }
+    fs.copyFileSync(database.file, file);
+    fs.copyFileSync(`${database.file}-wal`, `${file}-wal`);
+    database.close();
+    return lengths;
+  }
+
+  it("logs what PRAGMA quick_check found at every open", () => {
+    openPluginDatabase({ dir: tmp.dir, logger: log.logger }).close();
+    expect(log.lines.find((l) => l.message === "plugin database quick_check: ok")?.meta).toMatchObject({ database: file });
+  });
+
+  it("refuses a -wal whose committed transactions SQLite would silently drop, naming it, the loss and the command that keeps the intact part (regression: 5 of 6 runs vanished without a word)", () => {
+    const lengths = crashedWithSixRuns();
+    const wal = fs.readFileSync(`${file}-wal`);
+    wal[lengths[0]! + 100] ^= 0xff; // a byte of the second run's first frame
+    fs.writeFileSync(`${file}-wal`, wal);
+    const found = checkWal(`${file}-wal`);
+    expect(found).toMatchObject({ lostCommits: 5, validBytes: lengths[0] });
+
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      `the plugin database's write-ahead log ${file}-wal is damaged: frame ${found.firstBadFrame} of ${found.frames} fails its checksum, ` +
+        `so SQLite would silently drop the 5 transaction(s) committed after it (accepted runs among them). ` +
+        `Keep a copy of ${file} and ${file}-wal; then restore both from a backup, or start without those transactions by cutting the log to its intact part: truncate -s ${lengths[0]} "${file}-wal"`,
+    );
+    // Nothing was written: the evidence is still there.
+    expect(fs.readFileSync(`${file}-wal`)).toEqual(wal);
+
+    fs.truncateSync(`${file}-wal`, lengths[0]!);
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    expect(database.db.prepare("SELECT id FROM runs").all()).toEqual([{ id: "run-1" }]);
+    database.close();
+  });
+
+  it("opens an undamaged crashed database with every committed run", () => {
+    crashedWithSixRuns();
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    expect(database.db.prepare("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 6 });
+    database.close();
+  });
+
+  it("refuses a database that PRAGMA quick_check finds damaged, with its first finding and what to do", () => {
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    const store = createSqliteRunStore(database);
+    for (let i = 0; i < 200; i++) store.insert(runRecord({ id: `run-${i}`, seq: store.nextSeq() }));
+    const root = (database.db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'runs_status_seq'").get() as { rootpage: number }).rootpage;
+    const pageSize = database.db.pragma("page_size", { simple: true }) as number;
+    database.close();
+    const bytes = fs.readFileSync(file);
+    bytes[(root - 1) * pageSize] = 0; // the index root page's type byte
+    fs.writeFileSync(file, bytes);
+
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      new RegExp(
+        `^the plugin database ${file.replace(/[.]/g, "\\.")} is damaged \\(PRAGMA quick_check found \\d+ problem\\(s\\), the first: \\*\\*\\* in database main \\*\\*\\* Tree ${root} page ${root}: btreeInitPage\\(\\) returns error code 11.*\\)\\. ` +
+          `Stop the gateway and keep a copy of it and its -wal; then repair it .+ or move it aside to start with an empty store\\.$`,
+      ),
+    );
+  });
+
+  it("refuses a file that is not a database, naming it", () => {
+    fs.writeFileSync(file, "this is not a database, just text that is long enough to look like a header ".repeat(20));
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      `cannot open the plugin database ${file}: file is not a database (SQLITE_NOTADB). Keep a copy of it, then restore it from a backup or move it (with its -wal and -shm files) aside to start with an empty store.`,
+    );
+  });
+});
+
+describe("checkWal", () => {
+  it("does not count frames left over from before a checkpoint reset (other salts)", () => {
+    const tmp = tempDir();
+    try {
+      const file = path.join(tmp.dir, "x.sqlite");
+      const db = new Database(file);
+      db.pragma("journal_mode = WAL");
+      db.exec("CREATE TABLE t (v TEXT)");
+      for (let i = 0; i < 20; i++) db.prepare("INSERT INTO t VALUES (?)").run("x".repeat(3000));
+      db.pragma("wal_checkpoint(PASSIVE)");
+      db.prepare("INSERT INTO t VALUES ('after the reset')").run();
+      const copy = fs.readFileSync(`${file}-wal`);
+      db.close();
+      fs.writeFileSync(`${file}.copy-wal`, copy);
+      const found = checkWal(`${file}.copy-wal`);
+      expect(found.frames).toBeGreaterThan(found.validFrames);
+      expect(found).toMatchObject({ lostCommits: 0 });
+      expect(found.firstBadFrame).toBeUndefined();
+    } finally {
+      tmp.remove();
+    }
+  });
+});
