@@ -151,8 +151,9 @@ const UTF16 = new TextDecoder("utf-16le");
  */
 export function foldForDetection(input: string): FoldedText {
   if (isPlainAscii(input)) return { text: input.toUpperCase(), starts: null };
-  let units = new Uint16Array(input.length + 16);
-  let starts = new Int32Array(input.length + 16);
+  // Room for a one-to-one fold plus one expansion: growing is rare (and its branch stays cold).
+  let units = new Uint16Array(input.length + 64);
+  let starts = new Int32Array(input.length + 64);
   let length = 0;
   // Runs of one character are the common adversarial case: remember the last fold.
   let lastCp = -1;

@@ -43,12 +43,12 @@ export function neutraliseMarkers(input: string): string {
   const folded = foldForDetection(input);
   const spans = findLookAlikes(folded.text);
   if (spans.length === 0) return input;
-  const startOf = (unit: number): number => (folded.starts === null ? unit : folded.starts[unit]!);
+  const starts = folded.starts;
   const pieces: string[] = [];
   let last = 0;
   for (const [start, end] of spans) {
-    const from = startOf(start);
-    const to = codePointEnd(input, startOf(end - 1));
+    const from = starts === null ? start : starts[start]!;
+    const to = codePointEnd(input, starts === null ? end - 1 : starts[end - 1]!);
     if (from < last) {
       // Two look-alikes inside the expansion of one code point: remove through the later one too.
       last = Math.max(last, to);
