@@ -17,10 +17,11 @@ const base = {
   // Its package exports name only the "import" condition, which jest's resolver does not use.
   moduleNameMapper: { "^@octokit/webhooks-methods$": "<rootDir>/node_modules/@octokit/webhooks-methods/dist-node/index.js" },
   modulePathIgnorePatterns: ["<rootDir>/dist/", "<rootDir>/.gateway/"],
-  testTimeout: 30000,
 };
 
 module.exports = {
+  // A global option: jest ignores it inside a project.
+  testTimeout: 30000,
   projects: [
     {
       ...base,

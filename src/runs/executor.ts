@@ -9,7 +9,7 @@ import type { PluginEmitter } from "../core/events";
 import type { RunExecutor, RunOutcome, RunRecord } from "../core/runs";
 import { boundedTurn, type TurnEnd } from "./bounded-turn";
 import { carryOutDelivery, planDelivery, type DeliveryResult } from "./delivery";
-import { failureSummary, successSummary } from "./summary";
+import { failureSummary, successSummary, summaryForMainSession } from "./summary";
 import { systemClock, type Clock } from "../core/clock";
 import { safeEmit } from "./safe-emit";
 
@@ -19,6 +19,8 @@ export interface RunExecutorOptions {
   emitter: PluginEmitter;
   /** For durations in logs; default the system clock. */
   clock?: Clock;
+  /** Marker id generator of the wrapper around summaries; default random hex. */
+  idGen?: () => string;
 }
 
 /** Heartbeat reason requested after an agent run (direct or mapped) with wakeMode "now". */
@@ -61,14 +63,16 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   const clock = options.clock ?? systemClock;
   const mainKey = (): string => runtime.sessions.mainKey;
 
-  /** Posts a summary on the main session; false (logged) when the host could not store it. */
+  /** Posts a summary on the main session, wrapped as untrusted content (see summaryForMainSession); false (logged) when the host could not store it. */
   async function postSummary(run: RunRecord, summary: string): Promise<boolean> {
+    const text = summaryForMainSession(summary, run.source, options.idGen);
     try {
-      await runtime.sessions.enqueueSystemEvent(mainKey(), summary, {
+      await runtime.sessions.enqueueSystemEvent(mainKey(), text, {
         source: `hook:${run.source.hook}`,
         kind: "run-summary",
         runId: run.id,
         dedupeKey: summaryDedupeKey(run.id),
+        wrapped: text !== summary,
         ...(run.source.mappingId !== undefined ? { mappingId: run.source.mappingId } : {}),
       });
     } catch (e) {

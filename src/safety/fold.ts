@@ -1,63 +1,210 @@
 /**
- * Folding for marker detection: a per-code-point canonical form of a text that
- * keeps a map back to the original, so a look-alike found in the folded text
- * can be cut out of the original.
+ * Folding for marker detection: the letters a reader sees in a text, as an
+ * upper-case, mostly-ASCII skeleton, with a map back to the original offsets so
+ * a look-alike found in the folded text can be cut out of the original.
  *
- * Each code point is folded on its own: invisible characters (format `Cf`,
- * combining marks, non-whitespace controls, fillers) disappear; everything else
- * goes through NFKC (full-width, mathematical and circled forms become ASCII),
- * upper case, and a small table of Cyrillic/Greek capitals that look like Latin
- * ones. Folding is deliberately aggressive: it only decides what to neutralise,
- * it never changes text that contains no look-alike.
+ * Each code point is folded on its own, and the result is cached per code point:
+ *  1. ASCII: upper case (controls other than white space disappear);
+ *  2. invisible characters disappear: format characters (`Cf`: zero-width,
+ *     bidi, soft hyphen, tags), combining marks, controls, Hangul fillers;
+ *  3. compatibility forms through NFKC (full-width, mathematical, circled);
+ *  4. accented letters lose their marks (canonical decomposition);
+ *  5. upper case (`е` → `Е`, `ι` → `Ι`);
+ *  6. Latin letters whose Unicode name makes them an ASCII letter — small
+ *     capitals `ᴇ`, letters with a stroke, bar or hook `Ƚ`, `Ƭ` (generated from
+ *     UnicodeData.txt, see src/generated/latin-base-letters.ts);
+ *  7. Unicode's confusables data (UTS #39 `confusables.txt`, from the
+ *     `unhomoglyph` package): Cyrillic and Greek capitals, Cherokee `Ꭼ`, Lisu `ꓰ`,
+ *     Canadian syllabics `ᐸ`, …, each mapped to its prototype — or, when the
+ *     data has none for the character, the prototype of its lower case
+ *     (`Ԁ` → `ԁ` → `d`).
+ * Steps 3–7 start over on their result until nothing changes. Folding is
+ * deliberately aggressive: it only decides what to neutralise, it never changes
+ * text that contains no look-alike.
  */
+import unicodeConfusables from "unhomoglyph/data.json";
+import { LATIN_BASE_LETTERS } from "../generated/latin-base-letters";
+
+/** Source character → prototype, from Unicode's confusables.txt (version in the `unhomoglyph` package). */
+const CONFUSABLES = new Map<string, string>(Object.entries(unicodeConfusables as Readonly<Record<string, string>>));
+
+/** Code point → the ASCII capital its Unicode name gives it. */
+const LATIN_BASE = new Map<number, string>();
+for (const [letter, chars] of Object.entries(LATIN_BASE_LETTERS)) {
+  for (const ch of chars) LATIN_BASE.set(ch.codePointAt(0)!, letter);
+}
 
 /** Dropped entirely: format chars (zero-width, bidi, soft hyphen, tags), marks, controls that are not whitespace, fillers. */
 const INVISIBLE = /^(?:[\p{Cf}\p{Mn}\p{Me}\u115F\u1160\u3164\uFFA0\u2800]|(?![\t\n\v\f\r])\p{Cc})$/u;
+const MARKS = /\p{M}/gu;
+/** Bound on re-folding a fold's result (guards against a cycle in the data; none is known). */
+const MAX_DEPTH = 6;
 
-/** Cyrillic and Greek capitals that render like the Latin capital letters used by the markers. */
-const CONFUSABLES: Record<string, string> = {
-  "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u0405": "S", "\u0406": "I", "\u0408": "J", "\u041A": "K",
-  "\u041C": "M", "\u041D": "H", "\u041E": "O", "\u0420": "P", "\u0421": "C", "\u0422": "T", "\u0423": "Y",
-  "\u0425": "X", "\u0500": "D", "\u051A": "Q", "\u051C": "W", "\u04C0": "I",
-  "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H", "\u0399": "I", "\u039A": "K",
-  "\u039C": "M", "\u039D": "N", "\u039F": "O", "\u03A1": "P", "\u03A4": "T", "\u03A5": "Y", "\u03A7": "X",
-};
+/** Fold of each ASCII code: its upper case, or -1 when it disappears (controls other than \t \n \v \f \r). */
+const ASCII_FOLD = new Int32Array(128);
+for (let c = 0; c < 128; c++) {
+  const control = c < 0x20 || c === 0x7f;
+  ASCII_FOLD[c] = control && !(c >= 9 && c <= 13) ? -1 : String.fromCharCode(c).toUpperCase().charCodeAt(0);
+}
+
+/** Code points known to fold to themselves (one bit each, 136 KiB for all of Unicode). */
+const IDENTITY = new Uint8Array(0x110000 >> 3);
+/** Every other code point folded so far. Bounded by the data: only code points that change end up here. */
+const FOLDED = new Map<number, string>();
+
+function foldString(s: string, depth: number): string {
+  let out = "";
+  for (const ch of s) out += foldChar(ch, depth);
+  return out;
+}
+
+function foldChar(ch: string, depth: number): string {
+  const cp = ch.codePointAt(0)!;
+  if (cp < 0x80) {
+    const f = ASCII_FOLD[cp]!;
+    return f < 0 ? "" : String.fromCharCode(f);
+  }
+  if (depth > 0) {
+    const known = FOLDED.get(cp);
+    if (known !== undefined) return known;
+    if ((IDENTITY[cp >> 3]! & (1 << (cp & 7))) !== 0) return ch;
+  }
+  if (INVISIBLE.test(ch)) return "";
+  if (depth >= MAX_DEPTH) return ch;
+  // NFKD unchanged means no decomposition at all (the common case): NFKC and NFD are then unchanged too.
+  if (ch.normalize("NFKD") !== ch) {
+    const nfkc = ch.normalize("NFKC");
+    if (nfkc !== ch) return foldString(nfkc, depth + 1);
+    const nfd = ch.normalize("NFD");
+    const base = nfd.replace(MARKS, "");
+    if (base !== nfd && base !== "") return foldString(base, depth + 1);
+  }
+  const upper = ch.toUpperCase();
+  if (upper !== ch) return foldString(upper, depth + 1);
+  const latin = LATIN_BASE.get(cp);
+  if (latin !== undefined) return latin;
+  const prototype = confusable(ch) ?? confusable(ch.toLowerCase());
+  if (prototype !== undefined) return foldString(prototype, depth + 1);
+  return ch;
+}
+
+/** The confusables prototype of a character, when the data has one other than itself. */
+function confusable(ch: string): string | undefined {
+  const prototype = CONFUSABLES.get(ch);
+  return prototype === ch ? undefined : prototype;
+}
+
+/** Fold of a non-ASCII code point, or null when it folds to itself. Cached. */
+function foldNonAscii(cp: number): string | null {
+  if ((IDENTITY[cp >> 3]! & (1 << (cp & 7))) !== 0) return null;
+  const known = FOLDED.get(cp);
+  if (known !== undefined) return known;
+  const ch = String.fromCodePoint(cp);
+  const folded = foldChar(ch, 0);
+  if (folded === ch) {
+    IDENTITY[cp >> 3]! |= 1 << (cp & 7);
+    return null;
+  }
+  FOLDED.set(cp, folded);
+  return folded;
+}
+
+/**
+ * Folds one code point (see module doc).
+ *
+ * @example foldCodePoint("ᴇ") // "E"
+ * @example foldCodePoint("\u200B") // ""
+ */
+export function foldCodePoint(ch: string): string {
+  const cp = ch.codePointAt(0);
+  if (cp === undefined) return "";
+  if (cp < 0x80) return foldChar(ch, 0);
+  return foldNonAscii(cp) ?? String.fromCodePoint(cp);
+}
 
 export interface FoldedText {
   /** The folded text. */
   text: string;
-  /** For each UTF-16 unit of `text`: start offset of the original code point it came from. */
-  starts: number[];
-  /** For each UTF-16 unit of `text`: end offset (exclusive) of that original code point. */
-  ends: number[];
+  /**
+   * For each UTF-16 unit of `text`: the offset in the input of the code point it
+   * came from. `null` when `text` maps one to one onto the input (the ASCII fast path).
+   */
+  starts: Int32Array | null;
 }
 
-/** Folds one code point (see module doc). */
-export function foldCodePoint(ch: string): string {
-  if (INVISIBLE.test(ch)) return "";
-  let out = "";
-  for (const c of ch.normalize("NFKC").toUpperCase()) {
-    if (INVISIBLE.test(c)) continue;
-    out += CONFUSABLES[c] ?? c;
+/** True when every code unit is printable ASCII or \t \n \v \f \r: the fold is then just the upper case. */
+function isPlainAscii(input: string): boolean {
+  for (let i = 0; i < input.length; i++) {
+    const c = input.charCodeAt(i);
+    if (c >= 0x7f || (c < 0x20 && (c < 9 || c > 13))) return false;
   }
-  return out;
+  return true;
 }
 
-/** Folds a whole text, keeping the map from folded units back to original offsets. */
+/** Turns folded UTF-16 units into a string (a lone surrogate becomes U+FFFD: same length, never part of a marker). */
+const UTF16 = new TextDecoder("utf-16le");
+
+/**
+ * Folds a whole text in one pass, keeping the map from folded units back to
+ * original offsets. Linear in the input: every code point costs one cache lookup
+ * (one fold computation the first time the process meets it).
+ */
 export function foldForDetection(input: string): FoldedText {
-  let text = "";
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let offset = 0;
-  for (const ch of input) {
-    const folded = foldCodePoint(ch);
-    const end = offset + ch.length;
-    for (let i = 0; i < folded.length; i++) {
-      starts.push(offset);
-      ends.push(end);
+  if (isPlainAscii(input)) return { text: input.toUpperCase(), starts: null };
+  // Room for a one-to-one fold plus one expansion: growing is rare (and its branch stays cold).
+  let units = new Uint16Array(input.length + 64);
+  let starts = new Int32Array(input.length + 64);
+  let length = 0;
+  // Runs of one character are the common adversarial case: remember the last fold.
+  let lastCp = -1;
+  let lastFold: string | null = null;
+  for (let i = 0; i < input.length; ) {
+    // A code point folds to at most 18 units (NFKC's longest expansion); keep that much room.
+    if (length + 32 > units.length) {
+      const grownUnits = new Uint16Array(units.length * 2);
+      grownUnits.set(units);
+      units = grownUnits;
+      const grownStarts = new Int32Array(starts.length * 2);
+      grownStarts.set(starts);
+      starts = grownStarts;
     }
-    text += folded;
-    offset = end;
+    const c = input.charCodeAt(i);
+    if (c < 0x80) {
+      const f = ASCII_FOLD[c]!;
+      if (f >= 0) {
+        units[length] = f;
+        starts[length++] = i;
+      }
+      i++;
+      continue;
+    }
+    let cp = c;
+    let width = 1;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = input.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        cp = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+        width = 2;
+      }
+    }
+    if (cp !== lastCp) {
+      lastCp = cp;
+      lastFold = foldNonAscii(cp);
+    }
+    if (lastFold === null) {
+      units[length] = c;
+      starts[length++] = i;
+      if (width === 2) {
+        units[length] = input.charCodeAt(i + 1);
+        starts[length++] = i;
+      }
+    } else {
+      for (let k = 0; k < lastFold.length; k++) {
+        units[length] = lastFold.charCodeAt(k);
+        starts[length++] = i;
+      }
+    }
+    i += width;
   }
-  return { text, starts, ends };
+  return { text: UTF16.decode(units.subarray(0, length)), starts: starts.subarray(0, length) };
 }

@@ -14,6 +14,7 @@ import { until } from "../helpers/until";
 import fs from "node:fs";
 import { makeGatewayDir, startGateway, type GatewayProcess, type JournalEntry } from "../helpers/gateway-process";
 import { CRASH_TOKEN, getRun, pool, postJson, queryPluginDb, type HttpResult } from "./crash-support";
+import { wrappedContent } from "../helpers/wrapped";
 
 jest.setTimeout(240_000);
 
@@ -169,7 +170,8 @@ describe("crash suite: kill -9 while accepting and running", () => {
     );
 
     const journal = gw!.journal();
-    const summaries = journal.filter((e) => e.type === "system_event" && e.sessionKey === "main").map((e) => String(e.text));
+    // Run summaries reach the main session wrapped as untrusted content (SPEC §5.3).
+    const summaries = journal.filter((e) => e.type === "system_event" && e.sessionKey === "main").map((e) => wrappedContent(String(e.text)));
     const counts = { succeeded: 0, interrupted: 0 };
     for (const [id, req] of accepted) {
       const status = finalStatus.get(id)!;

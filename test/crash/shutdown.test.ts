@@ -9,6 +9,7 @@ import { until } from "../helpers/until";
 import fs from "node:fs";
 import { makeGatewayDir, startGateway, type GatewayProcess } from "../helpers/gateway-process";
 import { CRASH_TOKEN, getRun, postJson, queryPluginDb } from "./crash-support";
+import { wrappedContent } from "../helpers/wrapped";
 
 jest.setTimeout(120_000);
 
@@ -46,7 +47,8 @@ describe("graceful shutdown of the gateway", () => {
     await until(async () => (await statusOf(a)) === "running", "run A running", { timeoutMs: 10_000 });
 
     expect(await gw.stop("SIGTERM")).toBe(0);
-    const texts = gw.journal().filter((e) => e.type === "system_event").map((e) => String(e.text));
+    // Run summaries reach the main session wrapped as untrusted content (SPEC §5.3).
+    const texts = gw.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
     expect(texts.filter((t) => t.startsWith("Hook A: echo: "))).toHaveLength(1);
     expect(texts.some((t) => t.includes("(interrupted)"))).toBe(false);
     expect([dbStatus(a), dbStatus(b), dbStatus(c)]).toEqual(["succeeded", "queued", "queued"]);
@@ -54,7 +56,7 @@ describe("graceful shutdown of the gateway", () => {
     gw = await startGateway({ dir, config: config(50, 10), startTimeoutMs: 60_000 });
     await until(async () => (await statusOf(c)) === "succeeded", "run C to finish after the restart", { timeoutMs: 20_000 });
     expect(await statusOf(b)).toBe("succeeded");
-    const after = gw.journal().filter((e) => e.type === "system_event").map((e) => String(e.text));
+    const after = gw.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
     expect(after.filter((t) => /^Hook [ABC]: echo: /.test(t)).map((t) => t.slice(0, 6))).toEqual(["Hook A", "Hook B", "Hook C"]);
     expect(await gw.stop("SIGTERM")).toBe(0);
   });
@@ -68,7 +70,7 @@ describe("graceful shutdown of the gateway", () => {
 
     gw = await startGateway({ dir, config: config(0, 10), startTimeoutMs: 60_000 });
     expect(await statusOf(a)).toBe("interrupted");
-    const reported = gw.journal().filter((e) => e.type === "system_event" && String(e.text).startsWith("Hook Slow (interrupted): "));
+    const reported = gw.journal().filter((e) => e.type === "system_event" && wrappedContent(String(e.text)).startsWith("Hook Slow (interrupted): "));
     expect(reported).toHaveLength(1);
     expect(await gw.stop("SIGTERM")).toBe(0);
   });

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { makeGatewayDir, readJournal, REPO_ROOT, runGatewayCli, startGateway, type GatewayProcess } from "../helpers/gateway-process";
 import { expectCleanResponse, HOOK_TOKEN, hooksConfig, USE_FIXTURE } from "./gateway-setup";
+import { wrappedContentOrUndefined } from "../helpers/wrapped";
 
 const PLUGIN_DIR = path.join(REPO_ROOT, "examples", "preset-plugin-alertmanager");
 const FIRING = path.join(PLUGIN_DIR, "fixtures", "firing.json");
@@ -62,7 +63,7 @@ describe("gateway e2e: a preset plugin and the mapping dry run", () => {
     expect(delivery.channel).toBe("phone_chat");
     expect(String(delivery.text)).toContain("Disk /srv/media almost full");
     expect(String(delivery.text)).toContain("Disk /srv/backup almost full");
-    const summary = await gw.waitForJournal((e) => e.type === "system_event" && String(e.text).startsWith("Hook Alertmanager DiskAlmostFull"), 15000);
+    const summary = await gw.waitForJournal((e) => e.type === "system_event" && wrappedContentOrUndefined(String(e.text))?.startsWith("Hook Alertmanager DiskAlmostFull") === true, 15000);
     expect(summary.sessionKey).toBe("main");
   });
 

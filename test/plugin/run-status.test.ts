@@ -6,6 +6,7 @@
 import request from "supertest";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 import { gatedRunner, tempDir } from "../helpers/temp-dir";
+import { wrappedContent } from "../helpers/wrapped";
 
 const AUTH = { Authorization: `Bearer ${TEST_TOKEN}` };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -52,7 +53,7 @@ describe("run status through the plugin", () => {
     expect(running.body.run).toEqual({ id, status: "running", name: "Second", sessionKey: "hook:status-1", createdAt: queued.body.run.createdAt, startedAt: expect.stringMatching(ISO) });
 
     runner.release("second", { status: "ok", reply: "all green" });
-    await plugin.host.waitFor(() => plugin.host.systemEvents.some((e) => e.text === "Hook Second: all green"), 5000, "summary");
+    await plugin.host.waitFor(() => plugin.host.systemEvents.some((e) => wrappedContent(e.text) === "Hook Second: all green"), 5000, "summary");
     const done = await status(id);
     expect(done.body.run).toEqual({
       id,
@@ -87,7 +88,8 @@ describe("run status through the plugin", () => {
     const res = await status(accepted.body.runId);
     expect(res.body.run.status).toBe("interrupted");
     expect(res.body.run.summary).toMatch(/^Hook Cut \(interrupted\): /);
-    expect(plugin.host.systemEvents.map((e) => e.text)).toEqual([res.body.run.summary]);
+    // The record keeps the plain summary; the main session got it wrapped.
+    expect(plugin.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([res.body.run.summary]);
   });
 
   it("an unknown id → 404 not_found", async () => {

@@ -11,6 +11,7 @@ import request from "supertest";
 import { activate } from "../../src/plugin/index";
 import { createFakeHost } from "../helpers/fake-host";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
+import { wrappedContent } from "../helpers/wrapped";
 
 const auth = { Authorization: `Bearer ${TEST_TOKEN}` };
 
@@ -42,7 +43,7 @@ describe("plugin wiring (activate on a host, real pipeline and run queue)", () =
     expect(p.host.turns).toHaveLength(1);
     expect(p.host.turns[0].sessionKey).toBe(res.body.sessionKey);
     expect(p.host.turns[0].message).toContain("summarise the build");
-    expect(p.host.systemEvents[0].text).toMatch(/^Hook CI: echo: /);
+    expect(wrappedContent(p.host.systemEvents[0].text)).toMatch(/^Hook CI: echo: /);
     await p.host.waitFor(() => p.host.deliveries.length === 1, 5000, "delivery");
     expect(p.host.deliveries[0]).toMatchObject({ channel: "bot_chat", to: "42" });
     await p.host.waitFor(() => p.host.heartbeats.length === 1, 5000, "heartbeat");

@@ -3,6 +3,7 @@ import type { DispatchResult } from "../../src/core/actions";
 import type { Result } from "../../src/core/errors";
 import { wrapExternalContent } from "../../src/safety/wrap";
 import { agentAction, createHarness, deferred, directSource, stopAllHarnesses } from "./harness";
+import { wrappedContent } from "../helpers/wrapped";
 
 afterEach(stopAllHarnesses);
 
@@ -97,7 +98,7 @@ describe("dispatcher: agent", () => {
     gate.resolve({ status: "ok", reply: "PR #12 adds retries." });
     const done = await h.finished(runId);
     expect(done.status).toBe("succeeded");
-    expect(h.host.systemEvents.map((e) => e.text)).toEqual(["Hook Deploy: PR #12 adds retries."]);
+    expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual(["Hook Deploy: PR #12 adds retries."]);
     expect(h.host.deliveries).toEqual([{ channel: "bot_chat", to: "chat-42", text: "PR #12 adds retries." }]);
     expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }]);
   });
@@ -109,7 +110,7 @@ describe("dispatcher: agent", () => {
     await h.finished(accepted.kind === "agent" ? accepted.runId : "");
     expect(h.host.deliveries).toEqual([]);
     expect(h.host.systemEvents).toHaveLength(1);
-    expect(h.host.systemEvents[0].text).toMatch(/^Hook Deploy: echo: SECURITY NOTICE/);
+    expect(wrappedContent(h.host.systemEvents[0].text)).toMatch(/^Hook Deploy: echo: SECURITY NOTICE/);
   });
 
   it("a HEARTBEAT_OK reply is not delivered", async () => {
@@ -118,7 +119,7 @@ describe("dispatcher: agent", () => {
     const accepted = value(h.dispatcher.agent(agentAction(), directSource()));
     await h.finished(accepted.kind === "agent" ? accepted.runId : "");
     expect(h.host.deliveries).toEqual([]);
-    expect(h.host.systemEvents.map((e) => e.text)).toEqual(["Hook Deploy: HEARTBEAT_OK"]);
+    expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual(["Hook Deploy: HEARTBEAT_OK"]);
   });
 
   it("passes the idempotency key to the queue", async () => {

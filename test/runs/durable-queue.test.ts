@@ -12,6 +12,7 @@ import type { RunsConfig } from "../../src/config/types";
 import type { RunQueue, RunStatus } from "../../src/core/runs";
 import { createFakeHost, type FakeHost } from "../helpers/fake-host";
 import { actionSource, agentAction, gatedRunner, recordingLogger, tempDir } from "../helpers/temp-dir";
+import { wrappedContent } from "../helpers/wrapped";
 
 describe("run queue on the durable store", () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -126,7 +127,7 @@ describe("run queue on the durable store", () => {
     await boot(runsConfig({ maxConcurrent: 1 }));
     expect(statusOf(first.id)).toBe("interrupted");
     expect(queue.get(first.id)!.summary).toMatch(/^Hook was-running \(interrupted\): the gateway stopped while this run was in progress/);
-    expect(host.systemEvents.map((e) => e.text)).toEqual([queue.get(first.id)!.summary]);
+    expect(host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([queue.get(first.id)!.summary]);
     await host.waitFor(() => runner.active.has("was-queued-1"), 5000, "resumed turn");
     runner.release("was-queued-1");
     await host.waitFor(() => runner.active.has("was-queued-2"), 5000, "resumed turn 2");

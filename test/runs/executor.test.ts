@@ -3,6 +3,7 @@ import type { RunTurnRequest } from "../../src/host-contract/host-api";
 import { NO_LAST_ROUTE_ERROR } from "../../src/runs/delivery";
 import { INTERRUPTED_REASON } from "../../src/runs/executor";
 import { agentAction, createHarness, stopAllHarnesses, directSource, runRecord } from "./harness";
+import { unwrap, wrappedContent } from "../helpers/wrapped";
 
 afterEach(stopAllHarnesses);
 
@@ -20,8 +21,13 @@ describe("run executor", () => {
     expect(turn.signal).toBeInstanceOf(AbortSignal);
     expect(h.host.deliveries).toEqual([{ channel: "bot_chat", to: "chat-42", text: "Deploy 7 is live." }]);
     expect(h.host.systemEvents).toEqual([
-      { sessionKey: "main", text: "Hook Deploy: Deploy 7 is live.", meta: { source: "hook:agent", kind: "run-summary", runId: run().id, dedupeKey: `run-summary:${run().id}` } },
+      {
+        sessionKey: "main",
+        text: expect.any(String),
+        meta: { source: "hook:agent", kind: "run-summary", runId: run().id, dedupeKey: `run-summary:${run().id}`, wrapped: true },
+      },
     ]);
+    expect(unwrap(h.host.systemEvents[0].text)).toEqual({ id: "0000000000000001", source: 'Source: webhook "agent"', content: "Hook Deploy: Deploy 7 is live." });
     expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }]);
     expect(h.events.map((e) => e.name)).toEqual(["run:started", "run:finished"]);
     expect(h.events[1].event).toEqual({ runId: run().id, sessionKey: "hook:deploy-1", name: "Deploy", status: "succeeded", delivered: true });
@@ -46,7 +52,7 @@ describe("run executor", () => {
     const outcome = await h.executor.execute(run({ deliver: false }));
     expect(outcome.delivered).toBe(false);
     expect(h.host.deliveries).toEqual([]);
-    expect(h.host.systemEvents.map((e) => e.text)).toEqual(["Hook Deploy: echo: Summarise the deploy"]);
+    expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual(["Hook Deploy: echo: Summarise the deploy"]);
   });
 
   it("does not deliver a heartbeat acknowledgement", async () => {
@@ -55,7 +61,7 @@ describe("run executor", () => {
     expect(outcome).toMatchObject({ status: "succeeded", delivered: false });
     expect(outcome.deliveryError).toBeUndefined();
     expect(h.host.deliveries).toEqual([]);
-    expect(h.host.systemEvents.map((e) => e.text)).toEqual(["Hook Deploy: **HEARTBEAT_OK**"]);
+    expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual(["Hook Deploy: **HEARTBEAT_OK**"]);
   });
 
   it("delivers on an explicit channel to the last recipient only when the last route used that channel", async () => {
@@ -90,7 +96,8 @@ describe("run executor", () => {
     const outcome = await h.executor.execute(run({ to: "+15550002222" }, directSource({ hook: "mail", mappingId: "mail" })));
     expect(outcome.delivered).toBe(true);
     expect(h.host.deliveries).toEqual([{ channel: "phone_chat", to: "+15550002222", text: "echo: Summarise the deploy" }]);
-    expect(h.host.systemEvents[0].meta).toEqual({ source: "hook:mail", kind: "run-summary", runId: run().id, dedupeKey: `run-summary:${run().id}`, mappingId: "mail" });
+    expect(h.host.systemEvents[0].meta).toEqual({ source: "hook:mail", kind: "run-summary", runId: run().id, dedupeKey: `run-summary:${run().id}`, wrapped: true, mappingId: "mail" });
+    expect(unwrap(h.host.systemEvents[0].text).source).toBe('Source: webhook "mail", mapping "mail"');
   });
 
   it("reports a delivery failure on the outcome, in the summary and in the log", async () => {
@@ -126,7 +133,7 @@ describe("run executor", () => {
     const outcome = await h.executor.execute(run());
     expect(outcome).toMatchObject({ status, summary, delivered: false });
     expect(h.host.deliveries).toEqual([]);
-    expect(h.host.systemEvents.map((e) => e.text)).toEqual([summary]);
+    expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([summary]);
     expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }]);
   });
 
@@ -168,7 +175,7 @@ describe("run executor", () => {
     const h = createHarness();
     const summary = await h.executor.reportInterrupted(run());
     expect(summary).toBe(`Hook Deploy (interrupted): ${INTERRUPTED_REASON}`);
-    expect(h.host.systemEvents.map((e) => e.text)).toEqual([summary]);
+    expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([summary]);
     expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }]);
     expect(await h.executor.reportInterrupted(runRecord({ error: "custom reason", action: agentAction({ wakeMode: "next-heartbeat" }) }))).toBe(
       "Hook Deploy (interrupted): custom reason",
@@ -201,7 +208,7 @@ describe("run executor", () => {
         summary: "Hook Deploy (timed_out): the run did not finish within 1 s (timeoutSeconds) and was aborted",
         delivered: false,
       });
-      expect(h.host.systemEvents.map((e) => e.text)).toEqual([outcome.summary]);
+      expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([outcome.summary]);
       expect(h.host.deliveries).toEqual([]);
     });
 
@@ -268,7 +275,7 @@ describe("run executor", () => {
         summary: "Hook Deploy (timed_out): the run did not finish within 1 s (timeoutSeconds) and was aborted",
         delivered: false,
       });
-      expect(h.host.systemEvents.map((e) => e.text)).toEqual([outcome!.summary]);
+      expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([outcome!.summary]);
     });
   });
 });

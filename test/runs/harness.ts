@@ -119,7 +119,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   emitter.on("run:finished", (event) => events.push({ name: "run:finished", event }));
   const logger = createPluginLogger(host.api.logger).forModule("runs");
   const clock = steppingClock();
-  const executor = createRunExecutor({ runtime: host.api.runtime, logger, emitter, clock });
+  const executor = createRunExecutor({ runtime: host.api.runtime, logger, emitter, clock, idGen: sequentialMarkerIds() });
   const queue = createRunQueue({
     store,
     executor,

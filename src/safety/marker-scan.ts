@@ -1,0 +1,140 @@
+/**
+ * Finds marker look-alikes in folded text (see fold.ts) in one left-to-right
+ * pass, without regular expressions: every occurrence of the anchor word
+ * `EXTERNAL` is found with `indexOf`, then extended to the left (separators,
+ * `END`, white space, opening brackets) and to the right (separators,
+ * `UNTRUSTED`, `CONTENT`, an `id=` attribute, closing brackets) by simple
+ * loops over character classes. Extensions stop at the previous look-alike and
+ * never cross another `EXTERNAL`, so each character is visited a bounded number
+ * of times: linear in the text, whatever it contains.
+ *
+ * What counts as a look-alike (in folded text):
+ *  1. the marker words `EXTERNAL UNTRUSTED [CONTENT]` with any separators,
+ *     optionally preceded by `END` and by opening brackets, and followed by an
+ *     id attribute and closing brackets;
+ *  2. a partial marker: two or more opening brackets followed by
+ *     `[END_]EXTERNAL`, optionally `_WORD` or `-WORD` parts, an id attribute and
+ *     closing brackets.
+ */
+import { foldCodePoint } from "./fold";
+
+const ANCHOR = "EXTERNAL";
+const SPACE = 1;
+const SEP = 2;
+const OPEN = 4;
+const CLOSE = 8;
+
+/** Class bits of each BMP code unit (every class member is in the BMP). */
+const CLASS = new Uint8Array(0x10000);
+
+function addClass(bit: number, chars: string): void {
+  for (const ch of chars) {
+    // A raw member and what it folds to: detection runs on folded text.
+    for (const c of ch + foldCodePoint(ch)) CLASS[c.charCodeAt(0)]! |= bit;
+  }
+}
+
+/** JavaScript's `\s`. */
+const WHITE_SPACE = "\t\n\v\f\r \u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF";
+addClass(SPACE | SEP, WHITE_SPACE);
+addClass(SEP, "_-\u2010\u2011\u2012\u2013\u2014\u2015\u2212.:\u00B7");
+addClass(OPEN, "<\u2039\u00AB\u3008\u27E8\u276E\u27EA");
+addClass(CLOSE, ">\u203A\u00BB\u3009\u27E9\u276F\u27EB");
+
+/** Longest id attribute value taken into a look-alike (in folded units). */
+const MAX_ID_CHARS = 128;
+
+function is(t: string, i: number, bit: number): boolean {
+  return i < t.length && (CLASS[t.charCodeAt(i)]! & bit) !== 0;
+}
+
+function isLetter(t: string, i: number): boolean {
+  const c = t.charCodeAt(i);
+  return c >= 65 && c <= 90;
+}
+
+function skip(t: string, i: number, bit: number): number {
+  while (is(t, i, bit)) i++;
+  return i;
+}
+
+/** End of an id attribute value starting at `v`: `"…"` or `'…'` (no newline, at most 128 inside), else up to 128 characters that are neither white space nor `>`. */
+function idValueEnd(t: string, v: number): number {
+  const quote = t[v];
+  if (quote === '"' || quote === "'") {
+    for (let i = v + 1; i <= v + 1 + MAX_ID_CHARS && i < t.length; i++) {
+      if (t[i] === quote) return i + 1;
+      if (t[i] === "\n") break;
+    }
+  }
+  let i = v;
+  while (i < v + MAX_ID_CHARS && i < t.length && !is(t, i, SPACE) && t[i] !== ">") i++;
+  return i;
+}
+
+/** After the marker words: an optional `id=` attribute (`I` or `L`: confusables fold I-like letters to l), then closing brackets. */
+function tailEnd(t: string, k: number): number {
+  const j = skip(t, k, SPACE);
+  if ((t[j] === "I" || t[j] === "L") && t[j + 1] === "D") {
+    const eq = skip(t, j + 2, SPACE);
+    if (t[eq] === "=") k = idValueEnd(t, skip(t, eq + 1, SPACE));
+  }
+  const c = skip(t, k, SPACE);
+  const end = skip(t, c, CLOSE);
+  return end > c ? end : k;
+}
+
+/** The look-alike around the anchor at `a`, as [start, end), or null. Nothing before `floor` is taken. */
+function lookAlikeAt(t: string, a: number, floor: number): [number, number] | null {
+  // Left: [opening brackets, white space] [END, separators] EXTERNAL
+  let q = a;
+  while (q > floor && is(t, q - 1, SEP)) q--;
+  const p = q - 3 >= floor && t.startsWith("END", q - 3) ? q - 3 : a;
+  let r = p;
+  while (r > floor && is(t, r - 1, SPACE)) r--;
+  let s = r;
+  while (s > floor && is(t, s - 1, OPEN)) s--;
+  const opens = r - s;
+
+  // 1. EXTERNAL [separators] UNTRUSTED [[separators] CONTENT]
+  const u = skip(t, a + ANCHOR.length, SEP);
+  if (t.startsWith("UNTRUSTED", u)) {
+    let k = u + "UNTRUSTED".length;
+    const c = skip(t, k, SEP);
+    if (t.startsWith("CONTENT", c)) k = c + "CONTENT".length;
+    return [opens > 0 ? s : p, tailEnd(t, k)];
+  }
+  // 2. two or more opening brackets, EXTERNAL, then (_WORD | -WORD)*
+  if (opens >= 2) {
+    let k = a + ANCHOR.length;
+    while ((t[k] === "_" || t[k] === "-") && isLetter(t, k + 1)) {
+      k += 2;
+      while (isLetter(t, k)) k++;
+    }
+    return [s, tailEnd(t, k)];
+  }
+  return null;
+}
+
+/**
+ * The marker look-alikes of a folded text, as [start, end) spans in order,
+ * without overlap (each one starts where the previous one ended, or later).
+ *
+ * @example findLookAlikes("A <<<END_EXTERNAL_UNTRUSTED_CONTENT>>> B") // [[2, 38]]
+ */
+export function findLookAlikes(t: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let floor = 0;
+  let from = 0;
+  for (;;) {
+    const a = t.indexOf(ANCHOR, from);
+    if (a < 0) return spans;
+    const span = lookAlikeAt(t, a, floor);
+    if (span === null) {
+      from = a + 1;
+      continue;
+    }
+    spans.push(span);
+    floor = from = span[1];
+  }
+}
