@@ -25,6 +25,7 @@ import { createAuthenticator, type Authenticator } from "./auth/authenticate";
 import { createQueryTokenWarner } from "./auth/query-token-warner";
 import { unsupportedEncoding } from "../actions/body/media-type";
 import { parseBody } from "../actions/body/parse-body";
+import { lingerAfterResponse } from "./body/linger";
 import { readBody } from "./body/read-body";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
@@ -257,8 +258,11 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       res.destroy();
       return;
     }
-    // Never drain an unread body: answer and close the connection.
-    if (!req.complete) res.setHeader("Connection", "close");
+    // Never buffer an unread body: answer at once, then close the connection without a reset (see linger.ts).
+    if (!req.complete) {
+      res.setHeader("Connection", "close");
+      lingerAfterResponse(req);
+    }
     if (state) reporter.rejected(state, error.status, error.code);
     renderHookError(res, error);
   }
