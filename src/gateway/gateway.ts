@@ -25,6 +25,9 @@ import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayApp } from "./http/create-app";
 import { MAIN_SESSION_KEY } from "./runtime";
 
+/** After the grace period, how long requests still in flight may take before their connections are cut. */
+const IN_FLIGHT_CLOSE_MS = 1000;
+
 export interface StartGatewayOptions {
   config: GatewayConfig;
   logger?: GatewayLogger;
@@ -124,7 +127,9 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     }
   }
 
+  let draining = false;
   const app = createGatewayApp({
+    isStopping: () => draining,
     routes: plugins.routes,
     authToken: config.authToken,
     logger: log,
@@ -154,17 +159,22 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   log.info("gateway started", { url, plugins: plugins.reports.filter((r) => r.status === "active").length });
 
   let stopping: Promise<void> | undefined;
+  // SPEC §7: the listener stays open while services drain (running runs get their
+  // grace period); new requests meanwhile get 503 shutting_down, not a refused
+  // connection. Only then does the server stop listening and close connections.
   const stop = () =>
     (stopping ??= (async () => {
+      draining = true;
       host.events.emit("gateway", { phase: "stopping" });
       host.journal.append({ type: "gateway", phase: "stopping" });
       log.info("gateway stopping");
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
       await host.heartbeat.stop();
       await stopServices();
-      server.closeAllConnections();
+      // Stop listening; requests in flight (answered with Connection: close) get a moment to finish.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const cut = setTimeout(() => server.closeAllConnections(), IN_FLIGHT_CLOSE_MS);
       await closed;
+      clearTimeout(cut);
       await plugins.deactivate();
       host.journal.append({ type: "gateway", phase: "stopped" });
       host.journal.close();
