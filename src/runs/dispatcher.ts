@@ -3,7 +3,7 @@
  * Wake → a wrapped system event on the main session (+ heartbeat for "now");
  * agent → a wrapped message persisted as a queued run. It never waits for a run.
  */
-import type { HostRuntime } from "../host-contract/host-api";
+import { isHostOverloadedError, type HostRuntime } from "../host-contract/host-api";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../core/actions";
 import type { Dispatcher } from "../core/ports";
@@ -59,6 +59,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         ...(source.mappingId !== undefined ? { mappingId: source.mappingId } : {}),
       });
     } catch (e) {
+      if (isHostOverloadedError(e)) {
+        const headers = { "Retry-After": String(e.retryAfterSeconds) };
+        return err(hookError("overloaded", "The main session's event queue is full; retry later.", { headers, cause: e }));
+      }
       return err(hookError("internal_error", "The wake event could not be queued on the main session; retry later.", { cause: e }));
     }
     if (action.mode === "now") {
