@@ -87,21 +87,6 @@ describe("a 10 MB upload reads the 413 instead of a connection reset", () => {
     expect(count(outcomes, 413, "payload_too_large")).toBe(100);
   });
 
-  it("with fetch (undici): at least 99 of 100 senders read the 413", async () => {
-    let read = 0;
-    const failures: string[] = [];
-    for (let i = 0; i < 100; i++) {
-      try {
-        const res = await fetch(`http://127.0.0.1:${server.port}/hooks/wake`, { method: "POST", headers: auth, body });
-        const json = (await res.json()) as { code?: string };
-        if (res.status === 413 && json.code === "payload_too_large") read++;
-      } catch (e) {
-        failures.push(String((e as { cause?: { code?: string } }).cause?.code ?? e));
-      }
-    }
-    expect(read).toBeGreaterThanOrEqual(99);
-  });
-
   it("a 10 MB upload with a wrong token reads the 401, not a reset", async () => {
     const outcomes: Outcome[] = [];
     for (let i = 0; i < 20; i++) outcomes.push(await postTenMegabytes(server.port, "content-length", { Authorization: "Bearer wrong-token-wrong-token" }));
