@@ -182,6 +182,8 @@ export function createHeartbeat(opts: HeartbeatOptions): Heartbeat {
       if (abort.signal.aborted) return;
       if (report.failures.length === 0) {
         retryDelayMs = RETRY_FIRST_MS;
+        if (retryTimer) clearTimer(retryTimer);
+        retryTimer = undefined;
         return;
       }
       reportFailures(reason, report);

@@ -173,6 +173,21 @@ describe("heartbeat batches under agents.defaults.heartbeat.maxPromptChars", () 
     await t.hb.stop();
   });
 
+  it("a clean heartbeat after failures cancels the scheduled retry and resets its backoff", async () => {
+    let down = true;
+    const t = setup({ reject: () => down });
+    t.hb.start();
+    t.wake("a");
+    await t.beat();
+    expect(t.timers.map((x) => x.ms)).toEqual([60_000]);
+    down = false;
+    t.wake("b");
+    await t.beat("recovered");
+    expect(t.sessions.get("main").pending).toEqual([]);
+    expect(t.timers).toEqual([]);
+    await t.hb.stop();
+  });
+
   it("an event the runner refuses alone while others go through is set aside after three heartbeats; the queue never wedges", async () => {
     const t = setup({ reject: (turn) => turn.message.includes("POISON") });
     for (const text of ["alpha-event", "POISON", "omega-event"]) t.wake(text);
