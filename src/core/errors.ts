@@ -111,6 +111,7 @@ export const HOOK_ERROR_CATALOGUE = {
 
   // Dispatch (§5, §7)
   overloaded: { code: "overloaded", status: 503, message: "Too many runs are queued (hooks.runs.maxQueued is {maxQueued}); retry later." },
+  mainQueueFull: { code: "overloaded", status: 503, message: "The main session's event queue is full; retry later." },
   shuttingDown: { code: "shutting_down", status: 503, message: "The gateway is shutting down; retry later." },
   storageUnavailable: {
     code: "storage_unavailable",

@@ -35,6 +35,9 @@ import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
 
+/** After the grace period, how long requests still in flight may take before their connections are cut. */
+const IN_FLIGHT_CLOSE_MS = 1000;
+
 export interface StartGatewayOptions {
   config: GatewayConfig;
   logger?: GatewayLogger;
@@ -171,7 +174,9 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     }
   }
 
+  let draining = false;
   const app = createGatewayApp({
+    isStopping: () => draining,
     routes: plugins.routes,
     authToken,
     logger: log,
@@ -210,19 +215,23 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   journalLine({ type: "gateway", phase: "started", url, pid: process.pid });
   log.info("gateway started", { url, plugins: plugins.reports.filter((r) => r.status === "active").length });
 
-  const listening = server;
   let stopping: Promise<void> | undefined;
+  // SPEC §7: the listener stays open while services drain (running runs get their
+  // grace period); new requests meanwhile get 503 shutting_down, not a refused
+  // connection. Only then does the server stop listening and close connections.
   const stop = () =>
     (stopping ??= (async () => {
+      draining = true;
       host.events.emit("gateway", { phase: "stopping" });
       journalLine({ type: "gateway", phase: "stopping" });
       log.info("gateway stopping");
-      const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
-      listening.closeIdleConnections();
       await host.heartbeat.stop();
       await stopServices();
-      listening.closeAllConnections();
+      // Stop listening; requests in flight (answered with Connection: close) get a moment to finish.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const cut = setTimeout(() => server.closeAllConnections(), IN_FLIGHT_CLOSE_MS);
       await closed;
+      clearTimeout(cut);
       await plugins.deactivate();
       journalLine({ type: "gateway", phase: "stopped" });
       host.journal.close();

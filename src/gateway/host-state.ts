@@ -54,7 +54,8 @@ export function createHostState(config: GatewayConfig, logger: GatewayLogger, en
     events,
     logger: logger.child("heartbeat"),
     turnTimeoutMs: config.defaultTimeoutSeconds * 1000,
+    maxPromptChars: config.heartbeatMaxPromptChars,
   });
-  const runtime = createServeRuntime({ sessions, journal, heartbeat, turns, channels, models: config.models });
+  const runtime = createServeRuntime({ sessions, journal, heartbeat, turns, channels, models: config.models, mainMaxPending: config.mainMaxPending });
   return { events, journal, sessions, channels, turns, heartbeat, runtime };
 }

@@ -12,9 +12,12 @@ import type { AgentTurns } from "./runners/agent-turns";
 import type { SessionStore } from "./sessions/session-store";
 import { BUILTIN_CHANNELS } from "./channels/channel-registry";
 import { createModelRegistry } from "./models";
-import type { AllowedModel, LastRoute } from "../host-contract/host-api";
+import { hostOverloadedError, type AllowedModel, type LastRoute } from "../host-contract/host-api";
 
 export const MAIN_SESSION_KEY = "main";
+
+/** Retry-After of a wake refused because the main session's queue is full. */
+export const MAIN_FULL_RETRY_AFTER_SECONDS = 30;
 
 export interface ServeRuntimeDeps {
   sessions: SessionStore;
@@ -23,6 +26,8 @@ export interface ServeRuntimeDeps {
   turns: AgentTurns;
   channels: ChannelRegistry;
   models: readonly AllowedModel[];
+  /** Pending events the main session may hold (`session.main.maxPending`); beyond it enqueues are refused. */
+  mainMaxPending?: number;
 }
 
 export function createServeRuntime(d: ServeRuntimeDeps): HostRuntime {
@@ -34,6 +39,12 @@ export function createServeRuntime(d: ServeRuntimeDeps): HostRuntime {
         if (typeof text !== "string") throw new Error("enqueueSystemEvent: text must be a string");
         // An event whose dedupe key the session already holds (or recently consumed) is a re-send: dropped, not journaled.
         if (typeof meta?.dedupeKey === "string" && d.sessions.hasDedupeKey(sessionKey, meta.dedupeKey)) return;
+        if (sessionKey === MAIN_SESSION_KEY && d.mainMaxPending !== undefined && d.sessions.get(sessionKey).pending.length >= d.mainMaxPending) {
+          throw hostOverloadedError(
+            `the main session already holds ${d.mainMaxPending} pending system events (session.main.maxPending); retry once a heartbeat has drained them`,
+            MAIN_FULL_RETRY_AFTER_SECONDS,
+          );
+        }
         // The event and its journal line are one change: when either cannot be stored
         // (disk full …) neither remains, and the StorageWriteError (code ENOSPC …) is thrown.
         d.sessions.enqueue(sessionKey, text, meta, () =>

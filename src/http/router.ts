@@ -2,7 +2,8 @@
  * The hooks router (SPEC §4.1). The host mounts it with
  * `app.use(config.path, router)`; every request below the mount point runs:
  *
- *   request id → route + method (404/405) → auth (400/401/429) → shutting down (503)
+ *   request id → credentials (429 for a throttled client, on every route)
+ *   → route + method (404/405) → auth (400/401) → shutting down (503)
  *   → rate limiter → body (415/413/408) → parse (400/415) → idempotency
  *   → handler: route → validate → dispatch → one renderer.
  *
@@ -20,10 +21,11 @@ import type { ModuleLogger } from "../core/logger";
 import { redactString } from "../safety/redact";
 import type { HostRuntime } from "../host-contract/host-api";
 import { runIdempotencyKey } from "../store/idempotency-store";
-import { createAuthenticator } from "./auth/authenticate";
+import { createAuthenticator, type Authenticator } from "./auth/authenticate";
 import { createQueryTokenWarner } from "./auth/query-token-warner";
 import { unsupportedEncoding } from "../actions/body/media-type";
 import { parseBody } from "../actions/body/parse-body";
+import { lingerAfterResponse } from "./body/linger";
 import { readBody } from "./body/read-body";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
@@ -73,6 +75,8 @@ export const QUERY_TOKEN_LOG_MESSAGE = "hook token sent in the query string (dep
 
 interface RequestState extends RequestRecord {
   route?: HookRoute;
+  /** The credentials verdict, taken before routing so failures count on every route and method. */
+  auth?: ReturnType<Authenticator["authenticate"]>;
 }
 
 export function createHooksRouter(deps: HooksRouterDeps): Router {
@@ -123,6 +127,22 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     next();
   }
 
+  /**
+   * Checks the token before routing: a missing or wrong token counts as a failure
+   * whatever the route and method, and a throttled client gets 429 at once — so
+   * neither the run-status GET nor a 404/405 answer can be used to test tokens.
+   * Other verdicts wait for the auth stage (path and method errors come first).
+   */
+  function checkCredentials(req: Request, _res: Response, next: NextFunction): void {
+    const state = stateOf(req);
+    state.auth = authenticator.authenticate({ headers: req.headers, url: req.originalUrl, client: state.client });
+    if (!state.auth.ok && state.auth.error.code === "too_many_requests") {
+      next(state.auth.error);
+      return;
+    }
+    next();
+  }
+
   function routeAndMethod(req: Request, _res: Response, next: NextFunction): void {
     const state = stateOf(req);
     const route = parseHookRoute(req.path);
@@ -144,7 +164,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
 
   function authenticate(req: Request, res: Response, next: NextFunction): void {
     const state = stateOf(req);
-    const result = authenticator.authenticate({ method: req.method, headers: req.headers, url: req.originalUrl, client: state.client });
+    const result = state.auth!;
     if (!result.ok) {
       next(result.error);
       return;
@@ -236,14 +256,18 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       res.destroy();
       return;
     }
-    // Never drain an unread body: answer and close the connection.
-    if (!req.complete) res.setHeader("Connection", "close");
+    // Never buffer an unread body: answer at once, then close the connection without a reset (see linger.ts).
+    if (!req.complete) {
+      res.setHeader("Connection", "close");
+      lingerAfterResponse(req);
+    }
     if (state) reporter.rejected(state, error.status, error.code);
     renderHookError(res, error);
   }
 
   const router = express.Router();
   router.use(begin);
+  router.use(checkCredentials);
   router.use(routeAndMethod);
   router.use(authenticate);
   router.use(refuseWhileShuttingDown);

@@ -3,7 +3,7 @@
  * Wake → a wrapped system event on the main session (+ heartbeat for "now");
  * agent → a wrapped message persisted as a queued run. It never waits for a run.
  */
-import type { HostRuntime } from "../host-contract/host-api";
+import { isHostOverloadedError, type HostRuntime } from "../host-contract/host-api";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../core/actions";
 import type { Dispatcher } from "../core/ports";
@@ -58,6 +58,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         ...(source.mappingId !== undefined ? { mappingId: source.mappingId } : {}),
       });
     } catch (e) {
+      if (isHostOverloadedError(e)) {
+        return err(hookErrors.mainQueueFull({ headers: { "Retry-After": String(e.retryAfterSeconds) }, cause: e }));
+      }
       // The host stores an event (and its journal line) or throws having stored nothing:
       // a retryable 503, and no heartbeat for an event that is not there.
       logger?.error("wake not accepted: the host could not store the system event", {

@@ -7,11 +7,42 @@
  */
 import { until } from "../helpers/until";
 import fs from "node:fs";
+import http from "node:http";
 import { makeGatewayDir, startGateway, type GatewayProcess } from "../helpers/gateway-process";
 import { CRASH_TOKEN, getRun, postJson, queryPluginDb } from "./crash-support";
 import { wrappedContent } from "../helpers/wrapped";
 
 jest.setTimeout(120_000);
+
+interface LoadResult {
+  /** Client clock (ms) when the answer or the error arrived. */
+  at: number;
+  status?: number;
+  code?: string;
+  retryAfter?: string;
+  error?: string;
+}
+
+/** One authenticated wake on a fresh connection; never rejects. */
+function wakeOnce(port: number): Promise<LoadResult> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      { host: "127.0.0.1", port, method: "POST", path: "/hooks/wake", agent: false, headers: { authorization: `Bearer ${CRASH_TOKEN}`, "content-type": "application/json" } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (text += d));
+        res.on("end", () => {
+          const code = text ? (JSON.parse(text) as { code?: string }).code : undefined;
+          resolve({ at: Date.now(), status: res.statusCode, code, retryAfter: res.headers["retry-after"] });
+        });
+        res.on("error", (e: NodeJS.ErrnoException) => resolve({ at: Date.now(), error: e.code ?? e.message }));
+      },
+    );
+    req.on("error", (e: NodeJS.ErrnoException) => resolve({ at: Date.now(), error: e.code ?? e.message }));
+    req.end(JSON.stringify({ text: "load", mode: "next-heartbeat" }));
+  });
+}
 
 const config = (delayMs: number, shutdownGraceSeconds: number) => ({
   hooks: { enabled: true, token: CRASH_TOKEN, rateLimit: { enabled: false }, runs: { maxConcurrent: 1, shutdownGraceSeconds } },
@@ -59,6 +90,40 @@ describe("graceful shutdown of the gateway", () => {
     const after = gw.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
     expect(after.filter((t) => /^Hook [ABC]: echo: /.test(t)).map((t) => t.slice(0, 6))).toEqual(["Hook A", "Hook B", "Hook C"]);
     expect(await gw.stop("SIGTERM")).toBe(0);
+  });
+
+  it("SIGTERM under load: new requests get 503 shutting_down with Retry-After, and no ECONNREFUSED until the running run finished (regression)", async () => {
+    gw = await startGateway({ dir, config: config(3000, 10), startTimeoutMs: 60_000 });
+    const a = await agent("Slow");
+    await until(async () => (await statusOf(a)) === "running", "run Slow running", { timeoutMs: 10_000 });
+    let exited = false;
+    const exit = gw.stop("SIGTERM");
+    void exit.then(() => (exited = true));
+    const results: LoadResult[] = [];
+    const loop = async () => {
+      while (!exited) {
+        const r = await wakeOnce(gw!.port);
+        results.push(r);
+        // After the listener closed, slow down until the process is gone.
+        if (r.error) await new Promise((x) => setTimeout(x, 20));
+      }
+    };
+    await Promise.all([loop(), loop(), loop(), loop()]);
+    expect(await exit).toBe(0);
+
+    const finished = gw.journal().find((e) => e.type === "system_event" && String(e.text).startsWith("Hook Slow: echo: "));
+    expect(finished).toBeDefined();
+    const finishedAt = Date.parse(finished!.ts);
+    const answered = results.filter((r) => r.status !== undefined);
+    const refusals = results.filter((r) => r.error !== undefined);
+    // While the run drained, every request got the retryable answer (a 200 can only be a request that raced the signal).
+    const shuttingDown = answered.filter((r) => r.status === 503);
+    expect(shuttingDown.length).toBeGreaterThan(20);
+    for (const r of shuttingDown) expect([r.code, r.retryAfter]).toEqual(["shutting_down", "5"]);
+    expect(answered.filter((r) => r.status !== 503 && r.status !== 200)).toEqual([]);
+    // The listener closed only after the run had finished and was reported.
+    for (const r of refusals) expect(r.at).toBeGreaterThanOrEqual(finishedAt);
+    expect(dbStatus(a)).toBe("succeeded");
   });
 
   it("a run that outlives the grace period is cancelled, the gateway still exits 0, and the restart reports it interrupted", async () => {

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createServeRuntime, type ServeRuntimeDeps } from "../../src/gateway/runtime";
+import { isHostOverloadedError } from "../../src/host-contract/host-api";
 import { createSessionStore } from "../../src/gateway/sessions/session-store";
 import { createJournal } from "../../src/gateway/journal/journal";
 
@@ -48,5 +49,45 @@ describe("gateway runtime: enqueueSystemEvent when a write fails", () => {
     journal.close();
     expect(createSessionStore({ dir: path.join(dir, "sessions") }).get("main").pending.map((e) => e.text)).toEqual(["stored"]);
     expect(fs.readFileSync(journalFile, "utf8").trim().split("\n").map((l) => JSON.parse(l).text)).toEqual(["stored"]);
+  });
+});
+
+describe("gateway runtime: the main session's pending queue is bounded (session.main.maxPending)", () => {
+  const setup = (mainMaxPending: number) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gw-maxpending-"));
+    const sessions = createSessionStore({ dir: path.join(dir, "sessions") });
+    const journal = createJournal({ file: path.join(dir, "journal.jsonl") });
+    const runtime = createServeRuntime({ sessions, journal, models: [], mainMaxPending } as unknown as ServeRuntimeDeps);
+    return { sessions, runtime };
+  };
+
+  it("refuses the event past the bound with a HostOverloadedError (Retry-After 30 s) and keeps the queue as it was", () => {
+    const { sessions, runtime } = setup(3);
+    for (let i = 0; i < 3; i++) runtime.sessions.enqueueSystemEvent("main", `e${i}`);
+    let thrown: unknown;
+    try {
+      runtime.sessions.enqueueSystemEvent("main", "one too many");
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isHostOverloadedError(thrown)).toBe(true);
+    expect(thrown).toMatchObject({
+      code: "overloaded",
+      retryAfterSeconds: 30,
+      message: "the main session already holds 3 pending system events (session.main.maxPending); retry once a heartbeat has drained them",
+    });
+    expect(sessions.get("main").pending.map((e) => e.text)).toEqual(["e0", "e1", "e2"]);
+  });
+
+  it("accepts again once events are consumed; a re-sent dedupe key is still dropped silently when full; other sessions are not bounded", () => {
+    const { sessions, runtime } = setup(2);
+    runtime.sessions.enqueueSystemEvent("main", "a", { dedupeKey: "k" });
+    runtime.sessions.enqueueSystemEvent("main", "b");
+    expect(() => runtime.sessions.enqueueSystemEvent("main", "a again", { dedupeKey: "k" })).not.toThrow();
+    for (let i = 0; i < 5; i++) runtime.sessions.enqueueSystemEvent("hook:x", `x${i}`);
+    sessions.consume("main", [sessions.get("main").pending[0]!.id]);
+    runtime.sessions.enqueueSystemEvent("main", "c");
+    expect(sessions.get("main").pending.map((e) => e.text)).toEqual(["b", "c"]);
+    expect(sessions.get("hook:x").pending).toHaveLength(5);
   });
 });

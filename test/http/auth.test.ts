@@ -158,13 +158,51 @@ describe("auth-failure throttling (acceptance 2)", () => {
     expect((await request(h.app).post("/hooks/wake").send(wake)).status).toBe(429);
   });
 
-  it("GET requests with a wrong token do not count", async () => {
+  it("200 wrong-token GETs of a run status no longer all get 401: the 21st and later get 429", async () => {
     h = createRouterApp();
-    for (let i = 0; i < 30; i++) {
-      const res = await request(h.app).get("/hooks/runs/abc").set(bearer("wrong-token-wrong-token"));
-      expect(res.status).toBe(401);
-    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i++) statuses.push((await request(h.app).get("/hooks/runs/abc").set(bearer("wrong-token-wrong-token"))).status);
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
+    expect(statuses.slice(20)).toEqual(Array(180).fill(429));
+  });
+
+  it("a client throttled on POST gets 429 on the run-status GET, with no 404-vs-401 oracle left", async () => {
+    h = createRouterApp();
+    for (let i = 0; i < 21; i++) await wrong(h.app);
+    const res = await request(h.app).get("/hooks/runs/abc").set(bearer("wrong-token-wrong-token"));
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe("too_many_requests");
+    expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+  });
+
+  it("wrong tokens on a wrong method or an unknown route count too; once throttled those answer 429", async () => {
+    h = createRouterApp({ config: { authThrottle: { maxFailures: 2, windowSeconds: 60 } } });
+    expect((await request(h.app).put("/hooks/wake").set(bearer("wrong-token-wrong-token")).send(wake)).status).toBe(405);
+    expect((await request(h.app).post("/hooks").set(bearer("wrong-token-wrong-token")).send(wake)).status).toBe(404);
+    const limited = await request(h.app).delete("/hooks/agent").set(bearer("wrong-token-wrong-token"));
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe("too_many_requests");
+    expect((await request(h.app).post("/hooks").send(wake)).status).toBe(429);
+    expect((await request(h.app).post("/hooks/wake").send(wake)).status).toBe(429);
+  });
+
+  it("once throttled, a correct token on any route passes and clears the count", async () => {
+    h = createRouterApp({ config: { authThrottle: { maxFailures: 2, windowSeconds: 60 } } });
+    for (let i = 0; i < 3; i++) await wrong(h.app);
+    expect((await wrong(h.app)).status).toBe(429);
+    const status = await request(h.app).get("/hooks/runs/abc").set(bearer());
+    expect(status.status).toBe(404);
+    expect(status.body.code).toBe("not_found");
     expect((await wrong(h.app)).status).toBe(401);
+  });
+
+  it("a throttled client gets 429 for a refused query token as well (hooks.allowQueryToken false)", async () => {
+    h = createRouterApp({ config: { allowQueryToken: false, authThrottle: { maxFailures: 2, windowSeconds: 60 } } });
+    expect((await request(h.app).post(`/hooks/wake?token=${ROUTER_TEST_TOKEN}`).send(wake)).status).toBe(400);
+    for (let i = 0; i < 3; i++) await wrong(h.app);
+    const res = await request(h.app).post(`/hooks/wake?token=${ROUTER_TEST_TOKEN}`).send(wake);
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe("too_many_requests");
   });
 
   it("failures outside the window are forgotten", async () => {

@@ -4,6 +4,7 @@
  * resumed only when the host says the start can no longer fail (`ready()`, host
  * API 1.2), and still in `start()` on a host that predates it.
  */
+import { wrappedContent } from "../helpers/wrapped";
 import request from "supertest";
 import { activate } from "../../src/plugin/index";
 import { openPluginDatabase } from "../../src/store/database";
@@ -75,7 +76,7 @@ describe("plugin: when accepted runs resume", () => {
     expect(host.systemEvents).toEqual([]);
     await runsService().ready!();
     await host.waitFor(() => host.turns.length === 1 && host.systemEvents.length === 2, 5000, "the queued run and both summaries");
-    expect(host.systemEvents.map((e) => e.text.split(":")[0])).toEqual(["Hook Crashed (interrupted)", "Hook CI"]);
+    expect(host.systemEvents.map((e) => wrappedContent(e.text).split(":")[0])).toEqual(["Hook Crashed (interrupted)", "Hook CI"]);
   });
 
   it("host API 1.1 (never calls ready): start() resumes runs as before", async () => {

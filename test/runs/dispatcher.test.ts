@@ -1,4 +1,4 @@
-import type { RunTurnResult } from "../../src/host-contract/host-api";
+import { hostOverloadedError, type RunTurnResult } from "../../src/host-contract/host-api";
 import type { DispatchResult } from "../../src/core/actions";
 import type { Result } from "../../src/core/errors";
 import { wrapExternalContent } from "../../src/safety/wrap";
@@ -61,6 +61,21 @@ describe("dispatcher: wake", () => {
     const res = await h.dispatcher.wake({ kind: "wake", text: "x", mode: "now" }, directSource({ hook: "wake" }));
     expect(!res.ok && [res.error.code, res.error.status]).toEqual(["shutting_down", 503]);
     expect(h.host.systemEvents).toEqual([]);
+  });
+
+  it("answers 503 overloaded with the host's Retry-After when the host's queue is full", async () => {
+    const h = createHarness();
+    h.host.api.runtime.sessions.enqueueSystemEvent = () => {
+      throw hostOverloadedError("the main session is full", 30);
+    };
+    const res = await h.dispatcher.wake({ kind: "wake", text: "x", mode: "now" }, directSource({ hook: "wake" }));
+    expect(!res.ok && [res.error.code, res.error.status, res.error.message, res.error.headers]).toEqual([
+      "overloaded",
+      503,
+      "The main session's event queue is full; retry later.",
+      { "Retry-After": "30" },
+    ]);
+    expect(h.host.heartbeats).toEqual([]);
   });
 
   it("answers 503 storage_unavailable with Retry-After, and requests no heartbeat, when the host cannot store the event", async () => {

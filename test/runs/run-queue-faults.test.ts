@@ -5,6 +5,7 @@
  * open() reads recovery without acting on it, so a start that fails after it
  * leaves every run as it was.
  */
+import { wrappedContent } from "../helpers/wrapped";
 import type { RunStore } from "../../src/core/runs";
 import { createMemoryRunStore } from "../../src/runs/memory-store";
 import { INTERRUPTED_REASON } from "../../src/runs/executor";
@@ -67,7 +68,7 @@ describe("run queue: storage faults", () => {
     await h.finished(res.value.id);
     expect(h.host.logs.some((l) => l.message === "run summary could not be posted to the main session" && l.meta?.runId === res.value.id)).toBe(true);
     await h.host.waitFor(() => h.store.get(res.value.id)?.summaryPending === false, 5000, "the summary to be posted");
-    expect(h.host.systemEvents.map((e) => e.text)).toEqual(["Hook Deploy: echo: Summarise the deploy"]);
+    expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual(["Hook Deploy: echo: Summarise the deploy"]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * JSON Schema (ajv) of the keys the gateway itself owns: `gateway.*`, `plugins.*`,
  * `agents.runner`, `agents.defaults.{heartbeat,model,models,timeoutSeconds}` and
- * `session.main.lastRoute`. Other top-level sections belong to plugins and are
+ * `session.main.{lastRoute,maxPending}`. Other top-level sections belong to plugins and are
  * validated against their manifests' `configSchema`. Rules in words travel as
  * `x-rule` annotations, as in a plugin's schema (see ajv-errors.ts).
  */
@@ -71,7 +71,7 @@ export const GATEWAY_CONFIG_SCHEMA = {
             heartbeat: {
               type: "object",
               additionalProperties: false,
-              properties: { every: { type: ["string", "number"] } },
+              properties: { every: { type: ["string", "number"] }, maxPromptChars: { type: "integer", minimum: 1000 } },
             },
             models: {
               type: "object",
@@ -91,6 +91,7 @@ export const GATEWAY_CONFIG_SCHEMA = {
           type: "object",
           additionalProperties: false,
           properties: {
+            maxPending: { type: "integer", minimum: 1 },
             lastRoute: {
               type: "object",
               required: ["channel"],

@@ -33,6 +33,10 @@ export interface GatewayConfig {
   pluginPaths: string[];
   /** Heartbeat period in ms; 0 = periodic heartbeats disabled. */
   heartbeatEveryMs: number;
+  /** Bound of one heartbeat prompt in characters (`agents.defaults.heartbeat.maxPromptChars`). */
+  heartbeatMaxPromptChars: number;
+  /** Pending system events the main session holds at most (`session.main.maxPending`). */
+  mainMaxPending: number;
   runner: RunnerConfig;
   /** Default model ref of agent turns (`agents.defaults.model`, else `agents.runner.model`). */
   defaultModel?: string;
@@ -46,5 +50,7 @@ export const DEFAULTS = {
   port: DEFAULT_GATEWAY_PORT,
   stateDir: ".gateway",
   heartbeatEvery: "30m",
+  heartbeatMaxPromptChars: 100_000,
+  mainMaxPending: 10_000,
   timeoutSeconds: 600,
 } as const;

@@ -69,6 +69,8 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
     logLevel: (gw.logLevel as LogLevel | undefined) ?? "info",
     pluginPaths: paths.map((p) => path.resolve(opts.configDir, p)),
     heartbeatEveryMs,
+    heartbeatMaxPromptChars: (obj(defaults.heartbeat).maxPromptChars as number | undefined) ?? DEFAULTS.heartbeatMaxPromptChars,
+    mainMaxPending: (obj(obj(raw.session).main).maxPending as number | undefined) ?? DEFAULTS.mainMaxPending,
     runner,
     defaultModel,
     models,

@@ -24,7 +24,16 @@ export interface GatewayAppOptions {
   logger: HostLogger;
   /** Request ids of the gateway's own responses; default crypto.randomUUID. */
   idGen?: () => string;
+  /**
+   * True while the gateway drains before it stops: every response carries
+   * `Connection: close` and `/healthz` answers 503 `shutting_down` (plugins
+   * refuse their own requests on the host's `gateway: stopping` event).
+   */
+  isStopping?: () => boolean;
 }
+
+/** Retry-After of the gateway's own 503 while it stops (the hooks plugin sends the same). */
+export const STOPPING_RETRY_AFTER_SECONDS = 5;
 
 function sameSecret(a: string, b: string): boolean {
   const x = crypto.createHash("sha256").update(a).digest();
@@ -47,10 +56,16 @@ export function createGatewayApp(opts: GatewayAppOptions): Express {
   // Every response carries X-Request-Id (SPEC §4.2); a plugin route may replace it with its own.
   app.use((_req, res, next) => {
     res.setHeader("X-Request-Id", (opts.idGen ?? crypto.randomUUID)());
+    if (opts.isStopping?.()) res.setHeader("Connection", "close");
     next();
   });
 
   app.get("/healthz", (_req, res) => {
+    if (opts.isStopping?.()) {
+      res.status(503).setHeader("Retry-After", String(STOPPING_RETRY_AFTER_SECONDS));
+      res.json({ ok: false, code: "shutting_down", error: "The gateway is shutting down; retry later." });
+      return;
+    }
     res.json({ ok: true });
   });
 

@@ -25,7 +25,9 @@ export type JournalRecord =
   | { type: "system_events_consumed"; sessionKey: string; count: number }
   | { type: "heartbeat"; reason: string; pending: number }
   | { type: "agent_turn"; sessionKey: string; model?: string; thinking?: string; status: "ok" | "error" | "timeout"; reply?: string; error?: string; durationMs: number }
-  | { type: "delivery"; channel: string; to?: string; text: string; via?: string };
+  | { type: "delivery"; channel: string; to?: string; text: string; via?: string }
+  | { type: "heartbeat_batch_failed"; reason: string; events: number; promptChars: number; status: string; error?: string; nextBudget?: number; skipped?: string; gaveUp?: boolean }
+  | { type: "system_event_set_aside"; sessionKey: string; id: string; eventTs: string; chars: number; source?: string };
 
 export type JournalEntry = JournalRecord & { ts: string };
 

@@ -1,8 +1,12 @@
 /**
  * The auth stage of the pipeline (SPEC §4.1): a refused query token (400), a
  * missing or wrong token (401), or too many failures from one client (429).
- * Only POST failures count towards the throttle; a correct token always passes
- * and clears the client's count.
+ *
+ * A failure is any request below the hook path that presents no token or a
+ * wrong one, whatever its route and method (run status, unknown hooks, wrong
+ * methods too), so no route is an unthrottled oracle. A refused query token is
+ * not compared, so it does not count, but a throttled client gets 429 for it
+ * too. A correct token always passes and clears the client's count.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { ResolvedHooksConfig } from "../../config/types";
@@ -12,7 +16,6 @@ import { extractToken, hasQueryToken, type TokenCarrier } from "./token-carrier"
 import { createTokenMatcher } from "./token-matcher";
 
 export interface AuthRequest {
-  method: string;
   headers: IncomingHttpHeaders;
   /** URL as received (with the query string). */
   url: string;
@@ -34,24 +37,25 @@ export function createAuthenticator(options: {
   const { config } = options;
   const matches = createTokenMatcher(config.token);
   const throttle = createAuthThrottle({ ...config.authThrottle, clock: options.clock });
+  const tooMany = (retryAfterSeconds: number) => {
+    const { maxFailures, windowSeconds } = config.authThrottle;
+    return hookErrors.authThrottled({ maxFailures, windowSeconds, retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } });
+  };
 
   return {
     throttle,
     authenticate(req) {
-      if (!config.allowQueryToken && hasQueryToken(req.url)) return err(hookErrors.queryTokenNotAllowed());
+      if (!config.allowQueryToken && hasQueryToken(req.url)) {
+        const state = throttle.peek(req.client);
+        return err(state.throttled ? tooMany(state.retryAfterSeconds) : hookErrors.queryTokenNotAllowed());
+      }
       const presented = extractToken(req.headers, req.url);
       if (presented && matches(presented.token)) {
         throttle.clear(req.client);
         return ok({ carrier: presented.carrier });
       }
-      if (req.method === "POST") {
-        const verdict = throttle.recordFailure(req.client);
-        if (verdict.throttled) {
-          const { maxFailures, windowSeconds } = config.authThrottle;
-          const { retryAfterSeconds } = verdict;
-          return err(hookErrors.authThrottled({ maxFailures, windowSeconds, retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } }));
-        }
-      }
+      const verdict = throttle.recordFailure(req.client);
+      if (verdict.throttled) return err(tooMany(verdict.retryAfterSeconds));
       return err((presented ? hookErrors.tokenInvalid : hookErrors.tokenMissing)({ headers: CHALLENGE }));
     },
   };

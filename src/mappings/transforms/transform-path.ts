@@ -1,7 +1,10 @@
 /**
  * Confinement of transform modules (SPEC §6.3), checked at activation: a module
- * path is relative, has no `..`, names a supported file that exists, and its
- * real path (symbolic links followed) is inside the real transforms directory.
+ * path is relative, has no `..`, names a supported file that exists, its real
+ * path (symbolic links followed) is inside the real transforms directory, and
+ * the file has exactly one link. A hard link shares its inode with a name that
+ * may be anywhere on the same file system, so no path check can prove it is
+ * inside: a file with more than one link is refused.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -73,12 +76,19 @@ export function resolveTransformModule(opts: { module: string; exportName?: stri
   if (!isInside(root, real)) {
     throw new ConfigError(`${key} must stay inside ${dirLabel}; "${module}" resolves outside it through a symbolic link`);
   }
+  const links = fs.statSync(real).nlink;
+  if (links > 1) {
+    throw new ConfigError(
+      `${key} must be a file with a single link inside ${dirLabel}; "${module}" has ${links} hard links, so it may be a file from outside the directory (copy it instead of linking it)`,
+    );
+  }
   return { module, exportName: opts.exportName, root, file };
 }
 
-/** Re-checks at load time that the file still resolves inside its directory (it may have been replaced). */
+/** Re-checks at load time that the file still resolves inside its directory and has one link (it may have been replaced). */
 export function realPathInside(mod: ResolvedTransformModule): string {
   const real = fs.realpathSync(mod.file);
   if (!isInside(mod.root, real)) throw new Error(`transform module "${mod.module}" now resolves outside its directory`);
+  if (fs.statSync(real).nlink > 1) throw new Error(`transform module "${mod.module}" is now a hard link (more than one link)`);
   return real;
 }

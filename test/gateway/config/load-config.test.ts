@@ -51,6 +51,8 @@ describe("loadGatewayConfig", () => {
     expect(config.bind).toBe("127.0.0.1");
     expect(config.port).toBe(18789);
     expect(config.heartbeatEveryMs).toBe(30 * 60_000);
+    expect(config.heartbeatMaxPromptChars).toBe(100_000);
+    expect(config.mainMaxPending).toBe(10_000);
     expect(config.runner).toEqual({ kind: "echo", delayMs: 0 });
     expect(config.models).toEqual([{ ref: "openai/gpt-4o", alias: "smart" }, { ref: "local/x" }]);
     expect(config.defaultTimeoutSeconds).toBe(600);
@@ -130,6 +132,19 @@ describe("loadGatewayConfig", () => {
     expect(config.runner).toEqual({ kind: "openai", baseUrl: "http://127.0.0.1:1/v1", model: "openai/gpt" });
     expect(config.defaultModel).toBe("openai/gpt");
     expect(config.heartbeatEveryMs).toBe(0);
+  });
+
+  it("reads agents.defaults.heartbeat.maxPromptChars and session.main.maxPending, and names each when invalid", () => {
+    const dir = tmp();
+    const ok = write(dir, "a.json", '{"agents":{"defaults":{"heartbeat":{"maxPromptChars":20000}}},"session":{"main":{"maxPending":50}}}');
+    const { config } = loadGatewayConfig({ configFlag: ok, env: {} });
+    expect([config.heartbeatMaxPromptChars, config.mainMaxPending]).toEqual([20_000, 50]);
+    const small = write(dir, "b.json", '{"agents":{"defaults":{"heartbeat":{"maxPromptChars":999}}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: small, env: {} })).message).toBe(`invalid config ${small}: agents.defaults.heartbeat.maxPromptChars must be at least 1000`);
+    const zero = write(dir, "c.json", '{"session":{"main":{"maxPending":0}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: zero, env: {} })).message).toBe(`invalid config ${zero}: session.main.maxPending must be at least 1`);
+    const fraction = write(dir, "d.json", '{"session":{"main":{"maxPending":2.5}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: fraction, env: {} })).key).toBe("session.main.maxPending");
   });
 
   it("keeps gateway.auth.token as configured: loading reads no secret (regression: an unset variable failed every command)", () => {

@@ -102,12 +102,20 @@ describe("heartbeat", () => {
     expect(t.entries()).toEqual([{ ts: expect.any(String), type: "heartbeat", reason: "interval", pending: 0 }]);
   });
 
-  it("keeps the events when the turn fails", async () => {
+  it("keeps the events when the turn fails, retries after a backoff, and reports the failure on the main session", async () => {
     const t = setup({ fail: true });
     t.sessions.enqueue("main", "keep me");
-    await t.hb.runNow("test");
-    expect(t.sessions.get("main").pending.map((e) => e.text)).toEqual(["keep me"]);
-    expect(t.entries().map((e) => e.type)).toEqual(["heartbeat", "agent_turn"]);
+    const beat = t.hb.runNow("test");
+    for (let i = 0; t.timers.timers.length === 0 && i < 1000; i++) await new Promise((r) => setImmediate(r));
+    expect(t.timers.fire(1000)).toBe(1);
+    await beat;
+    const pending = t.sessions.get("main").pending;
+    expect(pending.map((e) => e.text)).toEqual([
+      "keep me",
+      "Heartbeat report: the agent runner failed 2 heartbeat turns (last: error, down); the events were sent again in smaller batches after a pause. 1 event failed even on its own and stays pending.",
+    ]);
+    expect(pending[1]!.meta).toEqual({ source: "heartbeat", kind: "heartbeat-report" });
+    expect(t.entries().map((e) => e.type)).toEqual(["heartbeat", "agent_turn", "heartbeat_batch_failed", "agent_turn", "heartbeat_batch_failed", "system_event"]);
   });
 
   it("does not consume events enqueued while the turn runs", async () => {

@@ -65,6 +65,23 @@ describe("gateway app", () => {
     expect((await request(app()).get("/healthz").expect(200)).body).toEqual({ ok: true });
   });
 
+  it("while stopping: /healthz is 503 shutting_down with Retry-After, and every response closes its connection", async () => {
+    let stopping = false;
+    const hooks = express.Router();
+    hooks.post("/wake", (_req, res) => void res.json({ ok: true }));
+    const a = createGatewayApp({ routes: [{ prefix: "/hooks", handler: hooks, pluginId: "p" }], logger: quiet, status: () => ({}), isStopping: () => stopping });
+    expect((await request(a).get("/healthz")).status).toBe(200);
+    stopping = true;
+    const health = await request(a).get("/healthz");
+    expect(health.status).toBe(503);
+    expect(health.body).toEqual({ ok: false, code: "shutting_down", error: "The gateway is shutting down; retry later." });
+    expect(health.headers["retry-after"]).toBe("5");
+    expect(health.headers.connection).toBe("close");
+    const hook = await request(a).post("/hooks/wake");
+    expect(hook.status).toBe(200);
+    expect(hook.headers.connection).toBe("close");
+  });
+
   it("guards /api/status with gateway.auth.token", async () => {
     const a = app("operator-token-123");
     expect((await request(a).get("/api/status").expect(401)).body.code).toBe("unauthorized");

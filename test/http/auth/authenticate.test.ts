@@ -4,8 +4,7 @@ const TOKEN = "unit-test-token-0123456789";
 const config = { token: TOKEN, allowQueryToken: true, authThrottle: { maxFailures: 2, windowSeconds: 60 } };
 
 describe("createAuthenticator", () => {
-  const req = (over: Partial<{ method: string; headers: Record<string, string>; url: string; client: string }> = {}) => ({
-    method: "POST",
+  const req = (over: Partial<{ headers: Record<string, string>; url: string; client: string }> = {}) => ({
     headers: {},
     url: "/hooks/wake",
     client: "c1",
@@ -26,7 +25,7 @@ describe("createAuthenticator", () => {
     expect(!wrong.ok && wrong.error.message).toBe("The hook token is invalid.");
   });
 
-  it("429 with Retry-After past maxFailures (POST only), cleared by the right token", () => {
+  it("429 with Retry-After past maxFailures, cleared by the right token", () => {
     const a = createAuthenticator({ config, clock: () => 0 });
     a.authenticate(req());
     a.authenticate(req());
@@ -37,10 +36,13 @@ describe("createAuthenticator", () => {
     expect(!after.ok && after.error.code).toBe("unauthorized");
   });
 
-  it("GET failures are not counted", () => {
-    const a = createAuthenticator({ config });
-    for (let i = 0; i < 5; i++) a.authenticate(req({ method: "GET" }));
-    expect(a.throttle.size).toBe(0);
+  it("a throttled client gets 429 for a refused query token, which is itself not counted", () => {
+    const a = createAuthenticator({ config: { ...config, allowQueryToken: false }, clock: () => 0 });
+    for (let i = 0; i < 3; i++) a.authenticate(req());
+    const r = a.authenticate(req({ url: `/hooks/wake?token=${TOKEN}` }));
+    expect(!r.ok && [r.error.code, r.error.headers]).toEqual(["too_many_requests", { "Retry-After": "60" }]);
+    expect(a.authenticate(req({ client: "c2", url: `/hooks/wake?token=${TOKEN}` })).ok).toBe(false);
+    expect(a.throttle.size).toBe(1);
   });
 
   it("allowQueryToken false → query_token_not_allowed, before the token is even compared", () => {

@@ -204,6 +204,26 @@ describe("transforms (SPEC §6.3)", () => {
     });
   });
 
+  test("a module replaced by a hard link to a file outside its directory is refused at the next request", async () => {
+    const dir = tempDir();
+    const outside = tempDir();
+    try {
+      fs.writeFileSync(path.join(outside, "evil.js"), 'export default () => ({ message: "evil" });\n');
+      const module = path.join(dir, "t.js");
+      fs.writeFileSync(module, 'export default () => ({ message: "good" });\n');
+      const { engine, logger } = engineFor([mapping({ id: "t", transform: { module: "t.js" } })], { transformsDir: dir });
+      expect((await action(engine, hookInput("x", {}))).raw.message).toBe("good");
+      fs.rmSync(module);
+      fs.linkSync(path.join(outside, "evil.js"), module);
+      const r = await engine.resolve(hookInput("x", {}));
+      expect(r.ok ? r.value : r.error.code).toBe("transform_failed");
+      expect(logger.at("error")[0].meta).toMatchObject({ reason: "load_failed", cause: 'Error: transform module "t.js" is now a hard link (more than one link)' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   test("the fixtures directory is what the default helper config points at", () => {
     expect(fs.existsSync(path.join(TRANSFORM_FIXTURES, "github-push.js"))).toBe(true);
   });

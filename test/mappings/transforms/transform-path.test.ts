@@ -101,6 +101,26 @@ describe("transform containment is checked at start (SPEC §6.3)", () => {
     expect(r.ok && r.value.kind === "action" && r.value.raw.message).toBe("via link");
   });
 
+  test("a hard link to a file outside hooks.transformsDir is refused (regression: only symlinks were checked)", () => {
+    fs.linkSync(path.join(outside, "evil.js"), path.join(transformsDir, "linked.js"));
+    expect(startError({ module: "linked.js" })).toBe(
+      'hooks.mappings[0].transform.module must be a file with a single link inside hooks.transformsDir; "linked.js" has 2 hard links, so it may be a file from outside the directory (copy it instead of linking it)',
+    );
+  });
+
+  test("a symlink inside that points at a hard-linked file is refused too", () => {
+    fs.linkSync(path.join(outside, "evil.js"), path.join(transformsDir, "linked.js"));
+    fs.symlinkSync(path.join(transformsDir, "linked.js"), path.join(transformsDir, "alias.js"));
+    expect(startError({ module: "alias.js" })).toContain('"alias.js" has 2 hard links');
+  });
+
+  test("a copy of the same file is accepted", async () => {
+    fs.copyFileSync(path.join(outside, "evil.js"), path.join(transformsDir, "copied.js"));
+    const engine = start({ module: "copied.js" });
+    const r = await engine.resolve(hookInput("x", {}));
+    expect(r.ok && r.value.kind === "action" && r.value.raw.message).toBe("evil");
+  });
+
   test("a missing module file fails start", () => {
     expect(startError({ module: "nope.js" })).toBe(`hooks.mappings[0].transform.module: "nope.js" does not exist in hooks.transformsDir (${transformsDir})`);
   });
