@@ -72,7 +72,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
   const load = opts.load ?? ((file: string) => require(file) as unknown);
   const log = opts.logger.child("plugins");
   const file = config.configPath;
-  const snapshot = deepFreeze(structuredClone(config.raw));
+  const snapshot = deepFreeze(effectiveSnapshot(config));
   const enabled = opts.discovered.filter((p) => p.status === "ok");
 
   // 1. Config sections, before any plugin code runs: every problem of every section at once.
@@ -190,4 +190,19 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
       }
     },
   };
+}
+
+/**
+ * The config snapshot plugins see: the file as loaded, except that `gateway.port`
+ * is the port the gateway will listen on when `--port` overrode it (so a plugin
+ * that derives its own URL, like the mail watcher's default hook URL, gets the
+ * right one). `--port 0` (a free port chosen at listen time) is left as the file
+ * has it: that port is not known before plugins start.
+ */
+function effectiveSnapshot(config: GatewayConfig): Record<string, unknown> {
+  const raw = structuredClone(config.raw);
+  const gw = raw.gateway;
+  if (config.port === 0 || (gw !== null && typeof gw === "object" && (gw as Record<string, unknown>).port === config.port)) return raw;
+  raw.gateway = { ...(gw !== null && typeof gw === "object" && !Array.isArray(gw) ? (gw as Record<string, unknown>) : {}), port: config.port };
+  return raw;
 }

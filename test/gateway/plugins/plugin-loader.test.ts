@@ -29,7 +29,7 @@ function run(plugins: Array<{ manifest: Record<string, unknown>; module?: unknow
     return dir;
   });
   const configPath = path.join(root, "gateway.config.json");
-  const config = resolveGatewayConfig({ ...raw, gateway: { stateDir: "state" } }, { configPath, configDir: root });
+  const config = resolveGatewayConfig({ ...raw, gateway: { ...(raw.gateway as object | undefined), stateDir: "state" } }, { configPath, configDir: root });
   const discovered = discoverPlugins({ paths: dirs, installedDir: path.join(root, "none"), state: openPluginState(config.stateDir) });
   const sessions = createSessionStore({ dir: path.join(root, "sessions") });
   const journal = createJournal({ file: path.join(root, "journal.jsonl") });
@@ -41,9 +41,9 @@ function run(plugins: Array<{ manifest: Record<string, unknown>; module?: unknow
     if (m instanceof Error) throw m;
     return m;
   };
-  const exec = () =>
-    loadPlugins({ config, discovered, runtime: createCliRuntime({ models: [] }), events: new EventEmitter<HostEvents>(), logger: createGatewayLogger("error", sink), channels, load });
-  return { exec, configPath, loadCalls, channels, root, config };
+  const args = () => ({ config, discovered, runtime: createCliRuntime({ models: [] }), events: new EventEmitter<HostEvents>(), logger: createGatewayLogger("error", sink), channels, load });
+  const exec = () => loadPlugins(args());
+  return { exec, args, configPath, loadCalls, channels, root, config };
 }
 
 const mod = (activate: (api: PluginApi) => void, deactivate?: () => void) => ({ activate, deactivate });
@@ -192,6 +192,19 @@ describe("plugin loader", () => {
     expect(api.hostApiVersion).toBe("1.2.0");
     expect((api.config.custom as { a: number }).a).toBe(1);
     expect(Object.isFrozen(api.config.custom)).toBe(true);
+  });
+
+  it("plugins see the port --port chose as gateway.port (regression: the mail watcher's default URL used the file's port)", () => {
+    const seen: PluginApi[] = [];
+    const t = run([{ manifest: manifestOf("spy"), module: mod((api) => void seen.push(api)) }], { gateway: { port: 18789, bind: "127.0.0.1" } });
+    t.exec();
+    expect((seen[0]!.config.gateway as { port: number }).port).toBe(18789);
+    seen.length = 0;
+    loadPlugins({ ...t.args(), config: { ...t.config, port: 24001 } });
+    expect((seen[0]!.config.gateway as { port: number; bind: string })).toMatchObject({ port: 24001, bind: "127.0.0.1" });
+    seen.length = 0;
+    loadPlugins({ ...t.args(), config: { ...t.config, port: 0 } });
+    expect((seen[0]!.config.gateway as { port: number }).port).toBe(18789);
   });
 
   it("lists manifest presets of all enabled plugins to every activate, plus registered ones", () => {
