@@ -4,6 +4,7 @@
  * and what to do, or is skipped with a warning naming it; and a start that fails
  * has no side effects on accepted runs. Requires the built dist.
  */
+import { wrappedContent } from "../helpers/wrapped";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -132,7 +133,7 @@ describe("damaged state at start (real gateway)", () => {
     await start();
     await until(() => queued.every((q) => statusesOf(stateDir)[q.id] === "succeeded+started"), "the 10 queued runs", { timeoutMs: 60_000 });
     expect(statusesOf(stateDir).crashed).toBe("interrupted+started");
-    const summaries = gw!.journal().filter((e) => e.type === "system_event").map((e) => String(e.text));
+    const summaries = gw!.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
     expect(summaries.filter((t) => t.startsWith("Hook Crashed (interrupted): "))).toHaveLength(1);
     for (const q of queued) expect(summaries.filter((t) => t.startsWith(`Hook ${q.name}: echo: seeded ${q.name}`))).toHaveLength(1);
   });

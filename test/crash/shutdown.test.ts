@@ -111,7 +111,7 @@ describe("graceful shutdown of the gateway", () => {
     await Promise.all([loop(), loop(), loop(), loop()]);
     expect(await exit).toBe(0);
 
-    const finished = gw.journal().find((e) => e.type === "system_event" && String(e.text).startsWith("Hook Slow: echo: "));
+    const finished = gw.journal().find((e) => e.type === "system_event" && wrappedContent(String(e.text)).startsWith("Hook Slow: echo: "));
     expect(finished).toBeDefined();
     const finishedAt = Date.parse(finished!.ts);
     const answered = results.filter((r) => r.status !== undefined);
