@@ -14,17 +14,10 @@
 import fs from "node:fs";
 import type { LastRoute } from "../../host-contract/host-api";
 import { StorageWriteError } from "../storage/line-file";
-import type { ChatMessage, PendingSystemEvent } from "./session-types";
+import type { SessionRecord } from "./session-types";
 
 /** What a snapshot file holds. */
-export interface SessionSnapshot {
-  key: string;
-  createdAt: string;
-  pending: PendingSystemEvent[];
-  history: ChatMessage[];
-  lastRoute?: LastRoute;
-  heartbeatRequested?: string;
-  recentDedupeKeys?: string[];
+export interface SessionSnapshot extends SessionRecord {
   /** Sequence number of the last log operation folded in (absent in files written before the log existed). */
   seq?: number;
 }

@@ -25,25 +25,13 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { HostLogger, LastRoute, SystemEventMeta } from "../../host-contract/host-api";
-import type { ChatMessage, PendingSystemEvent } from "./session-types";
+import type { ChatMessage, PendingSystemEvent, SessionRecord } from "./session-types";
 import { openLineFile, type LineFile } from "../storage/line-file";
 import { readSnapshot, writeSnapshot } from "./session-snapshot";
 
-export type { ChatMessage, PendingSystemEvent };
+export type { ChatMessage, PendingSystemEvent, SessionRecord };
 export { SessionStateError } from "./session-snapshot";
 import { readSessionLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
-
-export interface SessionRecord {
-  key: string;
-  createdAt: string;
-  pending: PendingSystemEvent[];
-  history: ChatMessage[];
-  lastRoute?: LastRoute;
-  /** Reason of a heartbeat requested but not yet run (survives a restart). */
-  heartbeatRequested?: string;
-  /** Dedupe keys of the most recently consumed events (bounded), so a re-sent event is still recognised. */
-  recentDedupeKeys?: string[];
-}
 
 /** How many dedupe keys of consumed events a session remembers. */
 export const MAX_RECENT_DEDUPE_KEYS = 1000;
