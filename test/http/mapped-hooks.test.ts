@@ -1,6 +1,6 @@
 /**
  * Mapped hooks through the real plugin (activated on the fake host, its route
- * mounted like a host does): issue 4 acceptance checks 3–7 at the HTTP level —
+ * mounted like a host does), SPEC §6 at the HTTP level —
  * transforms, validation and safety wrapping of mapped actions, form bodies,
  * the mail preset's routing and a preset plugin's preset.
  */
