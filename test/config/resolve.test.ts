@@ -1,6 +1,6 @@
 /**
- * resolveConfig() (and resolveHooksSecrets() after it): issue 2 acceptance check
- * 12, defaults, the one ConfigError listing every problem, and rules JSON Schema
+ * resolveConfig() (and resolveHooksSecrets() after it): invalid config names the
+ * key and the rule (SPEC §3), defaults, the one ConfigError listing every problem, and rules JSON Schema
  * cannot check (unique model aliases). Token sources are in
  * resolve-hooks-secrets.test.ts.
  */
@@ -30,7 +30,7 @@ function problem(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, conf
 
 const enabled = (extra: Record<string, unknown> = {}) => ({ hooks: { enabled: true, token: TOKEN, ...extra } });
 
-describe("acceptance check 12: invalid config fails with a message naming the key", () => {
+describe("invalid config fails with a message naming the key", () => {
   it.each<[string, Record<string, unknown>, NodeJS.ProcessEnv, string]>([
     ["enabled without token", { hooks: { enabled: true } }, {}, "hooks.token is required when hooks.enabled is true"],
     ["token shorter than 16", { hooks: { enabled: true, token: "0123456789abcde" } }, {}, "hooks.token must be at least 16 characters long (after trimming)"],

@@ -1,5 +1,5 @@
 /**
- * Crash suite (SPEC §7, issue 5 check 1): the real gateway with a slow echo
+ * Crash suite (SPEC §7): the real gateway with a slow echo
  * runner accepts 200 `/agent` runs — a third with idempotency keys, some sent
  * twice at once — and is killed with SIGKILL three times mid-way (once while
  * requests are in flight), then restarted on the same state. Afterwards:

@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of the real gateway (SPEC §7, issue 5 check 5): SIGTERM with
+ * Graceful shutdown of the real gateway (SPEC §7): SIGTERM with
  * a run in progress lets it finish within `hooks.runs.shutdownGraceSeconds`, the
  * gateway exits 0, queued runs stay queued and resume after the restart. A run
  * that outlives the grace is left for recovery and reported as interrupted.

@@ -53,7 +53,7 @@ describe("gateway e2e: bad config", () => {
     expect(await startFails(file)).toMatch(new RegExp(`^gateway: invalid config ${file}: .*hooks\\.token.*`));
   });
 
-  // Issue 2 check 12 / issue 3 check 4 / SPEC §3: the rule in words, never a regular expression.
+  // SPEC §3: the rule in words, never a regular expression.
   it.each([
     ['"token": "short-token"', "hooks.token must be at least 16 characters long (after trimming)"],
     ['"token": "0123456789 abcdef0123"', "hooks.token must contain only printable ASCII characters (no spaces inside)"],

@@ -1,5 +1,5 @@
 /**
- * Issue 3, check 1 (automated variant): with no config file the gateway starts
+ * The demo start (SPEC §2.2): with no config file the gateway starts
  * on the demo default, prints the generated hook token once with a curl line
  * that works, and the journal shows the system event and a heartbeat.
  */

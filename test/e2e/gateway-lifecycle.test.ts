@@ -1,5 +1,5 @@
 /**
- * Issue 3, checks 6 and 7: pending system events survive a restart and one
+ * The gateway's lifecycle (SPEC §2.2): pending system events survive a restart and one
  * heartbeat consumes them in one main-agent turn; SIGTERM/SIGINT on an idle
  * gateway exit 0 within 2 s; periodic heartbeats run on their own.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 6 acceptance against the real `gateway` process (built dist) and a real IMAP
+ * Mail (SPEC §8) against the real `gateway` process (built dist) and a real IMAP
  * server (dovecot): `mail setup` writes a config `gateway start` accepts, `mail run`
  * turns new mail into one agent run, survives the gateway being down and its own
  * `kill -9`, and the gateway can run the watcher itself (hooks.mail.autoStart), posting
@@ -86,7 +86,7 @@ function startWatcherProcess(s: Setup): { child: ChildProcess; stderr(): string;
 const mailTurns = (stateDir: string): JournalEntry[] =>
   readJournal(stateDir).filter((e) => e.type === "agent_turn" && String(e.sessionKey).startsWith("hook:mail:"));
 
-test("check 1: setup output is accepted by `gateway start`; plain passwords are refused; rerun updates", async () => {
+test("setup output is accepted by `gateway start`; plain passwords are refused; rerun updates", async () => {
   const s = await setUp();
   const refused = await runGatewayCli(["webhooks", "mail", "setup", "--config", s.configPath, "--password", "hunter2"], { cwd: s.dir });
   expect(refused.code).toBe(1);
@@ -108,7 +108,7 @@ test("check 1: setup output is accepted by `gateway start`; plain passwords are 
   expect(gw.stdout()).toContain(`route: ${gw.baseUrl}/hooks → inbound-webhooks`);
 });
 
-test("checks 2 and 5: three new messages → one post, one agent run listing all three, readable text; --once exits 0", async () => {
+test("three new messages → one post, one agent run listing all three, readable text; --once exits 0", async () => {
   const s = await setUp();
   const gw = await gateway(s);
   const first = await mailCli(s, ["--once"]);
@@ -149,7 +149,7 @@ test("checks 2 and 5: three new messages → one post, one agent run listing all
   expect(mailTurns(s.stateDir)).toHaveLength(1);
 });
 
-test("check 3: gateway down → run keeps retrying; kill -9 (before any 2xx) and restart of run; each message delivered exactly once", async () => {
+test("gateway down → run keeps retrying; kill -9 (before any 2xx) and restart of run; each message delivered exactly once", async () => {
   const s = await setUp();
   const w1 = startWatcherProcess(s);
   await until(() => w1.stderr().includes("first start for this mailbox"), "the watcher's first checkpoint", { timeoutMs: 20_000, detail: w1.stderr });
@@ -186,7 +186,7 @@ function readCheckpoint(stateDir: string): { lastUid: number; pending?: { uids: 
   return JSON.parse(fs.readFileSync(path.join(stateDir, rel), "utf8"));
 }
 
-test("check 3: kill -9 of `run` after the gateway accepted a batch but before the checkpoint write; the restart neither loses nor repeats a message", async () => {
+test("kill -9 of `run` after the gateway accepted a batch but before the checkpoint write; the restart neither loses nor repeats a message", async () => {
   // The watcher posts through a proxy that can keep the gateway's 2xx from it.
   const proxy = await startHoldingProxy("/hooks/mail");
   cleanups.push(() => proxy.close());
@@ -235,7 +235,7 @@ test("check 3: kill -9 of `run` after the gateway accepted a batch but before th
   }
 });
 
-test("check 4: a wrong IMAP password makes --once fail with a clear error and exit code 1", async () => {
+test("a wrong IMAP password makes --once fail with a clear error and exit code 1", async () => {
   const s = await setUp();
   const r = await mailCli(s, ["--once"], { IMAP_PW: "definitely-wrong" });
   expect(r.code).toBe(1);

@@ -1,5 +1,5 @@
 /**
- * Issue 3, checks 2 and 3: the real gateway with the `openai` runner pointed at a
+ * The `openai` runner (SPEC §2.2): the real gateway with the `openai` runner pointed at a
  * fake Chat Completions server; `/hooks/agent` → agent_turn (model + thinking),
  * delivery on the resolved channel, `Hook <name>: …` on main, then a heartbeat;
  * the same sessionKey continues the conversation.

@@ -1,5 +1,5 @@
 /**
- * Issue 3, check 5 and the plugin manager end to end: `gateway plugins install`
+ * The plugin manager end to end (SPEC §2.2): `gateway plugins install`
  * of this package's own `npm pack` tarball into a fresh state dir, `plugins list`,
  * a gateway serving `/hooks/wake` from the installed copy; a plugin with an
  * invalid manifest listed as broken while the gateway still starts; the example

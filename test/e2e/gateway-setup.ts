@@ -47,7 +47,7 @@ export async function postJson(url: string, body: unknown, token = HOOK_TOKEN): 
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-/** Every e2e response body: no stack, no hook/operator token (nor `extraSecret`), no filesystem path (issue 2 check 13). */
+/** Every e2e response body: no stack, no hook/operator token (nor `extraSecret`), no filesystem path (SPEC §4.2). */
 export function expectCleanResponse(text: string, extraSecret?: string): void {
   expectCleanBody(text, [HOOK_TOKEN, GATEWAY_TOKEN, ...(extraSecret ? [extraSecret] : [])]);
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 4 acceptance checks 7 and 8 against the real `gateway` process (built
+ * Preset plugins (SPEC §6.4) against the real `gateway` process (built
  * dist): the example Alertmanager preset plugin installed with
  * `gateway plugins install` and enabled in `hooks.presets` handles Alertmanager's
  * payload end to end (run → delivery → summary in the journal), and

@@ -1,5 +1,5 @@
 /**
- * Hardening issue item 1, against the real gateway process: a /wake body of
+ * Regression, against the real gateway process (SPEC §14): a /wake body of
  * 256 KiB (the default hooks.maxBodyBytes) filled with look-alike brackets used
  * to block the event loop for minutes (255 KB of `<`: 299 s, `/healthz` frozen as
  * long). Wrapping is linear now: `/healthz` keeps answering within 100 ms while

@@ -1,5 +1,5 @@
 /**
- * Fuzz suite (issue 5 check 6): ≥ 10,000 generated requests (fast-check) against
+ * Fuzz suite (SPEC §4.2, §7, §9): ≥ 10,000 generated requests (fast-check) against
  * the plugin activated on the fake host and mounted like a host mounts it, sent
  * over one keep-alive loopback connection. Properties:
  *   - the process never crashes and keeps answering;

@@ -3,7 +3,7 @@ import { ERROR_STATUS, type ErrorCode } from "../../src/core/errors";
 import type { FuzzRequest } from "./arbitraries";
 import type { FuzzResponse } from "./fuzz-client";
 
-/** 5xx codes a hook may legitimately answer (SPEC §4.2, issue 5). */
+/** 5xx codes a hook may legitimately answer (SPEC §4.2). */
 export const ALLOWED_5XX: readonly ErrorCode[] = ["transform_failed", "overloaded"];
 
 export class InvariantError extends Error {}

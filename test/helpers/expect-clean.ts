@@ -1,5 +1,5 @@
 /**
- * Issue 2 check 13 / SPEC §4.2: no response body contains a stack trace, a
+ * SPEC §4.2 and §9: no response body contains a stack trace, a
  * token or a filesystem path. One assertion for every kind of test that reads
  * response bodies (router, gateway app, end to end).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 2 acceptance check 7 at the HTTP level: `/agent` field rules (each
+ * `POST {path}/agent` at the HTTP level (SPEC §4.4): field rules (each
  * negative test changes exactly one thing of a valid request), the model
  * allow-list, channels offered at request time, multi-error listing, and the
  * 202 body.
@@ -19,7 +19,7 @@ const validAgent = (over: Record<string, unknown> = {}) => ({
 
 const MODELS = [{ ref: "openai/gpt-4o", alias: "gpt" }, { ref: "local/llama3" }];
 
-describe("POST /hooks/agent (acceptance 7)", () => {
+describe("POST /hooks/agent: field rules, model allow-list, channels and the 202 body", () => {
   let h: RouterApp;
   beforeEach(() => {
     h = createRouterApp({ host: { models: MODELS }, idGen: () => "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa" });

@@ -1,5 +1,5 @@
 /**
- * Issue 2 acceptance checks 1 and 2: token carriers, the deprecated query
+ * Authentication (SPEC §4.1): token carriers, the deprecated query
  * token, and auth-failure throttling — through the router mounted like a host does.
  */
 import request from "supertest";
@@ -7,7 +7,7 @@ import { bearer, createRouterApp, ROUTER_TEST_TOKEN, type RouterApp } from "../h
 
 const wake = { text: "disk almost full" };
 
-describe("auth carriers (acceptance 1)", () => {
+describe("auth carriers: which token carriers are accepted, warned about or refused", () => {
   let h: RouterApp;
   beforeEach(() => {
     h = createRouterApp();
@@ -131,7 +131,7 @@ describe("auth carriers (acceptance 1)", () => {
   });
 });
 
-describe("auth-failure throttling (acceptance 2)", () => {
+describe("auth-failure throttling", () => {
   let h: RouterApp;
   afterEach(() => h.close());
 

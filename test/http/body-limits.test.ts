@@ -1,5 +1,5 @@
 /**
- * Issue 2 acceptance check 4 and the body stage of SPEC §4.1: 413 from
+ * The body stage of SPEC §4.1: 413 from
  * Content-Length before reading, 413 while streaming without buffering past the
  * limit (a 50 MiB chunked upload leaves memory bounded), 408 for a stalled body,
  * 415 for compressed bodies.
@@ -18,7 +18,7 @@ function wakeBodyOfSize(size: number): string {
   return `{"text":"${"x".repeat(size - frame.length)}"}`;
 }
 
-describe("body limits (acceptance 4)", () => {
+describe("body limits: size (413), stalled bodies (408) and compression (415)", () => {
   let h: RouterApp;
   let server: Served | undefined;
   beforeEach(() => {

@@ -1,11 +1,11 @@
 /**
- * Issue 2 acceptance check 5: the body must be a JSON object, parsed safely
+ * The body stage of SPEC §4.1: the body must be a JSON object, parsed safely
  * (prototype-polluting keys refused), whatever the Content-Type on direct hooks.
  */
 import request from "supertest";
 import { bearer, createRouterApp, type RouterApp } from "../helpers/router-app";
 
-describe("JSON parsing of direct hooks (acceptance 5)", () => {
+describe("JSON parsing of direct hooks", () => {
   let h: RouterApp;
   beforeEach(() => {
     h = createRouterApp();

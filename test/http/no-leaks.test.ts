@@ -1,5 +1,5 @@
 /**
- * Issue 2 acceptance check 13 and the logging rules of SPEC §9: no response
+ * SPEC §4.2 and the logging rules of SPEC §9: no response
  * body contains a stack trace, the token or a filesystem path; no log line
  * contains the token or the payload; unexpected errors are a bare 500 with the
  * cause only in the log.
@@ -16,7 +16,7 @@ function expectClean(body: string): void {
   expectCleanBody(body, [ROUTER_TEST_TOKEN]);
 }
 
-describe("nothing leaks (acceptance 13)", () => {
+describe("no stack, token, path or payload leaks into responses or logs", () => {
   let h: RouterApp;
   beforeEach(() => {
     h = createRouterApp({ host: { models: [{ ref: "openai/gpt-4o" }] } });

@@ -1,5 +1,5 @@
 /**
- * Issue 2 acceptance check 3 and the routing rules of SPEC §4.1: method before
+ * The routing rules of SPEC §4.1: method before
  * auth, the mount point itself, prefix tricks, unknown hooks, run status, and
  * `X-Request-Id` on every response of the plugin.
  */
@@ -26,7 +26,7 @@ function runRecord(over: Partial<RunRecord> = {}): RunRecord {
   };
 }
 
-describe("routing (acceptance 3)", () => {
+describe("routing: method, mount point, prefixes, unknown hooks and run status", () => {
   let h: RouterApp;
   beforeEach(() => {
     const run = runRecord();

@@ -1,5 +1,5 @@
 /**
- * Issue 2 acceptance check 6 at the HTTP level: `/wake` field rules, the 200
+ * `POST {path}/wake` at the HTTP level (SPEC §4.3): field rules, the 200
  * body, what reaches the dispatcher, and (with the real dispatcher on the fake
  * host) the wrapped system event and the heartbeat.
  */
@@ -10,7 +10,7 @@ import { bearer, createRouterApp, type RouterApp } from "../helpers/router-app";
 
 const validWake = (over: Record<string, unknown> = {}) => ({ text: "disk almost full", ...over });
 
-describe("POST /hooks/wake (acceptance 6)", () => {
+describe("POST /hooks/wake: field rules and the 200 body", () => {
   let h: RouterApp;
   beforeEach(() => {
     h = createRouterApp({ idGen: () => "req-1" });
@@ -71,7 +71,7 @@ describe("POST /hooks/wake (acceptance 6)", () => {
   });
 });
 
-describe("POST /hooks/wake with the real dispatcher on the fake host (acceptance 6 effects)", () => {
+describe("POST /hooks/wake with the real dispatcher on the fake host: the wrapped system event and the heartbeat", () => {
   let h: RouterApp;
   beforeEach(() => {
     h = createRouterApp({

@@ -1,5 +1,5 @@
 /**
- * Load suite (issue 5 check 6): bounded loopback autocannon against the real
+ * Load suite (SPEC §7, §14): bounded loopback autocannon against the real
  * gateway on /wake and /agent. Asserts outcomes only — no timings:
  *   - no connection errors or timeouts, every response 2xx;
  *   - every 202 has a persisted run, and every run finishes;

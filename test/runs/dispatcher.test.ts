@@ -90,7 +90,6 @@ describe("dispatcher: wake", () => {
 });
 
 describe("dispatcher: agent", () => {
-  // Acceptance check 8.
   it("accepts before the run starts, runs the wrapped message, posts the summary and delivers to the resolved route", async () => {
     const gate = deferred<RunTurnResult>();
     const h = createHarness({ host: { lastRoute: { channel: "bot_chat", to: "chat-42" }, runTurn: () => gate.promise } });
@@ -174,7 +173,7 @@ describe("dispatcher: agent", () => {
     expect(!res.ok && [res.error.code, res.error.details?.[0].field]).toEqual(["invalid_payload", "sessionKey"]);
   });
 
-  // Acceptance check 9 (dispatcher side: keys arrive already confined by validation).
+  // SPEC §5.1 (dispatcher side: keys arrive already confined by validation).
   it("runs two requests with one session key as one conversation, never overlapping", async () => {
     const seen: Array<Array<{ role: string; content: string }>> = [];
     let active = 0;

@@ -183,7 +183,7 @@ describe("run executor", () => {
     expect(h.host.heartbeats).toHaveLength(1);
   });
 
-  // Acceptance check 10, with real timers: the outcome is asserted, never the elapsed time.
+  // SPEC §5.3, with real timers: the outcome is asserted, never the elapsed time.
   describe("timeout", () => {
     const timers: NodeJS.Timeout[] = [];
     afterEach(() => timers.splice(0).forEach(clearTimeout));
@@ -237,7 +237,7 @@ describe("run executor", () => {
     });
   });
 
-  // Acceptance check 10 ("aborted within ~1 s"), on jest's fake clock: the bound is
+  // SPEC §5.3 ("aborted within ~1 s"), on jest's fake clock: the bound is
   // exactly timeoutSeconds — still pending at 999 ms, timed out and aborted at 1000 ms.
   describe("timeout on the fake clock", () => {
     beforeEach(() => jest.useFakeTimers());

@@ -1,7 +1,7 @@
 import type { RunTurnRequest, RunTurnResult } from "../../src/host-contract/host-api";
-import type { RunRecord, RunStore } from "../../src/core/runs";
+import type { RunStore } from "../../src/core/runs";
 import { createMemoryRunStore } from "../../src/runs/memory-store";
-import { INTERRUPTED_REASON, summaryDedupeKey } from "../../src/runs/executor";
+import { INTERRUPTED_REASON } from "../../src/runs/executor";
 import { agentAction, createHarness, stopAllHarnesses, deferred, directSource, runRecord } from "./harness";
 import { wrappedContent } from "../helpers/wrapped";
 
@@ -214,82 +214,6 @@ describe("run queue", () => {
     expect(h.host.turns).toHaveLength(0);
     expect(h.store.get(res.value.id)?.status).toBe("queued");
     expect(h.queue.queuedCount).toBe(1);
-  });
-
-  describe("recovery on start", () => {
-    function seeded(): RunStore {
-      const store = createMemoryRunStore();
-      store.insert(runRecord({ id: "r-running", seq: store.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", action: agentAction({ name: "CRM", message: "was running", sessionKey: "hook:a" }) }));
-      store.insert(runRecord({ id: "r-q2", seq: store.nextSeq(), action: agentAction({ message: "queued second", sessionKey: "hook:b" }) }));
-      store.insert(runRecord({ id: "r-q1", seq: store.nextSeq(), action: agentAction({ message: "queued third", sessionKey: "hook:b" }) }));
-      store.insert(runRecord({ id: "r-done", seq: store.nextSeq(), status: "succeeded", summary: "old" }));
-      return store;
-    }
-
-    it("reports runs found running as interrupted and resumes queued runs in seq order", async () => {
-      const h = createHarness({ store: seeded() });
-      await h.queue.start();
-      const interrupted = h.store.get("r-running");
-      expect(interrupted).toMatchObject({ status: "interrupted", error: INTERRUPTED_REASON, summary: `Hook CRM (interrupted): ${INTERRUPTED_REASON}` });
-      expect(interrupted?.finishedAt).toEqual(expect.any(String));
-      expect(wrappedContent(h.host.systemEvents[0].text)).toBe(`Hook CRM (interrupted): ${INTERRUPTED_REASON}`);
-      expect(h.events[0]).toEqual({ name: "run:finished", event: { runId: "r-running", sessionKey: "hook:a", name: "CRM", status: "interrupted", delivered: false } });
-      await h.finished("r-q1");
-      await h.finished("r-q2");
-      expect(h.host.turns.map((t) => t.message)).toEqual(["queued second", "queued third"]);
-      expect(h.store.get("r-done")?.summary).toBe("old");
-    });
-
-    it("re-posts a summary recorded but not confirmed before a crash, exactly once (regression: kill -9 between summary and status reported a run twice)", async () => {
-      const store = createMemoryRunStore();
-      const summary = "Hook Deploy: done";
-      store.insert(runRecord({ id: "r-pending", seq: store.nextSeq(), status: "succeeded", summary, summaryPending: true, action: agentAction({ name: "Deploy", wakeMode: "now" }) }));
-      store.insert(runRecord({ id: "r-posted", seq: store.nextSeq(), status: "succeeded", summary: "Hook Old: posted", summaryPending: true }));
-      const h = createHarness({ store });
-      // The crash came after r-posted's summary reached the main session: the host already holds it.
-      await h.host.api.runtime.sessions.enqueueSystemEvent("main", "Hook Old: posted", { dedupeKey: summaryDedupeKey("r-posted") });
-      await h.queue.start();
-      expect(h.host.systemEvents.map((e) => e.text)).toEqual(["Hook Old: posted", expect.any(String)]);
-      expect(wrappedContent(h.host.systemEvents[1].text)).toBe(summary);
-      expect(h.host.systemEvents[1].meta).toMatchObject({ dedupeKey: summaryDedupeKey("r-pending"), runId: "r-pending" });
-      expect(h.store.get("r-pending")).toMatchObject({ status: "succeeded", summary, summaryPending: false });
-      expect(h.store.get("r-posted")).toMatchObject({ summaryPending: false });
-      expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }, { reason: "hook:agent" }]);
-    });
-
-    it("records an interrupted run before reporting it, and a finished run before posting its summary", async () => {
-      const h = createHarness({ store: seeded() });
-      const seenAtPost: Array<RunRecord | undefined> = [];
-      const enqueue = h.host.api.runtime.sessions.enqueueSystemEvent;
-      (h.host.api.runtime.sessions as { enqueueSystemEvent: typeof enqueue }).enqueueSystemEvent = (key, text, meta) => {
-        seenAtPost.push(h.store.get(String(meta?.runId)));
-        return enqueue(key, text, meta);
-      };
-      await h.queue.start();
-      await h.finished("r-q2");
-      expect(seenAtPost[0]).toMatchObject({ id: "r-running", status: "interrupted", summaryPending: true });
-      expect(seenAtPost.find((r) => r?.id === "r-q2")).toMatchObject({ status: "succeeded", summaryPending: true });
-      expect(h.store.get("r-running")?.summaryPending).toBe(false);
-    });
-
-    it("re-queues runs found running when retryInterrupted is set", async () => {
-      const h = createHarness({ store: seeded(), config: { retryInterrupted: true } });
-      await h.queue.start();
-      expect((await h.finished("r-running")).status).toBe("succeeded");
-      await h.finished("r-q1");
-      expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).not.toContain(`Hook CRM (interrupted): ${INTERRUPTED_REASON}`);
-      expect(h.host.turns.map((t) => t.message)).toEqual(["was running", "queued second", "queued third"]);
-    });
-
-    it("keeps runs accepted before start and runs them after recovery", async () => {
-      const h = createHarness({ store: seeded() });
-      const early = h.queue.enqueue(agentAction({ message: "early", sessionKey: "hook:b" }), directSource());
-      if (!early.ok) throw early.error;
-      expect(early.value.seq).toBe(5);
-      await h.queue.start();
-      await h.finished(early.value.id);
-      expect(h.host.turns.map((t) => t.message)).toEqual(["queued second", "queued third", "early"]);
-    });
   });
 
   describe("stop", () => {

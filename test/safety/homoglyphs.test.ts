@@ -1,5 +1,5 @@
 /**
- * Hardening issue item 7: homoglyph end markers survived neutralisation — Latin
+ * Regression (SPEC §5.2): homoglyph end markers survived neutralisation — Latin
  * small capitals (`ᴇXTERNAL`), Cherokee, Lisu, Latin-extended letters and
  * Canadian syllabics. Folding now uses Unicode's confusables data, letter names
  * and case, cached per code point; and nothing caught before is missed now.

@@ -1,5 +1,5 @@
 /**
- * Hardening issue item 1: the look-alike neutralisation was quadratic on long
+ * Regression (SPEC §5.2, §14): the look-alike neutralisation was quadratic on long
  * runs of `‹`, `«` or `＜` (one 255 KB `/wake` of `<` blocked the gateway for
  * 299 s). Wrapping is now one linear pass: a 256 KiB adversarial text of any of
  * these characters wraps in under 50 ms, and four times the text costs about

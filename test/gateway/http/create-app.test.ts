@@ -128,7 +128,7 @@ describe("gateway app", () => {
     ])("%s", (input, expected) => expect(scrubPaths(input)).toBe(expected));
   });
 
-  it("no gateway response (healthz, status, 401, 403, 404, 500) contains a stack, a token or a path (issue 2 check 13)", async () => {
+  it("no gateway response (healthz, status, 401, 403, 404, 500) contains a stack, a token or a path", async () => {
     const operator = "operator-token-0123456789";
     const { reports } = realReports();
     const hooks = express.Router();

@@ -1,7 +1,8 @@
 /**
  * The idempotency stage (SPEC §7) wired into the pipeline, with the durable
- * guard of src/reliability on a temporary database: key headers, scope per hook
- * path, body hash, replay header, and keys freed by failed requests.
+ * guard (src/http/idempotency/, src/store/idempotency-store.ts) on a temporary
+ * database: key headers, scope per hook path, body hash, replay header, and
+ * keys freed by failed requests.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
