@@ -64,7 +64,7 @@ export interface Dispatcher {
   agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<DispatchResult>;
 }
 
-/** Implemented by src/reliability/idempotency.ts (durable). */
+/** Implemented by src/http/idempotency/idempotency-guard.ts (durable). */
 export interface IdempotencyGuard {
   /**
    * Runs `handle` at most once per (scope, key) within the TTL. A repeat with the same

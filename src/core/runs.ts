@@ -4,7 +4,7 @@
  * order) and executed by the run executor (runTurn → delivery → summary → heartbeat).
  *
  * The memory store (src/runs/memory-store.ts) and the durable SQLite store
- * (src/runs/sqlite-store.ts) implement the same RunStore interface.
+ * (src/store/run-store.ts) implement the same RunStore interface.
  */
 import type { AgentAction, ActionSource } from "./actions";
 import type { Result } from "./errors";

@@ -1,6 +1,6 @@
 /**
  * The durable RunStore: runs live in the `runs` table of the plugin database
- * (src/reliability/database.ts). Every write is a single statement committed
+ * (src/store/database.ts). Every write is a single statement committed
  * before the call returns (better-sqlite3 is synchronous), so `insert()` finishing
  * means the run survives a `kill -9` — the 202 is sent only after it.
  *
