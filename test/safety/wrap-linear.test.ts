@@ -1,18 +1,15 @@
 /**
  * Regression (SPEC §5.2, §14): the look-alike neutralisation was quadratic on long
  * runs of `‹`, `«` or `＜` (one 255 KB `/wake` of `<` blocked the gateway for
- * 299 s). Wrapping is now one linear pass: a 256 KiB adversarial text of any of
- * these characters wraps in under 50 ms, and four times the text costs about
- * four times the time.
+ * 299 s). Wrapping is now one linear pass: sixteen times the text costs about
+ * sixteen times the time, where a quadratic pass would cost 256 times.
  *
- * Timing on a shared, loaded 2-core machine: the bound is on the CPU time this
- * process spent (process.cpuUsage), not wall-clock time, so other processes
- * competing for the cores do not count. Each figure is the median (bound) or the
- * minimum (growth) of 3 runs after two warm-up wraps of the same text: the first
- * calls of a fresh process run unoptimised code and pay for the per-code-point
- * fold cache (15–35 ms for 256 KiB, JIT compiler threads included); warm, a
- * 256 KiB text takes 1–15 ms, so the 50 ms bound keeps a margin of 3× or more.
- * The old code took 2 s to 14 s for just 32 KiB of these texts.
+ * This test checks the growth, not a duration: absolute figures depend on the
+ * machine and its load, so they are measured by `npm run bench:safety`
+ * (bench/wrap-adversarial.js: every text below at 256 KiB, and bench/wrap-attacks.js:
+ * the attacks through the real gateway with `/healthz` polled meanwhile) and
+ * recorded in docs/security.md. CPU time of this process (process.cpuUsage) is
+ * compared, the minimum of 3 runs after two warm-up wraps of the same text.
  */
 import { wrapExternalContent } from "../../src/safety/wrap";
 
@@ -53,19 +50,12 @@ function runs(text: string): number[] {
 }
 
 describe("wrapping is linear in the size of the content (regression: a 255 KB /wake of '<' blocked the gateway for 299 s)", () => {
-  it.each(ADVERSARIAL)("256 KiB of %s wraps in under 50 ms of CPU time", (_label, make) => {
-    const text = make(256 * KIB);
-    expect(text.length).toBeGreaterThan(256 * KIB - 64);
-    const [, median] = runs(text);
-    expect(median).toBeLessThan(50);
-  });
-
-  // Linear: 4× the text, about 4× the time. A quadratic pass would take 16×; the bound
-  // of 10× leaves room for noise, and a 2 ms floor keeps sub-millisecond texts (the
-  // ASCII fast path) from turning timer jitter into a ratio.
-  it.each(ADVERSARIAL)("1 MiB of %s costs less than 10× 256 KiB of it", (_label, make) => {
-    const [small] = runs(make(256 * KIB));
+  // Linear: 16× the text, about 16× the time. A quadratic pass would take 256×; the
+  // bound of 64× leaves room for noise (GC, a loaded machine), and a 2 ms floor keeps
+  // sub-millisecond texts (the ASCII fast path) from turning timer jitter into a ratio.
+  it.each(ADVERSARIAL)("1 MiB of %s costs less than 64× 64 KiB of it", (_label, make) => {
+    const [small] = runs(make(64 * KIB));
     const [large] = runs(make(1024 * KIB));
-    expect(large).toBeLessThan(10 * Math.max(small!, 2));
+    expect(large).toBeLessThan(64 * Math.max(small!, 2));
   });
 });
