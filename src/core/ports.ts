@@ -54,6 +54,11 @@ export type MappedHookOutcome =
 /** Implemented by the mapping engine (src/mappings/engine.ts). Errors are `transform_failed` HookErrors. */
 export interface MappedHookResolver {
   resolve(input: MappedHookInput): Promise<Result<MappedHookOutcome>>;
+  /**
+   * The key of the matching mapping's `idempotencyKey` template, for a request that
+   * carries no idempotency header; `undefined` when there is none (or it renders empty).
+   */
+  idempotencyKey?(input: MappedHookInput): string | undefined;
 }
 
 /** Implemented by src/runs/dispatcher.ts. */

@@ -30,7 +30,7 @@ import { readBody } from "./body/read-body";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
 import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute, type HookRoute } from "./hook-route";
-import { extractIdempotencyKey } from "./idempotency/idempotency-key";
+import { requestIdempotencyKey } from "./idempotency/mapping-idempotency-key";
 import { renderHookError, renderHookResponse, toHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
 import { flatHeaders, flatQuery } from "./request-input";
@@ -212,9 +212,6 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     state.bodyBytes = body.value.length;
     const payload = parseBody(body.value, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     if (!payload.ok) throw payload.error;
-    const idempotency = extractIdempotencyKey(req.headers);
-    if (!idempotency.ok) throw idempotency.error;
-
     const ctx: HookRequestContext = {
       requestId: state.requestId,
       route,
@@ -225,6 +222,9 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       url: state.url,
       outcome: {},
     };
+    const mappedInput = route.kind === "mapped" ? { name: route.name, payload: ctx.payload, headers: ctx.headers, query: ctx.query, url: ctx.url, requestId: ctx.requestId } : undefined;
+    const idempotency = requestIdempotencyKey(req.headers, mappedInput, deps.mappings);
+    if (!idempotency.ok) throw idempotency.error;
     let response: HookResponse & { replayed?: boolean };
     if (deps.idempotency && idempotency.value) {
       const scope = `${config.path}/${state.hook}`;

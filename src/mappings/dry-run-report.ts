@@ -65,7 +65,12 @@ function indent(text: string): string {
 export function formatMappingList(mappings: MappingDescription[]): string {
   if (mappings.length === 0) return "No mappings are configured (hooks.mappings is empty and no preset is enabled).";
   const rows = mappings.map((m) => {
-    const match = m.match.path === undefined && m.match.source === undefined ? "any name" : [m.match.path !== undefined ? `path "${m.match.path}"` : "", m.match.source !== undefined ? `source "${m.match.source}"` : ""].filter(Boolean).join(" and ");
+    const parts = [
+      m.match.path !== undefined ? `path "${m.match.path}"` : "",
+      m.match.source !== undefined ? `source "${m.match.source}"` : "",
+      ...Object.entries(m.match.headers ?? {}).map(([h, values]) => `${h} ${values.length === 1 ? `"${values[0]}"` : `one of ${values.map((v) => `"${v}"`).join(", ")}`}`),
+    ].filter(Boolean);
+    const match = parts.length === 0 ? "any name" : parts.join(" and ");
     return `  ${m.id} (${m.key}): ${match}, ${m.action}${m.reachable ? "" : " — never matches"}`;
   });
   return `Mappings, in match order:\n${rows.join("\n")}`;
