@@ -58,3 +58,16 @@ export function tokenSource(): Joi.AlternativesSchema {
     otherwise: secretRef(),
   });
 }
+
+/** A secret other than the hook token: plain text (a non-blank line) or a secret reference. */
+export function secretSource(): Joi.AlternativesSchema {
+  return Joi.alternatives().conditional(Joi.string(), { then: line(), otherwise: secretRef() });
+}
+
+/** One secret, or a non-empty list of them (rotation: any one verifies). */
+export function secretSources(): Joi.AlternativesSchema {
+  return Joi.alternatives().conditional(Joi.array(), { then: Joi.array().items(secretSource()).min(1).max(MAX_SECRETS), otherwise: secretSource() });
+}
+
+/** At most this many secrets in one rotation list. */
+export const MAX_SECRETS = 10;

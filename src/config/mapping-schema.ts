@@ -3,15 +3,33 @@
  * mappings that presets contribute, so both are held to the same rules.
  */
 import Joi from "joi";
-import { boundedNumber, line, patterned, template } from "./joi-builders";
+import { boundedNumber, line, patterned, secretSources, template } from "./joi-builders";
+import { VERIFY_SCHEMES } from "../safety/signatures/types";
 import { ACTION_KINDS, WAKE_MODES } from "../core/actions";
-import { BOUNDS, MAPPING_DEFAULTS, MAX_LENGTHS } from "./rules";
+import { BOUNDS, MAPPING_DEFAULTS, MAX_LENGTHS, REGEXES } from "./rules";
 import { THINKING_LEVELS } from "../host-contract/host-api";
 
 const matchSchema = Joi.object({
   path: patterned("pathChars", "pathNotRoot", "pathNoDots").description("Sub-path after {hooks.path}/ (slashes trimmed), matched exactly."),
   source: line(MAX_LENGTHS.source).description("Matches payload.source."),
+  headers: Joi.object()
+    .pattern(REGEXES.headerName, Joi.alternatives().conditional(Joi.array(), { then: Joi.array().items(line()).min(1), otherwise: line() }))
+    .description("Lower-case header name → a value or a list of values; every named header must equal one of its values."),
 });
+
+/** Condition: `verify.scheme` is the given scheme. */
+const schemeIs = (scheme: string) => Joi.object({ scheme: Joi.valid(scheme).required() }).unknown();
+
+const verifySchema = Joi.object({
+  scheme: Joi.string().valid(...VERIFY_SCHEMES).required(),
+  secret: secretSources().required().description("Plain text, { env }, { file }, or a list of them (rotation: any one verifies). Read when the gateway starts serving hooks."),
+  toleranceSeconds: boundedNumber(BOUNDS.toleranceSeconds).description("Freshness window of timestamped schemes (standard-webhooks, stripe, slack); default 300."),
+  header: patterned("headerName").max(MAX_LENGTHS.name).description("hmac-sha256 and token-header: the header carrying the signature or secret (lower case)."),
+  prefix: Joi.string().max(MAX_LENGTHS.name).description("hmac-sha256: text before the digest, e.g. sha256=."),
+  encoding: Joi.string().valid("hex", "base64").description("hmac-sha256: digest encoding; default hex."),
+})
+  .when(schemeIs("hmac-sha256"), { then: Joi.object({ header: Joi.required() }) })
+  .when(schemeIs("token-header"), { then: Joi.object({ header: Joi.required() }) });
 
 const transformSchema = Joi.object({
   module: patterned("transformModule").max(MAX_LENGTHS.generic).required().description("Path relative to hooks.transformsDir (.js, .mjs, .cjs or .ts)."),
@@ -50,6 +68,8 @@ export const mappingSchema: Joi.ObjectSchema = Joi.object({
   allowUnsafeExternalContent: Joi.boolean().description("Disables the external-content safety wrapper for this mapping. Dangerous."),
   transform: transformSchema,
   rateLimit: mappingRateLimitSchema,
+  verify: verifySchema.description("Sender verification (signatures); needs match.path."),
+  idempotencyKey: template().description("Template of the idempotency key used when the request has no idempotency header, e.g. {{ payload.id }}."),
 }).when(hasTransform, {
   otherwise: Joi.when(isWake, {
     then: Joi.object({ textTemplate: Joi.required() }),

@@ -13,7 +13,17 @@ import { MAPPING_DEFAULTS } from "./rules";
 import { VALIDATION_OPTIONS } from "./schema";
 
 /** A mapping entry as the joi schema returns it (validated, action defaulted). */
-export type ValidatedMapping = Omit<MappingConfig, "id"> & { id?: string };
+export type ValidatedMapping = Omit<MappingConfig, "id" | "match"> & {
+  id?: string;
+  match?: { path?: string; source?: string; headers?: Record<string, string | string[]> };
+};
+
+/** `{ "x-github-event": "push" }` → `{ "x-github-event": ["push"] }`. */
+function normaliseHeaderMatch(headers: Record<string, string | string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, v] of Object.entries(headers)) out[name] = Array.isArray(v) ? [...v] : [v];
+  return out;
+}
 
 /**
  * Builds the `MappingConfig` of the entry at `index` (0-based). Duplicate ids are
@@ -23,10 +33,12 @@ export function toMappingConfig(entry: ValidatedMapping, index: number, idPrefix
   const { id, match, ...rest } = entry;
   const out: MappingConfig = { ...rest, id: id ?? `${idPrefix}${index + 1}`, action: entry.action ?? MAPPING_DEFAULTS.action };
   const path = match?.path === undefined ? undefined : normaliseMatchPath(match.path);
-  if (path !== undefined || match?.source !== undefined) {
+  const headers = match?.headers === undefined ? undefined : normaliseHeaderMatch(match.headers);
+  if (path !== undefined || match?.source !== undefined || headers !== undefined) {
     out.match = {};
     if (path !== undefined) out.match.path = path;
     if (match?.source !== undefined) out.match.source = match.source;
+    if (headers !== undefined) out.match.headers = headers;
   }
   return out;
 }

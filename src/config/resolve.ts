@@ -92,6 +92,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
     transformsDir: path.resolve(ctx.configDir, hooks.transformsDir),
     transformTimeoutMs: hooks.transformTimeoutMs,
     ...(hooks.mail ? { mail: resolveMail(hooks.mail, defaultMailHookUrl(raw)) } : {}),
+    ...(hooks.github ? { github: { ...hooks.github, events: [...hooks.github.events] } } : {}),
     allowedSessionKeyPrefixes: [...hooks.allowedSessionKeyPrefixes],
     runs: { ...hooks.runs },
     idempotency: { ...hooks.idempotency },

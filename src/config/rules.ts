@@ -26,6 +26,9 @@ export const HOOKS_DEFAULTS = {
 /** Defaults of `hooks.mappings[]` entries. */
 export const MAPPING_DEFAULTS = { action: "agent", idPrefix: "mapping-" } as const;
 
+/** Defaults of `hooks.github` (the built-in `github` preset). */
+export const GITHUB_DEFAULTS = { deliver: true, channel: "last" } as const;
+
 /** Defaults of `hooks.mail`. The IMAP port defaults by TLS mode (993 for `tls`, else 143). */
 export const MAIL_DEFAULTS = {
   tls: "tls",
@@ -69,6 +72,7 @@ export const BOUNDS = {
   mailMaxBytes: { min: 1, max: 10485760, integer: true },
   maxMessages: { min: 1, max: 1000, integer: true },
   pollSeconds: { min: 1, max: 86400, integer: true },
+  toleranceSeconds: { min: 1, max: 86400, integer: true },
 } as const satisfies Record<string, Bound>;
 
 /** Maximum lengths of strings (same as the direct /agent request, SPEC §4.4). */
@@ -120,6 +124,8 @@ export const PATTERNS = {
   line: "^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$",
   /** Not blank (templates may span lines). */
   notBlank: "\\S",
+  /** A header name in lower case (an HTTP token). */
+  headerName: "^[!#$%&'*+.^_`|~0-9a-z-]+$",
 } as const;
 
 export type PatternName = keyof typeof PATTERNS;
@@ -145,4 +151,5 @@ export const PATTERN_RULES: { readonly [K in PatternName]: string } = {
   modelRef: "must be a model ref of the form provider/model",
   line: "must be a non-blank single line without control characters",
   notBlank: "must not be blank",
+  headerName: "must be a header name in lower case (letters, digits and !#$%&'*+.^_`|~-)",
 };

@@ -10,11 +10,12 @@
  * and `"5"` is not a number. Defaults are applied.
  */
 import Joi from "joi";
-import { boundedNumber, line, patterned, secretRef, tokenSource, VALIDATION_OPTIONS } from "./joi-builders";
+import { boundedNumber, line, patterned, secretRef, secretSources, tokenSource, VALIDATION_OPTIONS } from "./joi-builders";
+import { THINKING_LEVELS } from "../host-contract/host-api";
 import { mailSchema } from "./mail-schema";
 import { mappingSchema } from "./mapping-schema";
 import { describeProblems } from "./problems";
-import { BOUNDS, DEFAULT_AGENT_TIMEOUT_SECONDS, HOOKS_DEFAULTS, MAX_LENGTHS, REGEXES } from "./rules";
+import { BOUNDS, DEFAULT_AGENT_TIMEOUT_SECONDS, GITHUB_DEFAULTS, HOOKS_DEFAULTS, MAX_LENGTHS, REGEXES } from "./rules";
 
 const d = HOOKS_DEFAULTS;
 
@@ -40,6 +41,17 @@ const authThrottleSchema = Joi.object({
   windowSeconds: boundedNumber(BOUNDS.windowSeconds).default(d.authThrottle.windowSeconds),
 }).default();
 
+/** `hooks.github`: the built-in `github` preset (SPEC §10). */
+const githubSchema = Joi.object({
+  secret: secretSources().description('GitHub webhook secret: plain text, { env }, { file }, or a list (rotation). Required when hooks.presets includes "github"; read when the gateway starts serving hooks.'),
+  events: Joi.array().items(line(MAX_LENGTHS.name)).unique().default([]).description("Further event names (X-GitHub-Event) turned into runs with a generic message."),
+  deliver: Joi.boolean().default(GITHUB_DEFAULTS.deliver),
+  channel: line(MAX_LENGTHS.channel).default(GITHUB_DEFAULTS.channel),
+  to: line(MAX_LENGTHS.to),
+  model: line(MAX_LENGTHS.model),
+  thinking: Joi.string().valid(...THINKING_LEVELS),
+});
+
 /** The `hooks` section (the same shape plugin.json#configSchema describes). */
 export const hooksSectionSchema: Joi.ObjectSchema = Joi.object({
   enabled: Joi.boolean().default(d.enabled).description("The listener is exposed only when exactly true."),
@@ -60,6 +72,7 @@ export const hooksSectionSchema: Joi.ObjectSchema = Joi.object({
     .description("Relative paths resolve against the config file's directory."),
   transformTimeoutMs: boundedNumber(BOUNDS.transformTimeoutMs).default(d.transformTimeoutMs),
   mail: mailSchema,
+  github: githubSchema,
   allowedSessionKeyPrefixes: Joi.array()
     .items(patterned("sessionKeyPrefix").max(MAX_LENGTHS.name))
     .min(1)

@@ -8,6 +8,7 @@
  */
 import type { ThinkingLevel } from "../host-contract/host-api";
 import type { SecretRef } from "./secrets";
+import type { VerifyScheme } from "../safety/signatures/types";
 
 import type { ActionKind, WakeMode } from "../core/actions";
 
@@ -21,6 +22,8 @@ export interface MappingConfig {
     /** Normalised: no leading/trailing slashes. */
     path?: string;
     source?: string;
+    /** Lower-case header name → accepted values (a single configured string becomes a list of one). */
+    headers?: Record<string, string[]>;
   };
   action: ActionKind;
   wakeMode?: WakeMode;
@@ -38,6 +41,34 @@ export interface MappingConfig {
   transform?: { module: string; export?: string };
   /** Per-mapping rate-limit override. */
   rateLimit?: { max: number; windowSeconds: number };
+  /** Sender verification (SPEC §10), secrets not read yet. */
+  verify?: VerifyConfig;
+  /** Template of the idempotency key used when the request has no idempotency header. */
+  idempotencyKey?: string;
+}
+
+/** `verify` of a mapping (or of a preset) as configured: secrets by source, read when hooks start serving. */
+export interface VerifyConfig {
+  scheme: VerifyScheme;
+  /** A single secret or a list (rotation). Never log the resolved values. */
+  secret: SecretSource | SecretSource[];
+  toleranceSeconds?: number;
+  header?: string;
+  prefix?: string;
+  encoding?: "hex" | "base64";
+}
+
+/** `hooks.github`: the built-in `github` preset. */
+export interface GithubConfig {
+  /** Webhook secret(s); required when `github` is in `hooks.presets`. */
+  secret?: SecretSource | SecretSource[];
+  /** Further events turned into runs with a generic message. */
+  events: string[];
+  deliver: boolean;
+  channel: string;
+  to?: string;
+  model?: string;
+  thinking?: ThinkingLevel;
 }
 
 export type MailTlsMode = "tls" | "starttls" | "none";
@@ -112,6 +143,7 @@ export interface HooksConfig {
   /** Bound of one transform call. Default 5000. */
   transformTimeoutMs: number;
   mail?: MailConfig;
+  github?: GithubConfig;
   allowedSessionKeyPrefixes: string[];
   runs: RunsConfig;
   idempotency: { ttlSeconds: number };

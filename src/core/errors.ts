@@ -15,6 +15,8 @@ import { createErrorCatalogue, type FilledEntry } from "../host-contract/error-c
 /** Every public code and its status (several entries may share one code). */
 export const ERROR_STATUS = {
   unauthorized: 401,
+  invalid_signature: 401,
+  signature_expired: 401,
   too_many_requests: 429,
   method_not_allowed: 405,
   payload_too_large: 413,
@@ -48,6 +50,8 @@ export const HOOK_ERROR_CATALOGUE = {
   // Authentication and throttling (§4.1 step 3)
   tokenMissing: { code: "unauthorized", status: 401, message: "A hook token is required: send it as Authorization: Bearer <token>." },
   tokenInvalid: { code: "unauthorized", status: 401, message: "The hook token is invalid." },
+  signatureInvalid: { code: "invalid_signature", status: 401, message: "The request signature was refused: {reason}." },
+  signatureExpired: { code: "signature_expired", status: 401, message: "The request signature has expired: {reason}." },
   queryTokenNotAllowed: { code: "query_token_not_allowed", status: 400, message: "The token must be sent in a header; ?token= is disabled (hooks.allowQueryToken is false)." },
   authThrottled: {
     code: "too_many_requests",

@@ -48,12 +48,19 @@ export interface MappedHookInput {
 
 export type MappedHookOutcome =
   | { kind: "no_match" }
-  | { kind: "skip"; mappingId: string }
+  | { kind: "skip"; mappingId: string; /** Why, when a preset decided it (shown by the dry run). */ reason?: string }
+  /** A sender's liveness check (GitHub's `ping`): 200 `{"ok":true,"pong":true}`, no run. */
+  | { kind: "pong"; mappingId: string }
   | { kind: "action"; mappingId: string; raw: RawAction; allowUnsafeExternalContent: boolean };
 
 /** Implemented by the mapping engine (src/mappings/engine.ts). Errors are `transform_failed` HookErrors. */
 export interface MappedHookResolver {
   resolve(input: MappedHookInput): Promise<Result<MappedHookOutcome>>;
+  /**
+   * The key of the matching mapping's `idempotencyKey` template, for a request that
+   * carries no idempotency header; `undefined` when there is none (or it renders empty).
+   */
+  idempotencyKey?(input: MappedHookInput): string | undefined;
 }
 
 /** Implemented by src/runs/dispatcher.ts. */

@@ -15,7 +15,7 @@ import { acceptedRunBody, type Dispatcher, type HookResponse, type MappedHookRes
 
 /** What the handler decided, for logs and events (filled while it runs). */
 export interface HookOutcome {
-  kind?: "wake" | "agent" | "skip";
+  kind?: "wake" | "agent" | "skip" | "pong";
   mappingId?: string;
   runId?: string;
 }
@@ -45,9 +45,9 @@ export type HookHandler = (ctx: HookRequestContext) => Promise<HookResponse>;
  */
 export function outcomeOf(response: HookResponse, recorded: HookOutcome): HookOutcome {
   if (recorded.kind) return recorded;
-  const body = (response.body ?? {}) as { runId?: unknown; mapping?: unknown };
+  const body = (response.body ?? {}) as { runId?: unknown; mapping?: unknown; pong?: unknown };
   return {
-    kind: response.status === 202 ? "agent" : response.status === 204 ? "skip" : "wake",
+    kind: response.status === 202 ? "agent" : response.status === 204 ? "skip" : body.pong === true ? "pong" : "wake",
     runId: typeof body.runId === "string" ? body.runId : undefined,
     mappingId: typeof body.mapping === "string" ? body.mapping : undefined,
   };
@@ -104,6 +104,10 @@ export function createHookHandler(deps: HookHandlerDeps): HookHandler {
     if (outcome.kind === "skip") {
       ctx.outcome.kind = "skip";
       return { status: 204 };
+    }
+    if (outcome.kind === "pong") {
+      ctx.outcome.kind = "pong";
+      return { status: 200, body: { ok: true, pong: true } };
     }
     const action = validateAction(outcome.raw, vctx, `action of mapping ${outcome.mappingId}`);
     if (!action.ok) throw action.error;

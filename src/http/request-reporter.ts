@@ -23,7 +23,7 @@ export interface RequestRecord {
 }
 
 export interface AcceptedInfo {
-  kind: "wake" | "agent" | "skip";
+  kind: "wake" | "agent" | "skip" | "pong";
   mappingId?: string;
   runId?: string;
   replayed?: boolean;

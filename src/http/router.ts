@@ -22,6 +22,7 @@ import { redactString } from "../safety/redact";
 import type { HostRuntime } from "../host-contract/host-api";
 import { runIdempotencyKey } from "../store/idempotency-store";
 import { createAuthenticator, type Authenticator } from "./auth/authenticate";
+import type { PathVerifier, SignatureGate } from "./auth/signature-gate";
 import { createQueryTokenWarner } from "./auth/query-token-warner";
 import { unsupportedEncoding } from "../actions/body/media-type";
 import { parseBody } from "../actions/body/parse-body";
@@ -30,7 +31,7 @@ import { readBody } from "./body/read-body";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
 import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute, type HookRoute } from "./hook-route";
-import { extractIdempotencyKey } from "./idempotency/idempotency-key";
+import { requestIdempotencyKey } from "./idempotency/mapping-idempotency-key";
 import { renderHookError, renderHookResponse, toHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
 import { flatHeaders, flatQuery } from "./request-input";
@@ -52,6 +53,8 @@ export interface HooksRouterDeps {
   runs?: RunLookup;
   /** True once the gateway is stopping: new requests get 503 `shutting_down`. */
   isShuttingDown?: () => boolean;
+  /** Verified paths (SPEC §10): requests there are authenticated by signature, not by the hook token. */
+  signatures?: SignatureGate;
   /** Applied right after successful authentication. */
   rateLimiter?: RequestHandler;
   /** Milliseconds since the epoch; default Date.now. */
@@ -77,6 +80,8 @@ interface RequestState extends RequestRecord {
   route?: HookRoute;
   /** The credentials verdict, taken before routing so failures count on every route and method. */
   auth?: ReturnType<Authenticator["authenticate"]>;
+  /** Set on a verified path: the body's signature is checked instead of a token. */
+  signedBy?: PathVerifier;
 }
 
 export function createHooksRouter(deps: HooksRouterDeps): Router {
@@ -135,6 +140,14 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
    */
   function checkCredentials(req: Request, _res: Response, next: NextFunction): void {
     const state = stateOf(req);
+    const route = parseHookRoute(req.path);
+    const verifier = route?.kind === "mapped" ? deps.signatures?.forHook(route.name) : undefined;
+    if (verifier) {
+      // A verified path: the hook token is not checked at all; the signature is, once the body is read.
+      state.signedBy = verifier;
+      next(authenticator.throttled(state.client));
+      return;
+    }
     state.auth = authenticator.authenticate({ headers: req.headers, url: req.originalUrl, client: state.client });
     if (!state.auth.ok && state.auth.error.code === "too_many_requests") {
       next(state.auth.error);
@@ -164,6 +177,10 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
 
   function authenticate(req: Request, res: Response, next: NextFunction): void {
     const state = stateOf(req);
+    if (state.signedBy) {
+      next();
+      return;
+    }
     const result = state.auth!;
     if (!result.ok) {
       next(result.error);
@@ -210,11 +227,12 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       throw body.error;
     }
     state.bodyBytes = body.value.length;
+    if (state.signedBy) {
+      const failure = state.signedBy.verify({ headers: flatHeaders(req.headers), rawBody: body.value });
+      if (failure) throw authenticator.refuseSignature(state.client, failure);
+    }
     const payload = parseBody(body.value, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     if (!payload.ok) throw payload.error;
-    const idempotency = extractIdempotencyKey(req.headers);
-    if (!idempotency.ok) throw idempotency.error;
-
     const ctx: HookRequestContext = {
       requestId: state.requestId,
       route,
@@ -225,6 +243,9 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       url: state.url,
       outcome: {},
     };
+    const mappedInput = route.kind === "mapped" ? { name: route.name, payload: ctx.payload, headers: ctx.headers, query: ctx.query, url: ctx.url, requestId: ctx.requestId } : undefined;
+    const idempotency = requestIdempotencyKey(req.headers, mappedInput, deps.mappings);
+    if (!idempotency.ok) throw idempotency.error;
     let response: HookResponse & { replayed?: boolean };
     if (deps.idempotency && idempotency.value) {
       const scope = `${config.path}/${state.hook}`;

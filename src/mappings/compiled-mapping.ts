@@ -4,7 +4,7 @@
  * preset-plugin mappings build through templates and transforms; the built-in
  * `mail` preset builds in code.
  */
-import type { ActionKind } from "../config/types";
+import type { ActionKind, VerifyConfig } from "../config/types";
 import type { Result } from "../core/errors";
 import type { MappedHookOutcome } from "../core/ports";
 import type { ModuleLogger } from "../core/logger";
@@ -21,6 +21,17 @@ export interface MappingMatch {
   path?: string;
   /** Must equal `payload.source`. */
   source?: string;
+  /** Lower-case header name → accepted values: every named header must equal one of them. */
+  headers?: Record<string, string[]>;
+}
+
+/** The sender verification a mapping (or preset) declares for its path (SPEC §10). */
+export interface MappingVerify {
+  config: VerifyConfig;
+  /** How messages name the block, e.g. `hooks.mappings[2].verify` or `hooks.github`. */
+  key: string;
+  /** How messages name its secret, e.g. `hooks.mappings[2].verify.secret` or `hooks.github.secret`. */
+  secretKey: string;
 }
 
 /** What `build` needs from the engine. */
@@ -38,5 +49,8 @@ export interface CompiledMapping {
   match: MappingMatch;
   action: ActionKind;
   transform?: ResolvedTransformModule;
+  verify?: MappingVerify;
+  /** The idempotency key of a request that carries no idempotency header (`undefined`: none). */
+  idempotencyKey?(ctx: RequestContext): string | undefined;
   build(ctx: RequestContext, deps: BuildDeps): Promise<Result<MappedHookOutcome>>;
 }

@@ -8,7 +8,11 @@ import type { MappingDescription } from "./engine";
 export interface DryRunReport {
   hook: string;
   mapping: { id: string; key: string };
-  outcome: "action" | "skip";
+  outcome: "action" | "skip" | "pong";
+  /** Why a preset skipped the request (absent: the transform returned null). */
+  skipReason?: string;
+  /** The verification of the hook's path, which a dry run does not check. */
+  signature?: { scheme: string; key: string };
   /** The action exactly as validation returns it (what would be dispatched). */
   action?: HookAction;
   /** Whether hook content would reach the session unwrapped. */
@@ -27,8 +31,11 @@ function routing(a: Extract<HookAction, { kind: "agent" }>): string {
 /** Human-readable report. */
 export function formatDryRun(r: DryRunReport): string {
   const lines = [`Hook:     ${r.hook}`, `Mapping:  ${r.mapping.id} (${r.mapping.key})`];
-  if (r.outcome === "skip" || !r.action) {
-    lines.push("Outcome:  skipped — the transform returned null (the hook would answer 204)");
+  if (r.signature) lines.push(`Signature: ${r.signature.scheme} (${r.signature.key}) — not checked in a dry run`);
+  if (r.outcome === "pong") {
+    lines.push('Outcome:  pong — the hook would answer 200 {"ok":true,"pong":true} and start no run');
+  } else if (r.outcome === "skip" || !r.action) {
+    lines.push(`Outcome:  skipped — ${r.skipReason ?? "the transform returned null"} (the hook would answer 204)`);
   } else if (r.action.kind === "wake") {
     const a = r.action;
     lines.push("Outcome:  wake (the hook would answer 200)", `Mode:     ${a.mode}`);
@@ -65,7 +72,12 @@ function indent(text: string): string {
 export function formatMappingList(mappings: MappingDescription[]): string {
   if (mappings.length === 0) return "No mappings are configured (hooks.mappings is empty and no preset is enabled).";
   const rows = mappings.map((m) => {
-    const match = m.match.path === undefined && m.match.source === undefined ? "any name" : [m.match.path !== undefined ? `path "${m.match.path}"` : "", m.match.source !== undefined ? `source "${m.match.source}"` : ""].filter(Boolean).join(" and ");
+    const parts = [
+      m.match.path !== undefined ? `path "${m.match.path}"` : "",
+      m.match.source !== undefined ? `source "${m.match.source}"` : "",
+      ...Object.entries(m.match.headers ?? {}).map(([h, values]) => `${h} ${values.length === 1 ? `"${values[0]}"` : `one of ${values.map((v) => `"${v}"`).join(", ")}`}`),
+    ].filter(Boolean);
+    const match = parts.length === 0 ? "any name" : parts.join(" and ");
     return `  ${m.id} (${m.key}): ${match}, ${m.action}${m.reachable ? "" : " — never matches"}`;
   });
   return `Mappings, in match order:\n${rows.join("\n")}`;

@@ -36,7 +36,7 @@ export interface DryRunRequest {
 export interface DryRunDeps {
   config: ValidationContext["config"];
   runtime: ValidationContext["runtime"];
-  mappings: Pick<MappingEngine, "dryRun" | "describe">;
+  mappings: Pick<MappingEngine, "dryRun" | "describe" | "verifications">;
 }
 
 const detailLines = (details: ErrorDetail[] | undefined): string[] => (details ?? []).map((d) => `  - ${d.field}: ${d.message}`);
@@ -62,7 +62,11 @@ export async function dryRunHook(req: DryRunRequest, deps: DryRunDeps): Promise<
   }
   const described = deps.mappings.describe().find((m) => m.id === outcome.mappingId);
   const mapping = { id: outcome.mappingId, key: described?.key ?? outcome.mappingId };
-  if (outcome.kind === "skip") return ok({ hook, mapping, outcome: "skip", dispatched: false });
+  // The path's signature is not checked here (the dry run has no signed request); the report says so.
+  const verified = deps.mappings.verifications().find((v) => v.path === hook);
+  const signature = verified ? { signature: { scheme: verified.config.scheme, key: verified.key } } : {};
+  if (outcome.kind === "skip") return ok({ hook, mapping, ...signature, outcome: "skip", ...(outcome.reason ? { skipReason: outcome.reason } : {}), dispatched: false });
+  if (outcome.kind === "pong") return ok({ hook, mapping, ...signature, outcome: "pong", dispatched: false });
 
   const validated = validateAction(outcome.raw, { runtime: deps.runtime, config: deps.config }, `action of mapping ${outcome.mappingId}`);
   if (!validated.ok) {
@@ -72,6 +76,7 @@ export async function dryRunHook(req: DryRunRequest, deps: DryRunDeps): Promise<
   return ok({
     hook,
     mapping,
+    ...signature,
     outcome: "action",
     action: validated.value,
     allowUnsafeExternalContent: outcome.allowUnsafeExternalContent,

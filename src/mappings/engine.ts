@@ -17,6 +17,7 @@ import type { ModuleLogger } from "../core/logger";
 import type { HookPresetContribution } from "../host-contract/host-api";
 import type { BuildDeps, CompiledMapping, MappingMatch, MappingOrigin } from "./compiled-mapping";
 import { findUnreachable, matches, RESERVED_HOOK_NAMES } from "./match";
+import { collectPathVerifications, type PathVerification } from "./path-verifications";
 import { compilePresets } from "./presets/compile-presets";
 import { buildRequestContext } from "./request-context";
 import { compileTemplateMapping } from "./template-mapping";
@@ -56,6 +57,8 @@ export interface MappingDescription {
 export interface MappingEngine extends MappedHookResolver {
   /** Every compiled mapping in match order. */
   describe(): MappingDescription[];
+  /** One entry per path whose requests must be signed (secrets not read yet). */
+  verifications(): PathVerification[];
   /** Like `resolve`, for `gateway webhooks test`: same outcome, logged as a dry run. */
   dryRun(input: MappedHookInput): Promise<Result<MappedHookOutcome>>;
 }
@@ -86,6 +89,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   );
   const mappings: CompiledMapping[] = [...configured, ...compilePresets(config, options.presets, logger)];
 
+  const verifications = collectPathVerifications(mappings);
   reportDuplicates(mappings, logger);
   const unreachable = new Map(findUnreachable(mappings).map((u) => [u.mapping, u.reason]));
   for (const [m, reason] of unreachable) {
@@ -98,9 +102,18 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     logger,
   };
 
+  const find = (name: string, input: MappedHookInput): CompiledMapping | undefined =>
+    RESERVED_HOOK_NAMES.has(name) ? undefined : mappings.find((m) => matches(m.match, name, input.payload, input.headers));
+
+  function idempotencyKey(input: MappedHookInput): string | undefined {
+    const name = normaliseMatchPath(input.name);
+    const mapping = find(name, input);
+    return mapping?.idempotencyKey?.(buildRequestContext({ ...input, name }, clock()));
+  }
+
   async function run(input: MappedHookInput, dryRun: boolean): Promise<Result<MappedHookOutcome>> {
     const name = normaliseMatchPath(input.name);
-    const mapping = RESERVED_HOOK_NAMES.has(name) ? undefined : mappings.find((m) => matches(m.match, name, input.payload));
+    const mapping = find(name, input);
     if (!mapping) {
       logger.debug("no mapping matched", { hook: name, requestId: input.requestId, dryRun });
       return ok({ kind: "no_match" });
@@ -132,6 +145,8 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   return {
     resolve: (input) => run(input, false),
     dryRun: (input) => run(input, true),
+    idempotencyKey,
+    verifications: () => verifications.map((v) => ({ ...v })),
     describe: () => descriptions.map((d) => ({ ...d, match: { ...d.match } })),
   };
 }

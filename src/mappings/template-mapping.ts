@@ -16,7 +16,7 @@ import { runTransform } from "./transforms/run-transform";
 import { resolveTransformModule } from "./transforms/transform-path";
 
 /** Mapping fields that are templates. */
-const TEMPLATE_FIELDS = ["textTemplate", "messageTemplate", "name", "sessionKey", "channel", "to", "model"] as const;
+const TEMPLATE_FIELDS = ["textTemplate", "messageTemplate", "name", "sessionKey", "channel", "to", "model", "idempotencyKey"] as const;
 type TemplateField = (typeof TEMPLATE_FIELDS)[number];
 
 export interface TemplateMappingOptions {
@@ -90,9 +90,15 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
     id: mapping.id,
     key,
     origin: opts.origin,
-    match: { ...(mapping.match?.path !== undefined ? { path: mapping.match.path } : {}), ...(mapping.match?.source !== undefined ? { source: mapping.match.source } : {}) },
+    match: {
+      ...(mapping.match?.path !== undefined ? { path: mapping.match.path } : {}),
+      ...(mapping.match?.source !== undefined ? { source: mapping.match.source } : {}),
+      ...(mapping.match?.headers !== undefined ? { headers: structuredClone(mapping.match.headers) } : {}),
+    },
     action: mapping.action,
     transform,
+    ...(mapping.verify ? { verify: { config: mapping.verify, key: `${key}.verify`, secretKey: `${key}.verify.secret` } } : {}),
+    ...(templates.idempotencyKey ? { idempotencyKey: (ctx: RequestContext) => render("idempotencyKey", ctx)?.trim() || undefined } : {}),
     async build(ctx: RequestContext, deps: BuildDeps) {
       let override: TransformOverride | undefined;
       if (transform) {

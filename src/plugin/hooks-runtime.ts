@@ -20,6 +20,7 @@ import { createSqliteRunStore } from "../store/run-store";
 import { createIdempotencyGuard } from "../http/idempotency/idempotency-guard";
 import { createRateLimiter } from "../http/rate-limit";
 import { createHooksRouter } from "../http/router";
+import type { SignatureGate } from "../http/auth/signature-gate";
 import type { PluginLogs } from "../logging/logger";
 
 export interface HooksRuntimeOptions {
@@ -29,6 +30,8 @@ export interface HooksRuntimeOptions {
   mappings: MappingEngine;
   emitter: PluginEmitter;
   logs: PluginLogs;
+  /** Verifiers of the verified paths, built (secrets read) before the runtime. */
+  signatures: SignatureGate;
   /** True once the host announced it is stopping. */
   hostStopping: () => boolean;
 }
@@ -71,6 +74,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     emitter,
     dispatcher: createDispatcher({ config, runtime, queue, isShuttingDown, logger: logs.forModule("dispatch") }),
     mappings: opts.mappings,
+    signatures: opts.signatures,
     idempotency: createIdempotencyGuard({ ttlSeconds: config.idempotency.ttlSeconds, database: db, logger: logs.forModule("idempotency") }),
     runs: queue,
     rateLimiter: createRateLimiter(config, { logger: logs.forModule("rate-limit") }),

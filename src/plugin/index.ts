@@ -16,6 +16,7 @@ import { resolveConfig, resolveHooksSecrets } from "../config/resolve";
 import { createPluginEmitter, type PluginEmitter } from "../core/events";
 import { createMappingEngine } from "../mappings/engine";
 import { notServingHandler } from "../http/not-serving";
+import { createSignatureGate } from "../http/auth/signature-gate";
 import { registerWebhooksCli } from "../cli/webhooks";
 import { createPluginLogger } from "../logging/logger";
 import { createMailService, MAIL_SERVICE_ID } from "../mail/watcher/service";
@@ -79,7 +80,9 @@ export function activate(api: PluginApi): PluginActivation {
     start: async () => {
       // A missing or invalid token fails the start here, as a ConfigError naming hooks.token.
       const resolved = resolveHooksSecrets(config, { configDir: api.configDir });
-      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
+      // Signature secrets too: an unset variable fails the start naming e.g. hooks.mappings[2].verify.secret[1].
+      const signatures = createSignatureGate(mappings.verifications(), { configDir: api.configDir });
+      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
       if (!hostCallsReady) await runtime.resume();
     },
     ready: async () => {

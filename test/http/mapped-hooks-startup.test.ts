@@ -18,7 +18,7 @@ describe("mapped hooks over HTTP", () => {
       const dir = makeConfigDir();
       try {
         await expect(startPluginApp({ configDir: dir, stateDir: dir, presets: alertmanagerContributions(), hooks: { presets: ["mail", "jira"] } })).rejects.toThrow(
-          'hooks.presets[1] names an unknown preset "jira"; available presets: mail, alertmanager',
+          'hooks.presets[1] names an unknown preset "jira"; available presets: mail, github, alertmanager',
         );
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });

@@ -129,12 +129,12 @@ describe("mapping matching (SPEC §6.1)", () => {
   test("an unknown preset fails start naming every available preset", () => {
     const run = () => engineWith([], { presets: ["mail", "jira"] }, [alertPreset, { ...alertPreset, name: "ops", pluginId: "ops-plugin" }]);
     expect(run).toThrow(ConfigError);
-    expect(run).toThrow('hooks.presets[1] names an unknown preset "jira"; available presets: mail, alerts, ops');
+    expect(run).toThrow('hooks.presets[1] names an unknown preset "jira"; available presets: mail, github, alerts, ops');
   });
 
   test("this plugin's own manifest entries are not preset contributions", () => {
     const own: HookPresetContribution = { name: "selfish", pluginId: "inbound-webhooks", mappings: [{ id: "x", messageTemplate: "x" }] };
-    expect(() => engineWith([], { presets: ["selfish"] }, [own])).toThrow('hooks.presets[0] names an unknown preset "selfish"; available presets: mail');
+    expect(() => engineWith([], { presets: ["selfish"] }, [own])).toThrow('hooks.presets[0] names an unknown preset "selfish"; available presets: mail, github');
   });
 
   test("a preset offered by two plugins is refused when enabled", () => {

@@ -167,16 +167,31 @@ interface JoiWhen {
   otherwise?: Description;
 }
 
+/** `object().pattern(REGEXES.<name>, value)` with no fixed keys → propertyNames + additionalProperties. */
+function patternKeysSchema(node: Description, path: Path): JsonSchema {
+  const patterns = node.patterns as Array<{ regex?: string; rule?: Description }>;
+  const p = patterns[0];
+  const name = (Object.keys(REGEXES) as PatternName[]).find((n) => String(REGEXES[n]) === p?.regex);
+  if (patterns.length !== 1 || !p?.rule || !name || node.keys) throw new UnsupportedJoi(path, "only object().pattern(REGEXES.<name>, <schema>) without fixed keys converts");
+  const out: JsonSchema = { ...common(node), type: "object", propertyNames: { pattern: PATTERNS[name], [RULE_ANNOTATION]: PATTERN_RULES[name] } };
+  out.additionalProperties = convert(p.rule, [...path, "*"]);
+  return withTypeRule(out, path, "object");
+}
+
 function objectSchema(node: Description, path: Path): JsonSchema {
-  if (node.patterns) throw new UnsupportedJoi(path, "pattern keys");
+  if (node.patterns) return patternKeysSchema(node, path);
   const out: JsonSchema = { ...common(node), type: "object" };
   if (node.flags?.unknown !== true) out.additionalProperties = false;
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const constraints: JsonSchema[] = [];
   for (const [key, child] of Object.entries(node.keys ?? {})) {
-    const whens = (child as { whens?: JoiWhen[] }).whens;
-    const { whens: _handledHere, ...plain } = child as Description & { whens?: JoiWhen[] };
+    // when("<sibling>", …) is a condition of this object; an object-level when() stays with the child.
+    const all = (child as { whens?: JoiWhen[] }).whens ?? [];
+    const whens = all.filter((w) => w.ref);
+    const own = all.filter((w) => !w.ref);
+    const { whens: _handledHere, ...rest } = child as Description & { whens?: JoiWhen[] };
+    const plain = own.length > 0 ? ({ ...rest, whens: own } as Description) : rest;
     properties[key] = convert(plain, [...path, key]);
     if (child.flags?.presence === "required") {
       if (overrideFor(pathShape([...path, key]), "any.required")) throw new UnsupportedJoi([...path, key], "an unconditional required with its own sentence");

@@ -7,10 +7,16 @@
  * methods too), so no route is an unthrottled oracle. A refused query token is
  * not compared, so it does not count, but a throttled client gets 429 for it
  * too. A correct token always passes and clears the client's count.
+ *
+ * On a path a mapping verifies (SPEC §10) no token is checked: the router asks
+ * `throttled()` first and, after reading the body, reports a refused signature
+ * with `refuseSignature()`, which counts it like a wrong token. A valid signature
+ * does not clear the count (a captured signed request could be replayed to do so).
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { ResolvedHooksConfig } from "../../config/types";
-import { err, hookErrors, ok, type Result } from "../../core/errors";
+import { err, hookErrors, ok, type HookError, type Result } from "../../core/errors";
+import type { VerifyFailure } from "../../safety/signatures/types";
 import { createAuthThrottle, type AuthThrottle } from "./auth-throttle";
 import { extractToken, hasQueryToken, type TokenCarrier } from "./token-carrier";
 import { createTokenMatcher } from "./token-matcher";
@@ -25,6 +31,10 @@ export interface AuthRequest {
 
 export interface Authenticator {
   authenticate(req: AuthRequest): Result<{ carrier: TokenCarrier }>;
+  /** On a verified path, where no token is checked: 429 for a throttled client, else undefined. */
+  throttled(client: string): HookError | undefined;
+  /** Counts a refused signature as an authentication failure: 429 once over the limit, else 401 with the verifier's sentence. */
+  refuseSignature(client: string, failure: VerifyFailure): HookError;
   readonly throttle: AuthThrottle;
 }
 
@@ -44,6 +54,15 @@ export function createAuthenticator(options: {
 
   return {
     throttle,
+    throttled(client) {
+      const state = throttle.peek(client);
+      return state.throttled ? tooMany(state.retryAfterSeconds) : undefined;
+    },
+    refuseSignature(client, failure) {
+      const verdict = throttle.recordFailure(client);
+      if (verdict.throttled) return tooMany(verdict.retryAfterSeconds);
+      return failure.code === "signature_expired" ? hookErrors.signatureExpired({ reason: failure.message }) : hookErrors.signatureInvalid({ reason: failure.message });
+    },
     authenticate(req) {
       if (!config.allowQueryToken && hasQueryToken(req.url)) {
         const state = throttle.peek(req.client);

@@ -10,7 +10,7 @@ import { fillTemplate } from "../../host-contract/error-catalogue";
 export const IDEMPOTENCY_HEADERS = ["idempotency-key", "webhook-id", "svix-id", "x-github-delivery"] as const;
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-const PRINTABLE = /^[\x21-\x7e]+$/;
+export const PRINTABLE_KEY = /^[\x21-\x7e]+$/;
 /** The rule a malformed key breaks (a `details` sentence). */
 const KEY_RULE = "{header} must be 1 to {maxLength} printable ASCII characters without spaces";
 
@@ -25,7 +25,7 @@ export function extractIdempotencyKey(headers: IncomingHttpHeaders): Result<Idem
     const raw = headers[header];
     const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
     if (!value) continue;
-    if (value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !PRINTABLE.test(value)) {
+    if (value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !PRINTABLE_KEY.test(value)) {
       const rule = fillTemplate(KEY_RULE, { header, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH });
       return err(hookErrors.invalidField({ subject: "request", problem: rule }, { details: [{ field: header, message: rule }] }));
     }

@@ -13,15 +13,19 @@ import type { HookPresetContribution } from "../../host-contract/host-api";
 import type { CompiledMapping } from "../compiled-mapping";
 import { compileTemplateMapping } from "../template-mapping";
 import { createMailPresetMappings, MAIL_PRESET_NAME } from "./mail-preset";
+import { createGithubPresetMappings, GITHUB_PRESET_NAME } from "./github-preset";
+
+/** Presets implemented in code by this plugin. */
+const BUILT_IN = [MAIL_PRESET_NAME, GITHUB_PRESET_NAME];
 
 /** Plugin id of this plugin: its own manifest entry for `mail` is implemented in code, not read from there. */
 export const SELF_PLUGIN_ID = "inbound-webhooks";
 
-/** Names of every preset that could be enabled: `mail` plus the contributed ones, sorted. */
+/** Names of every preset that could be enabled: the built-in ones plus the contributed ones, sorted. */
 export function availablePresetNames(contributions: readonly HookPresetContribution[]): string[] {
   const names = new Set(contributions.filter((c) => c.pluginId !== SELF_PLUGIN_ID).map((c) => c.name));
-  names.delete(MAIL_PRESET_NAME);
-  return [MAIL_PRESET_NAME, ...[...names].sort()];
+  for (const b of BUILT_IN) names.delete(b);
+  return [...BUILT_IN, ...[...names].sort()];
 }
 
 function compileContributed(contribution: HookPresetContribution, logger: ModuleLogger): CompiledMapping[] {
@@ -51,9 +55,9 @@ export function compilePresets(config: HooksConfig, contributions: readonly Hook
   // hooks.presets lists each name once (the config schema refuses a repeat).
   config.presets.forEach((name, i) => {
     const offers = foreign.filter((c) => c.name === name);
-    if (name === MAIL_PRESET_NAME) {
+    if (BUILT_IN.includes(name)) {
       for (const c of offers) logger.warn("a plugin contributes a preset named like the built-in one; the built-in preset is used", { preset: name, pluginId: c.pluginId });
-      out.push(...createMailPresetMappings(config));
+      out.push(...(name === MAIL_PRESET_NAME ? createMailPresetMappings(config) : createGithubPresetMappings(config, i)));
       return;
     }
     if (offers.length === 0) {

@@ -7,7 +7,8 @@
  * problem are compared in test/config/problems-agree.test.ts.)
  */
 import path from "node:path";
-import { checkHooksSection } from "../../../src/config/schema";
+import { checkHooksSection, hooksSectionSchema } from "../../../src/config/schema";
+import { joiToJsonSchema } from "../../../src/config/json-schema/joi-to-json-schema";
 import { compilePluginConfigSchema, readPluginConfigSchema } from "../../../src/config/json-schema/plugin-config-schema";
 import { resolveConfig } from "../../../src/config/resolve";
 import { BOUNDS, HOOKS_DEFAULTS, MAIL_DEFAULTS, PATTERN_RULES, PATTERNS, TLS_MODES, type Bound, type PatternName } from "../../../src/config/rules";
@@ -203,7 +204,8 @@ describe("plugin.json declares the rules src/config/rules.ts holds", () => {
         const expected = key === "transformsDir" ? path.resolve(configDir, p.default) : p.default;
         expect({ key, value: resolved[key] }).toEqual({ key, value: expected });
       }
-      if (p.type === "object" && p.properties && key !== "mail") {
+      // mail and github are optional sections: absent unless configured.
+      if (p.type === "object" && p.properties && key !== "mail" && key !== "github") {
         for (const [sub, sp] of Object.entries(p.properties as Record<string, any>)) {
           expect({ key: `${key}.${sub}`, value: resolved[key][sub] }).toEqual({ key: `${key}.${sub}`, value: sp.default });
         }
@@ -224,5 +226,14 @@ describe("plugin.json declares the rules src/config/rules.ts holds", () => {
     }
     expect(resolved.mail!.channel).toBe(MAIL_DEFAULTS.channel);
     expect(resolved.mappings[0].action).toBe(mapping.properties.action.default);
+  });
+});
+
+describe("match.headers in plugin.json (pattern keys)", () => {
+  it("states the header-name rule and the value schema", () => {
+    const schema = joiToJsonSchema(hooksSectionSchema, ["hooks"]) as Record<string, any>;
+    const headers = schema.properties.mappings.items.properties.match.properties.headers;
+    expect(headers.propertyNames.pattern).toBe(PATTERNS.headerName);
+    expect(headers.additionalProperties.if).toEqual({ type: "array" });
   });
 });

@@ -1,0 +1,77 @@
+/**
+ * Sender verification in the pipeline (SPEC §10): one verifier per verified hook
+ * path, built when the gateway starts serving hooks — the moment the secrets are
+ * read (plain text, env, file, or a list of them for rotation). An unset variable,
+ * an unreadable file or a secret the scheme cannot use fails the start with one
+ * ConfigError naming each key, never a value.
+ *
+ * @example
+ *   const gate = createSignatureGate(mappings.verifications(), { configDir });
+ *   gate.forHook("github")?.verify({ headers, rawBody }) // undefined when verified
+ */
+import { normaliseMatchPath } from "../../config/paths";
+import { resolveSecret, type SecretContext } from "../../config/secrets";
+import type { SecretSource, VerifyConfig } from "../../config/types";
+import { ConfigError } from "../../core/errors";
+import { problemLine, sortProblems, type KeyedProblem } from "../../host-contract/config-rules";
+import type { PathVerification } from "../../mappings/path-verifications";
+import { createVerifier } from "../../safety/signatures/create-verifier";
+import type { Verifier, VerifyScheme } from "../../safety/signatures/types";
+
+export interface PathVerifier {
+  scheme: VerifyScheme;
+  verify: Verifier;
+}
+
+export interface SignatureGate {
+  /** The verifier of a hook name (the sub-path after `hooks.path`), if its path is verified. */
+  forHook(name: string): PathVerifier | undefined;
+}
+
+export interface SignatureGateContext extends SecretContext {
+  /** Milliseconds since the epoch, for timestamped schemes; default Date.now. */
+  now?: () => number;
+}
+
+/** Reads every secret of one verify block; problems name `secretKey` (and `[i]` in a list). */
+function readSecrets(source: SecretSource | SecretSource[], secretKey: string, ctx: SecretContext, problems: KeyedProblem[]): string[] {
+  const list = Array.isArray(source) ? source.map((s, i) => ({ s, key: `${secretKey}[${i}]` })) : [{ s: source, key: secretKey }];
+  const out: string[] = [];
+  for (const { s, key } of list) {
+    const r = resolveSecret(s, ctx);
+    if (r.ok) out.push(r.value);
+    else problems.push({ key, rule: r.reason });
+  }
+  return out;
+}
+
+function build(config: VerifyConfig, secrets: string[], now: (() => number) | undefined): Verifier {
+  return createVerifier({
+    scheme: config.scheme,
+    secrets,
+    ...(config.toleranceSeconds !== undefined ? { toleranceSeconds: config.toleranceSeconds } : {}),
+    ...(config.header !== undefined ? { header: config.header } : {}),
+    ...(config.prefix !== undefined ? { prefix: config.prefix } : {}),
+    ...(config.encoding !== undefined ? { encoding: config.encoding } : {}),
+    ...(now ? { now } : {}),
+  });
+}
+
+/** Throws one ConfigError listing every unreadable or unusable secret. */
+export function createSignatureGate(verifications: readonly PathVerification[], ctx: SignatureGateContext): SignatureGate {
+  const problems: KeyedProblem[] = [];
+  const byPath = new Map<string, PathVerifier>();
+  for (const v of verifications) {
+    const before = problems.length;
+    const secrets = readSecrets(v.config.secret, v.secretKey, ctx, problems);
+    if (problems.length > before) continue;
+    try {
+      byPath.set(v.path, { scheme: v.config.scheme, verify: build(v.config, secrets, ctx.now) });
+    } catch {
+      // Only the standard-webhooks secret is parsed up front; the library's message may quote it, so it is not used.
+      problems.push({ key: v.secretKey, rule: `is not a valid ${v.config.scheme} secret (expected whsec_<base64> or base64)` });
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(sortProblems(problems).map(problemLine).join("\n"));
+  return { forHook: (name) => byPath.get(normaliseMatchPath(name)) };
+}
