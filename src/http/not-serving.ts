@@ -7,7 +7,7 @@ import type { RequestHandler } from "express";
 import { hookErrors } from "../core/errors";
 import { renderHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
-import { SHUTDOWN_RETRY_AFTER_SECONDS } from "./router";
+import { SHUTDOWN_RETRY_AFTER_SECONDS } from "./pipeline-texts";
 
 export function notServingHandler(): RequestHandler {
   return (req, res) => {

@@ -28,6 +28,9 @@ import { unsupportedEncoding } from "../actions/body/media-type";
 import { parseBody } from "../actions/body/parse-body";
 import { lingerAfterResponse } from "./body/linger";
 import { readBody } from "./body/read-body";
+import { QUERY_TOKEN_LOG_MESSAGE, QUERY_TOKEN_WARNING, SHUTDOWN_RETRY_AFTER_SECONDS } from "./pipeline-texts";
+import { normaliseMatchPath } from "../config/paths";
+import { signedMessageIdHeader } from "../safety/signatures/standard-webhooks";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
 import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute, type HookRoute } from "./hook-route";
@@ -62,19 +65,6 @@ export interface HooksRouterDeps {
   /** Request ids and default session-key uuids; default crypto.randomUUID. */
   idGen?: () => string;
 }
-
-/** Retry-After sent while the gateway shuts down. */
-export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
-
-/** Sent with every response authenticated by `?token=`. */
-export const QUERY_TOKEN_WARNING =
-  '299 - "The token query parameter is deprecated and will be removed; send Authorization: Bearer <token> instead."';
-
-/**
- * Logged (rate-limited) for a request authenticated by the query token. Worded so
- * that the log redaction has nothing to mangle: no `?token=` and no `Bearer <x>`.
- */
-export const QUERY_TOKEN_LOG_MESSAGE = "hook token sent in the query string (deprecated); send it in the Authorization header instead";
 
 interface RequestState extends RequestRecord {
   route?: HookRoute;
@@ -228,6 +218,9 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     }
     state.bodyBytes = body.value.length;
     if (state.signedBy) {
+      // Checked again now the body is read: requests already in flight when the client got throttled are refused too.
+      const throttled = authenticator.throttled(state.client);
+      if (throttled) throw throttled;
       const failure = state.signedBy.verify({ headers: flatHeaders(req.headers), rawBody: body.value });
       if (failure) throw authenticator.refuseSignature(state.client, failure);
     }
@@ -244,11 +237,13 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       outcome: {},
     };
     const mappedInput = route.kind === "mapped" ? { name: route.name, payload: ctx.payload, headers: ctx.headers, query: ctx.query, url: ctx.url, requestId: ctx.requestId } : undefined;
-    const idempotency = requestIdempotencyKey(req.headers, mappedInput, deps.mappings);
+    const verified = state.signedBy && { signedId: state.signedBy.scheme === "standard-webhooks" ? signedMessageIdHeader(ctx.headers) : undefined };
+    const idempotency = requestIdempotencyKey(req.headers, mappedInput, deps.mappings, verified);
     if (!idempotency.ok) throw idempotency.error;
     let response: HookResponse & { replayed?: boolean };
     if (deps.idempotency && idempotency.value) {
-      const scope = `${config.path}/${state.hook}`;
+      // The scope is the hook as mappings and signatures see it (normalised: /hooks/%2Fgithub is /hooks/github).
+      const scope = `${config.path}/${route.kind === "mapped" ? normaliseMatchPath(route.name) : state.hook}`;
       const { key } = idempotency.value;
       ctx.idempotencyKey = runIdempotencyKey(scope, key);
       const bodyHash = createHash("sha256").update(body.value).digest("hex");

@@ -90,6 +90,9 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   const mappings: CompiledMapping[] = [...configured, ...compilePresets(config, options.presets, logger)];
 
   const verifications = collectPathVerifications(mappings);
+  // A verify.header (token-header, hmac-sha256) carries a secret or a signature under a name the
+  // credential rule may not know: templates and transforms never see it, on any path.
+  const secretHeaders: ReadonlySet<string> = new Set(verifications.flatMap((v) => (v.config.header ? [v.config.header.toLowerCase()] : [])));
   reportDuplicates(mappings, logger);
   const unreachable = new Map(findUnreachable(mappings).map((u) => [u.mapping, u.reason]));
   for (const [m, reason] of unreachable) {
@@ -108,7 +111,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   function idempotencyKey(input: MappedHookInput): string | undefined {
     const name = normaliseMatchPath(input.name);
     const mapping = find(name, input);
-    return mapping?.idempotencyKey?.(buildRequestContext({ ...input, name }, clock()));
+    return mapping?.idempotencyKey?.(buildRequestContext({ ...input, name }, clock(), secretHeaders));
   }
 
   async function run(input: MappedHookInput, dryRun: boolean): Promise<Result<MappedHookOutcome>> {
@@ -118,7 +121,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
       logger.debug("no mapping matched", { hook: name, requestId: input.requestId, dryRun });
       return ok({ kind: "no_match" });
     }
-    const ctx = buildRequestContext({ ...input, name }, clock());
+    const ctx = buildRequestContext({ ...input, name }, clock(), secretHeaders);
     try {
       const outcome = await mapping.build(ctx, deps);
       logger.debug("mapping resolved", {

@@ -6,16 +6,21 @@ import type { MappedHookInput } from "../core/ports";
 import { isCredentialName } from "../safety/credential-name";
 import type { TemplateContext } from "./templates/compile-template";
 
+const NONE: ReadonlySet<string> = new Set();
+
 /** True when the header carries a credential (see `isCredentialName`). */
 export function isCredentialHeader(name: string): boolean {
   return isCredentialName(name);
 }
 
-/** Lower-cased headers without credentials. */
-export function stripCredentialHeaders(headers: Record<string, string>): Record<string, string> {
+/**
+ * Lower-cased headers without credentials: every name the credential rule knows,
+ * plus `alsoHidden` (lower-case), e.g. the headers a mapping's `verify.header` names.
+ */
+export function stripCredentialHeaders(headers: Record<string, string>, alsoHidden: ReadonlySet<string> = NONE): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
-    if (typeof v !== "string" || isCredentialHeader(k)) continue;
+    if (typeof v !== "string" || isCredentialHeader(k) || alsoHidden.has(k.toLowerCase())) continue;
     out[k.toLowerCase()] = v;
   }
   return out;
@@ -47,12 +52,12 @@ export interface RequestContext extends TemplateContext {
   requestId: string;
 }
 
-/** Builds the credential-free context of one request at time `now`. */
-export function buildRequestContext(input: MappedHookInput, now: Date): RequestContext {
+/** Builds the credential-free context of one request at time `now`; `hiddenHeaders` as in stripCredentialHeaders. */
+export function buildRequestContext(input: MappedHookInput, now: Date, hiddenHeaders: ReadonlySet<string> = NONE): RequestContext {
   return {
     path: input.name,
     now: now.toISOString(),
-    headers: stripCredentialHeaders(input.headers),
+    headers: stripCredentialHeaders(input.headers, hiddenHeaders),
     query: stripCredentialQuery(input.query),
     payload: input.payload,
     url: stripCredentialUrl(input.url),

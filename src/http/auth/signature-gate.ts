@@ -68,7 +68,7 @@ export function createSignatureGate(verifications: readonly PathVerification[], 
     try {
       byPath.set(v.path, { scheme: v.config.scheme, verify: build(v.config, secrets, ctx.now) });
     } catch {
-      // Only the standard-webhooks secret is parsed up front; the library's message may quote it, so it is not used.
+      // Only the standard-webhooks secret is parsed up front; its parse error is not shown (it could quote the secret).
       problems.push({ key: v.secretKey, rule: `is not a valid ${v.config.scheme} secret (expected whsec_<base64> or base64)` });
     }
   }

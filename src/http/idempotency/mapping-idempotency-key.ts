@@ -18,17 +18,37 @@ export interface RequestIdempotencyKey {
   key: string;
 }
 
-/** `input` is given for mapped hooks only (direct hooks have no template). */
+/**
+ * `input` is given for mapped hooks only (direct hooks have no template). On a
+ * verified path (`signedId`: the header the signature covers as the message id,
+ * if the scheme has one) what the signature covers comes first — that id, then the
+ * template over the signed body — so a captured request replayed with a new,
+ * unsigned `Idempotency-Key` is still recognised as the same delivery.
+ */
 export function requestIdempotencyKey(
   headers: IncomingHttpHeaders,
   input: MappedHookInput | undefined,
   resolver: MappedHookResolver | undefined,
+  verified?: { signedId?: string },
 ): Result<RequestIdempotencyKey | undefined> {
+  const signedId = verified?.signedId;
+  const signedValue = signedId === undefined ? undefined : headers[signedId];
+  if (typeof signedValue === "string" && signedValue !== "") return ok({ from: signedId!, key: asKey(signedValue) });
+  const rendered = () => {
+    const r = input && resolver?.idempotencyKey?.(input);
+    return r ? ok({ from: "mapping", key: asKey(r) }) : undefined;
+  };
+  if (verified) {
+    const fromTemplate = rendered();
+    if (fromTemplate) return fromTemplate;
+  }
   const fromHeader = extractIdempotencyKey(headers);
   if (!fromHeader.ok) return fromHeader;
   if (fromHeader.value) return ok({ from: fromHeader.value.header, key: fromHeader.value.key });
-  const rendered = input && resolver?.idempotencyKey?.(input);
-  if (!rendered) return ok(undefined);
-  const key = rendered.length <= MAX_IDEMPOTENCY_KEY_LENGTH && PRINTABLE_KEY.test(rendered) ? rendered : `sha256:${createHash("sha256").update(rendered).digest("hex")}`;
-  return ok({ from: "mapping", key });
+  return (verified ? undefined : rendered()) ?? ok(undefined);
+}
+
+/** A key as stored: itself when it is 1–255 printable ASCII characters, else its SHA-256. */
+function asKey(value: string): string {
+  return value.length <= MAX_IDEMPOTENCY_KEY_LENGTH && PRINTABLE_KEY.test(value) ? value : `sha256:${createHash("sha256").update(value).digest("hex")}`;
 }
