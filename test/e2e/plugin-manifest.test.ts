@@ -28,12 +28,12 @@ describe("plugin.json", () => {
     expect(manifest.uiHints["hooks.mail.imap.password"]).toMatchObject({ sensitive: true });
   });
 
-  it("declares activation, the route prefix, CLI commands and the built-in mail preset", () => {
+  it("declares activation, the route prefix, CLI commands and the built-in mail and github presets", () => {
     expect(manifest.activation).toEqual({ onStartup: true });
     expect(manifest.configSection).toBe("hooks");
     expect(manifest.contributes.httpRoutes).toEqual([{ prefixFromConfig: "hooks.path", default: "/hooks" }]);
     expect(manifest.contributes.cliCommands).toEqual(expect.arrayContaining(["webhooks test", "webhooks mail setup", "webhooks mail run"]));
-    expect(manifest.contributes.presets.map((p: { name: string }) => p.name)).toEqual(["mail"]);
+    expect(manifest.contributes.presets.map((p: { name: string }) => p.name)).toEqual(["mail", "github"]);
     expect(manifest.contributes.channels).toEqual([]);
   });
 });
