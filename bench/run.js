@@ -79,6 +79,9 @@ async function main() {
         runs: { maxQueued: 1000000, maxConcurrent: 4 },
       },
       agents: { runner: { kind: "echo", delayMs: 0 }, defaults: { heartbeat: { every: "off" } } },
+      // Heartbeats are off, so every accepted wake stays pending: lift the main queue's bound
+      // (session.main.maxPending, default 10000) so the bench measures accepting, not refusing.
+      session: { main: { maxPending: 10000000 } },
     },
   });
   const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
