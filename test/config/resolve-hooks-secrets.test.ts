@@ -7,27 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { resolveConfig, resolveHooksSecrets } from "../../src/config/resolve";
-import { ConfigError } from "../../src/core/errors";
-import type { ResolvedHooksConfig } from "../../src/config/types";
 
-const TOKEN = "hk_3f9a1c7e5b2d4f60a8c1";
-const CONFIG_DIR = "/srv/gateway";
-
-/** Both steps: validation at activation, then the token read where it is used. */
-function resolve(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, configDir = CONFIG_DIR): ResolvedHooksConfig {
-  return resolveHooksSecrets(resolveConfig(raw, { configDir, env }), { configDir, env });
-}
-
-/** The ConfigError message for `raw` (fails the test when it resolves). */
-function problem(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, configDir = CONFIG_DIR): string {
-  try {
-    resolve(raw, env, configDir);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  throw new Error("expected resolveConfig or resolveHooksSecrets to throw");
-}
+import { CONFIG_DIR, problem, resolve, TOKEN } from "./resolve-support";
 
 describe("hooks.token sources", () => {
   let dir: string;
