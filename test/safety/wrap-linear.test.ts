@@ -1,17 +1,15 @@
 /**
  * Regression (SPEC §5.2, §14): the look-alike neutralisation was quadratic on long
  * runs of `‹`, `«` or `＜` (one 255 KB `/wake` of `<` blocked the gateway for
- * 299 s). Wrapping is now one linear pass: sixteen times the text costs about
- * sixteen times the time, where a quadratic pass would cost 256 times.
- *
- * This test checks the growth, not a duration: absolute figures depend on the
- * machine and its load, so they are measured by `npm run bench:safety`
- * (bench/wrap-adversarial.js: every text below at 256 KiB, and bench/wrap-attacks.js:
- * the attacks through the real gateway with `/healthz` polled meanwhile) and
- * recorded in docs/security.md. CPU time of this process (process.cpuUsage) is
- * compared, the minimum of 3 runs after two warm-up wraps of the same text.
+ * 299 s; the old code took 2 s to 14 s for just 32 KiB of these texts). Each case
+ * wraps 1 MiB of an adversarial text — four times the largest body a default hook
+ * accepts — and checks the result: the old code would run for hours and the case
+ * fails on jest's timeout. No duration is asserted: how fast wrapping is, is
+ * measured by `npm run bench:safety` (bench/wrap-adversarial.js, bench/wrap-attacks.js)
+ * and recorded in docs/security.md.
  */
 import { wrapExternalContent } from "../../src/safety/wrap";
+import { unwrap } from "../helpers/wrapped";
 
 const KIB = 1024;
 
@@ -36,26 +34,21 @@ const ADVERSARIAL: Array<[string, (units: number) => string]> = [
   ["an anchor, then separators", (n) => "<<EXTERNAL" + fill(" _-", n - 10)],
 ];
 
-function cpuMs(text: string): number {
-  const before = process.cpuUsage();
-  wrapExternalContent(text, { hook: "wake" }, { idGen: () => "0123456789abcdef" });
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
-}
-
-function runs(text: string): number[] {
-  cpuMs(text);
-  cpuMs(text);
-  return [cpuMs(text), cpuMs(text), cpuMs(text)].sort((a, b) => a - b);
-}
+/** Generous for a loaded machine (a 1 MiB wrap takes well under a second); the quadratic code took hours. */
+const TIMEOUT_MS = 20_000;
 
 describe("wrapping is linear in the size of the content (regression: a 255 KB /wake of '<' blocked the gateway for 299 s)", () => {
-  // Linear: 16× the text, about 16× the time. A quadratic pass would take 256×; the
-  // bound of 64× leaves room for noise (GC, a loaded machine), and a 2 ms floor keeps
-  // sub-millisecond texts (the ASCII fast path) from turning timer jitter into a ratio.
-  it.each(ADVERSARIAL)("1 MiB of %s costs less than 64× 64 KiB of it", (_label, make) => {
-    const [small] = runs(make(64 * KIB));
-    const [large] = runs(make(1024 * KIB));
-    expect(large).toBeLessThan(64 * Math.max(small!, 2));
-  });
+  it.each(ADVERSARIAL)(
+    "1 MiB of %s is wrapped with exactly one matching end marker",
+    (_label, make) => {
+      const text = make(1024 * KIB);
+      const wrapped = wrapExternalContent(text, { hook: "wake" }, { idGen: () => "0123456789abcdef" });
+      const { id, content } = unwrap(wrapped);
+      expect(id).toBe("0123456789abcdef");
+      expect(wrapped.split(`END_EXTERNAL_UNTRUSTED_CONTENT id="${id}"`)).toHaveLength(2);
+      // Runs of brackets around a marker word are neutralised with it, so only non-emptiness is general.
+      expect(content.length).toBeGreaterThan(0);
+    },
+    TIMEOUT_MS,
+  );
 });
