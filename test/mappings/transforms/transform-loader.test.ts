@@ -20,6 +20,29 @@ async function action(engine: MappingEngine, input: MappedHookInput) {
   return r.value;
 }
 
+
+/**
+ * A transform `t.js` in `dir` loads; then it is replaced by `link(outside file, t.js)`
+ * and the next request is refused as transform_failed with `cause` in the log.
+ */
+async function expectReplacedModuleRefused(dir: string, link: (target: string, file: string) => void, cause: string): Promise<void> {
+  const outside = tempDir();
+  try {
+    fs.writeFileSync(path.join(outside, "evil.js"), 'export default () => ({ message: "evil" });\n');
+    const module = path.join(dir, "t.js");
+    fs.writeFileSync(module, 'export default () => ({ message: "good" });\n');
+    const { engine, logger } = engineFor([mapping({ id: "t", transform: { module: "t.js" } })], { transformsDir: dir });
+    expect((await action(engine, hookInput("x", {}))).raw.message).toBe("good");
+    fs.rmSync(module);
+    link(path.join(outside, "evil.js"), module);
+    const r = await engine.resolve(hookInput("x", {}));
+    expect(r.ok ? r.value : r.error.code).toBe("transform_failed");
+    expect(logger.at("error")[0].meta).toMatchObject({ reason: "load_failed", cause });
+  } finally {
+    fs.rmSync(outside, { recursive: true, force: true });
+  }
+}
+
 describe("transforms (SPEC §6.3)", () => {
   test("a .js transform (ESM syntax) changes the agent action", async () => {
     const { engine } = engineFor([mapping({ id: "gh", match: { path: "github" }, messageTemplate: "unused", transform: { module: "github-push.js" } })]);
@@ -186,41 +209,16 @@ describe("transforms (SPEC §6.3)", () => {
     });
 
     test("a module replaced by a symlink to outside its directory is refused at the next request", async () => {
-      const outside = tempDir();
-      try {
-        fs.writeFileSync(path.join(outside, "evil.js"), 'export default () => ({ message: "evil" });\n');
-        const module = path.join(dir, "t.js");
-        fs.writeFileSync(module, 'export default () => ({ message: "good" });\n');
-        const { engine, logger } = engineFor([mapping({ id: "t", transform: { module: "t.js" } })], { transformsDir: dir });
-        expect((await action(engine, hookInput("x", {}))).raw.message).toBe("good");
-        fs.rmSync(module);
-        fs.symlinkSync(path.join(outside, "evil.js"), module);
-        const r = await engine.resolve(hookInput("x", {}));
-        expect(r.ok ? r.value : r.error.code).toBe("transform_failed");
-        expect(logger.at("error")[0].meta).toMatchObject({ reason: "load_failed", cause: 'Error: transform module "t.js" now resolves outside its directory' });
-      } finally {
-        fs.rmSync(outside, { recursive: true, force: true });
-      }
+      await expectReplacedModuleRefused(dir, fs.symlinkSync, 'Error: transform module "t.js" now resolves outside its directory');
     });
   });
 
   test("a module replaced by a hard link to a file outside its directory is refused at the next request", async () => {
     const dir = tempDir();
-    const outside = tempDir();
     try {
-      fs.writeFileSync(path.join(outside, "evil.js"), 'export default () => ({ message: "evil" });\n');
-      const module = path.join(dir, "t.js");
-      fs.writeFileSync(module, 'export default () => ({ message: "good" });\n');
-      const { engine, logger } = engineFor([mapping({ id: "t", transform: { module: "t.js" } })], { transformsDir: dir });
-      expect((await action(engine, hookInput("x", {}))).raw.message).toBe("good");
-      fs.rmSync(module);
-      fs.linkSync(path.join(outside, "evil.js"), module);
-      const r = await engine.resolve(hookInput("x", {}));
-      expect(r.ok ? r.value : r.error.code).toBe("transform_failed");
-      expect(logger.at("error")[0].meta).toMatchObject({ reason: "load_failed", cause: 'Error: transform module "t.js" is now a hard link (more than one link)' });
+      await expectReplacedModuleRefused(dir, fs.linkSync, 'Error: transform module "t.js" is now a hard link (more than one link)');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
-      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 
