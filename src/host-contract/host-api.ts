@@ -13,8 +13,9 @@
 import type { EventEmitter } from "eventemitter3";
 import type { RequestHandler, Router } from "express";
 import type { Command } from "commander";
+import type { HookInspector } from "./inspection";
 
-export const HOST_API_VERSION = "1.2.0";
+export const HOST_API_VERSION = "1.3.0";
 
 /** Levels of reasoning effort a run can ask for (the request field, mapping and `hooks.mail` key `thinking`). */
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -215,6 +216,12 @@ export interface PluginApi {
    * or require `"hostApi": "^1.1.0"`).
    */
   registerChannel?(channel: ChannelRegistration): void;
+  /**
+   * Offers the plugin's delivery ledger, runs and mappings to the host's operator
+   * surfaces (added in host API 1.3; optional — call it as `api.registerInspector?.(…)`).
+   * At most one inspector per plugin.
+   */
+  registerInspector?(inspector: HookInspector): void;
 }
 
 /**

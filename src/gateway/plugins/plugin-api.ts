@@ -16,6 +16,7 @@ import {
   type PluginApi,
   type ServiceRegistration,
 } from "../../host-contract/host-api";
+import type { HookInspector } from "../../host-contract/inspection";
 
 export interface StagedRegistrations {
   routes: HttpRouteRegistration[];
@@ -23,6 +24,7 @@ export interface StagedRegistrations {
   clis: CliRegistrar[];
   presets: HookPresetContribution[];
   channels: ChannelRegistration[];
+  inspectors: HookInspector[];
 }
 
 export interface PluginApiOptions {
@@ -61,7 +63,7 @@ export function deepFreeze<T>(value: T): T {
 }
 
 export function createPluginApi(opts: PluginApiOptions): { api: PluginApi; staged: StagedRegistrations } {
-  const staged: StagedRegistrations = { routes: [], services: [], clis: [], presets: [], channels: [] };
+  const staged: StagedRegistrations = { routes: [], services: [], clis: [], presets: [], channels: [], inspectors: [] };
   const api: PluginApi = {
     pluginId: opts.pluginId,
     config: opts.config,
@@ -101,6 +103,13 @@ export function createPluginApi(opts: PluginApiOptions): { api: PluginApi; stage
         throw new Error("registerChannel: a channel needs an id and deliver()");
       }
       staged.channels.push(channel);
+    },
+    registerInspector(inspector) {
+      if (!inspector || typeof inspector.listDeliveries !== "function" || typeof inspector.subscribe !== "function") {
+        throw new Error("registerInspector: an inspector needs listDeliveries() and subscribe()");
+      }
+      if (staged.inspectors.length > 0) throw new Error("registerInspector: a plugin registers at most one inspector");
+      staged.inspectors.push(inspector);
     },
   };
   return { api, staged };

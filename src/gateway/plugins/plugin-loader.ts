@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { EventEmitter } from "eventemitter3";
 import type { CliRegistrar, HookPresetContribution, HostEvents, HostRuntime, PluginModule, ServiceRegistration } from "../../host-contract/host-api";
+import type { HookInspector } from "../../host-contract/inspection";
 import type { GatewayConfig } from "../config/gateway-config";
 import { GatewayConfigError } from "../config/config-error";
 import type { GatewayLogger } from "../logger";
@@ -38,6 +39,8 @@ export interface LoadedPlugins {
   routes: RouteEntry[];
   services: Array<ServiceRegistration & { pluginId: string }>;
   clis: Array<{ pluginId: string; registrar: CliRegistrar }>;
+  /** Inspectors offered by plugins (host API 1.3), for the dashboard and `/api/status`. */
+  inspectors: Array<{ pluginId: string; inspector: HookInspector }>;
   presets(): HookPresetContribution[];
   /** Calls `deactivate()` of the active plugins in reverse order (errors are logged). */
   deactivate(): Promise<void>;
@@ -92,6 +95,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
   const routes: RouteEntry[] = [];
   const services: LoadedPlugins["services"] = [];
   const clis: LoadedPlugins["clis"] = [];
+  const inspectors: LoadedPlugins["inspectors"] = [];
   const active: Array<{ id: string; mod: PluginModule }> = [];
 
   opts.discovered.forEach((p, index) => {
@@ -170,6 +174,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
       services.push({ id: s.id, start: () => s.start(), ...(s.ready ? { ready: () => s.ready!() } : {}), stop: () => s.stop(), pluginId: m.id });
     }
     for (const c of staged.clis) clis.push({ pluginId: m.id, registrar: c });
+    for (const inspector of staged.inspectors) inspectors.push({ pluginId: m.id, inspector });
     active.push({ id: m.id, mod });
     log.info(`plugin ${m.id} ${m.version} active`, { plugin: m.id, origin: p.origin, routes: staged.routes.length, services: staged.services.length });
   });
@@ -179,6 +184,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
     routes,
     services,
     clis,
+    inspectors,
     presets: () => presets.map((x) => ({ ...x })),
     async deactivate() {
       for (const { id, mod } of [...active].reverse()) {

@@ -1,0 +1,147 @@
+/**
+ * Inspection (host API 1.3): what a plugin that keeps a delivery ledger offers its
+ * host so the host's operator surfaces (the embedded gateway's `/ui` dashboard,
+ * its `/api/status`) can show deliveries, runs and mappings, and replay or
+ * dry-run requests, without knowing the plugin's store or its HTTP routes.
+ *
+ * Everything here is already redacted by the plugin: no credential, signature or
+ * cookie ever appears in a value a host receives. Bodies are the bytes the sender
+ * sent (a host renders them as text, never as markup).
+ *
+ * @example
+ *   api.registerInspector?.(inspector);             // plugin side
+ *   const page = inspector.listDeliveries({ limit: 50 }); // host side
+ */
+
+/** Filters of a delivery listing (all optional; newest first). */
+export interface DeliveryQuery {
+  /** 1–500; default 50. */
+  limit?: number;
+  /** Only deliveries received strictly before this one (its id): the next page. */
+  before?: string;
+  /** Hook name as the ledger records it (`wake`, `agent`, a mapped name). */
+  hook?: string;
+  /** An exact status code (`404`) or a class (`2xx`, `4xx`, `5xx`). */
+  status?: string;
+  /** ISO-8601: only deliveries received at or after this time. */
+  since?: string;
+}
+
+/** One ledger row (SPEC §11). */
+export interface DeliverySummary {
+  id: string;
+  /** ISO-8601 UTC. */
+  receivedAt: string;
+  method: string;
+  /** The request path relative to the gateway, token redacted. */
+  url: string;
+  /** Hook name, when the path named one. */
+  hook?: string;
+  /** Id of the mapping that matched, if any. */
+  mappingId?: string;
+  /** Client key (address) the throttle used. */
+  client: string;
+  status: number;
+  /** Error code of a refused request (`not_found`, `unauthorized`, …). */
+  code?: string;
+  latencyMs: number;
+  idempotencyKey?: string;
+  /** Runs the request started (several for a fan-out). */
+  runIds: string[];
+  /** Id of the delivery this one replays. */
+  replayOf?: string;
+}
+
+export interface DeliveryDetail extends DeliverySummary {
+  /** Request headers, lower-case names, every credential/signature/cookie value redacted. */
+  headers: Record<string, string>;
+  /** The raw body as UTF-8 text; absent when bodies are not stored (`hooks.ledger.storeBodies: false`) or not UTF-8. */
+  body?: string;
+  /** The body in base64 when it is not valid UTF-8. */
+  bodyBase64?: string;
+  /** The answer the sender got. */
+  response?: unknown;
+}
+
+export interface RunQuery {
+  /** 1–500; default 50. */
+  limit?: number;
+  /** One run status (`queued`, `running`, `succeeded`, `failed`, `timed_out`, `interrupted`). */
+  status?: string;
+}
+
+export interface RunSummary {
+  id: string;
+  status: string;
+  /** The action's name (hook or mapping). */
+  name: string;
+  sessionKey: string;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  /** The summary posted to the main session. */
+  summary?: string;
+  /** The delivery that started it, when the ledger knows. */
+  deliveryId?: string;
+}
+
+/** One effective mapping, in match order. */
+export interface MappingSummary {
+  id: string;
+  /** `config`, `preset:<name>` or `plugin:<id>/<preset>`. */
+  origin: string;
+  /** Human-readable match rules (`path github`, `header x-github-event=push`). */
+  match: string[];
+  action: "wake" | "agent";
+  /** Verification scheme of the mapping's path, if any (`github`, `stripe`, …). */
+  verify?: string;
+  /** Set when an earlier mapping always matches first. */
+  shadowedBy?: string;
+}
+
+export interface DryRunInput {
+  /** The hook name (sub-path after `hooks.path`). */
+  hook: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The dry run's verdict: what the request would do, as text lines and as data. */
+export interface DryRunView {
+  ok: boolean;
+  /** The dry run's report, one line each (what `gateway webhooks test` prints). */
+  lines: string[];
+  mappingId?: string;
+  action?: Record<string, unknown>;
+}
+
+/** The answer a replay got (a new delivery, linked to the original by `replayOf`). */
+export interface ReplayResult {
+  deliveryId: string;
+  status: number;
+  body: unknown;
+}
+
+/** Counts for `/api/status` and the dashboard's overview. */
+export interface HooksSummary {
+  lastDeliveryAt?: string;
+  queued: number;
+  running: number;
+  /** Runs that failed or timed out in the last hour. */
+  failedLastHour: number;
+  ledgerEntries: number;
+}
+
+export interface HookInspector {
+  listDeliveries(query: DeliveryQuery): DeliverySummary[];
+  getDelivery(id: string): DeliveryDetail | undefined;
+  /** Runs a stored delivery again through today's mappings; undefined when the id is unknown. */
+  replay(id: string): Promise<ReplayResult | undefined>;
+  listRuns(query: RunQuery): RunSummary[];
+  getRun(id: string): RunSummary | undefined;
+  mappings(): MappingSummary[];
+  dryRun(input: DryRunInput): Promise<DryRunView>;
+  summary(): HooksSummary;
+  /** Calls `listener` with each new ledger row as it is recorded; returns the unsubscribe function. */
+  subscribe(listener: (delivery: DeliverySummary) => void): () => void;
+}
