@@ -25,7 +25,7 @@ import { createAuthenticator, type Authenticator } from "./auth/authenticate";
 import type { PathVerifier, SignatureGate } from "./auth/signature-gate";
 import { createQueryTokenWarner } from "./auth/query-token-warner";
 import { unsupportedEncoding } from "../actions/body/media-type";
-import { parseBody } from "../actions/body/parse-body";
+import { parseRequestBody } from "../actions/body/parse-request-body";
 import { lingerAfterResponse } from "./body/linger";
 import { readBody } from "./body/read-body";
 import { QUERY_TOKEN_LOG_MESSAGE, QUERY_TOKEN_WARNING, SHUTDOWN_RETRY_AFTER_SECONDS } from "./pipeline-texts";
@@ -224,7 +224,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       const failure = state.signedBy.verify({ headers: flatHeaders(req.headers), rawBody: body.value });
       if (failure) throw authenticator.refuseSignature(state.client, failure);
     }
-    const payload = parseBody(body.value, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
+    const payload = await parseRequestBody(body.value, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     if (!payload.ok) throw payload.error;
     const ctx: HookRequestContext = {
       requestId: state.requestId,

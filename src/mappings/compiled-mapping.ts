@@ -39,6 +39,8 @@ export interface BuildDeps {
   loader: TransformLoader;
   transformTimeoutMs: number;
   logger: ModuleLogger;
+  /** `hooks.maxFanOut`: most elements one forEach request may turn into actions. */
+  maxFanOut: number;
 }
 
 export interface CompiledMapping {

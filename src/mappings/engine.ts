@@ -103,6 +103,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     loader: options.loader ?? createTransformLoader(),
     transformTimeoutMs: config.transformTimeoutMs,
     logger,
+    maxFanOut: config.maxFanOut,
   };
 
   const find = (name: string, input: MappedHookInput): CompiledMapping | undefined =>
