@@ -137,6 +137,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
     },
     action: mapping.action,
     transform,
+    ...(mapping.handshake ? { handshake: mapping.handshake } : {}),
     ...(mapping.verify ? { verify: { config: mapping.verify, key: `${key}.verify`, secretKey: `${key}.verify.secret` } } : {}),
     ...(templates.idempotencyKey ? { idempotencyKey: (ctx: RequestContext) => render("idempotencyKey", ctx)?.trim() || undefined } : {}),
     async build(ctx: RequestContext, deps: BuildDeps): Promise<Result<MappedHookOutcome>> {
