@@ -3,7 +3,7 @@
  * mappings that presets contribute, so both are held to the same rules.
  */
 import Joi from "joi";
-import { boundedNumber, line, patterned, secretSources, template } from "./joi-builders";
+import { boundedNumber, line, patterned, secretSource, secretSources, template } from "./joi-builders";
 import { VERIFY_SCHEMES } from "../safety/signatures/types";
 import { ACTION_KINDS, WAKE_MODES } from "../core/actions";
 import { BOUNDS, MAPPING_DEFAULTS, MAX_LENGTHS, REGEXES } from "./rules";
@@ -41,6 +41,21 @@ const mappingRateLimitSchema = Joi.object({
   windowSeconds: boundedNumber(BOUNDS.windowSeconds).required(),
 });
 
+/** A response body: a template string, or a JSON object whose string values (at any depth) are templates, checked at activation. */
+const responseBodySchema = Joi.alternatives().conditional(Joi.string(), { then: template(), otherwise: Joi.object().unknown(true) });
+
+const responseSchema = Joi.object({
+  status: Joi.number().valid(200, 202).required().description("200 or 202: the status of the answer (senders such as Forward Email accept only 200)."),
+  body: responseBodySchema.description("A template string, or an object whose string values are templates (payload, headers, query, item, index, runId, sessionKey, runs)."),
+});
+
+const handshakeSchema = Joi.alternatives()
+  .conditional(Joi.string(), {
+    then: Joi.string().valid("slack"),
+    otherwise: Joi.object({ meta: Joi.object({ verifyToken: secretSource().required().description("Meta's verify token: plain text, { env } or { file }.") }).required() }),
+  })
+  .description('"slack": a signed url_verification POST is answered with its challenge; { meta: { verifyToken } }: the hub.challenge GET is answered when hub.verify_token matches.');
+
 /** Condition: the mapping has a transform (then templates are optional). */
 const hasTransform = Joi.object({ transform: Joi.exist() }).unknown();
 /** Condition: the mapping's action is `wake`. */
@@ -70,7 +85,12 @@ export const mappingSchema: Joi.ObjectSchema = Joi.object({
   rateLimit: mappingRateLimitSchema,
   verify: verifySchema.description("Sender verification (signatures); needs match.path."),
   idempotencyKey: template().description("Template of the idempotency key used when the request has no idempotency header, e.g. {{ payload.id }}."),
-}).when(hasTransform, {
+  forEach: line(MAX_LENGTHS.name).description("Payload path to an array: each element becomes one action (item and index in templates), at most hooks.maxFanOut."),
+  response: responseSchema.description("The answer instead of the default: { status: 200 | 202, body }."),
+  handshake: handshakeSchema,
+})
+  .when(Joi.object({ handshake: Joi.valid("slack").required() }).unknown(), { then: Joi.object({ verify: Joi.object({ scheme: Joi.valid("slack").required() }).unknown().required() }) })
+  .when(Joi.object({ handshake: Joi.object().required() }).unknown(), { then: Joi.object({ match: Joi.object({ path: Joi.required() }).unknown().required() }) }).when(hasTransform, {
   otherwise: Joi.when(isWake, {
     then: Joi.object({ textTemplate: Joi.required() }),
     otherwise: Joi.object({ messageTemplate: Joi.required() }),

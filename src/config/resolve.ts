@@ -85,6 +85,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
     ...(gatewayToken === undefined ? {} : { gatewayTokenSource: gatewayToken }),
     path: normaliseHookPath(hooks.path),
     maxBodyBytes: hooks.maxBodyBytes,
+    maxFanOut: hooks.maxFanOut,
     bodyTimeoutMs: hooks.bodyTimeoutMs,
     allowQueryToken: hooks.allowQueryToken,
     presets: [...hooks.presets],

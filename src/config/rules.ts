@@ -17,7 +17,8 @@ export const HOOKS_DEFAULTS = {
   /** Relative to the config file's directory. */
   transformsDir: "hooks/transforms",
   allowedSessionKeyPrefixes: ["hook:"],
-  runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false },
+  runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8 },
+  maxFanOut: 100,
   idempotency: { ttlSeconds: 86400 },
   rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
   authThrottle: { maxFailures: 20, windowSeconds: 60 },
@@ -73,6 +74,9 @@ export const BOUNDS = {
   maxMessages: { min: 1, max: 1000, integer: true },
   pollSeconds: { min: 1, max: 86400, integer: true },
   toleranceSeconds: { min: 1, max: 86400, integer: true },
+  maxWaitSeconds: { min: 0, max: 3600, integer: true },
+  maxWaitingPerClient: { min: 0, max: 10000, integer: true },
+  maxFanOut: { min: 1, max: 10000, integer: true },
 } as const satisfies Record<string, Bound>;
 
 /** Maximum lengths of strings (same as the direct /agent request, SPEC §4.4). */

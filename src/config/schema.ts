@@ -24,6 +24,12 @@ const runsSchema = Joi.object({
   maxQueued: boundedNumber(BOUNDS.maxQueued).default(d.runs.maxQueued),
   shutdownGraceSeconds: boundedNumber(BOUNDS.shutdownGraceSeconds).default(d.runs.shutdownGraceSeconds),
   retryInterrupted: Joi.boolean().default(d.runs.retryInterrupted),
+  maxWaitSeconds: boundedNumber(BOUNDS.maxWaitSeconds)
+    .default(d.runs.maxWaitSeconds)
+    .description("Cap of Prefer: wait=<seconds> on agent hooks (RFC 7240); a larger value is clamped to it, 0 disables waiting."),
+  maxWaitingPerClient: boundedNumber(BOUNDS.maxWaitingPerClient)
+    .default(d.runs.maxWaitingPerClient)
+    .description("Requests of one client that may wait for their run at once; beyond it a request is answered 202 at once."),
 }).default();
 
 const idempotencySchema = Joi.object({
@@ -63,6 +69,7 @@ export const hooksSectionSchema: Joi.ObjectSchema = Joi.object({
     .default(d.path)
     .description("Base path: leading / added, trailing / removed; / alone is refused."),
   maxBodyBytes: boundedNumber(BOUNDS.maxBodyBytes).default(d.maxBodyBytes),
+  maxFanOut: boundedNumber(BOUNDS.maxFanOut).default(d.maxFanOut).description("Most items a forEach mapping turns into actions per request; more → 400 fan_out_too_large."),
   bodyTimeoutMs: boundedNumber(BOUNDS.bodyTimeoutMs).default(d.bodyTimeoutMs),
   allowQueryToken: Joi.boolean().default(d.allowQueryToken).description("Accept the deprecated ?token= carrier."),
   presets: Joi.array().items(line(MAX_LENGTHS.name)).unique().default([]),

@@ -45,7 +45,23 @@ export interface MappingConfig {
   verify?: VerifyConfig;
   /** Template of the idempotency key used when the request has no idempotency header. */
   idempotencyKey?: string;
+  /** Payload path to an array: one action per element (SPEC §12). */
+  forEach?: string;
+  /** The answer to send instead of the default one (SPEC §12). */
+  response?: MappingResponseConfig;
+  /** A sender's URL verification answered by the hook itself (SPEC §12). */
+  handshake?: HandshakeConfig;
 }
+
+/** `response` of a mapping: a status and a body whose strings are templates. */
+export interface MappingResponseConfig {
+  status: 200 | 202;
+  /** A template string, or an object (nested objects and arrays allowed) whose string values are templates. */
+  body?: unknown;
+}
+
+/** `handshake` of a mapping: Slack's signed url_verification POST, or Meta's verify-token GET. */
+export type HandshakeConfig = "slack" | { meta: { verifyToken: SecretSource } };
 
 /** `verify` of a mapping (or of a preset) as configured: secrets by source, read when hooks start serving. */
 export interface VerifyConfig {
@@ -106,6 +122,10 @@ export interface RunsConfig {
   maxQueued: number;
   shutdownGraceSeconds: number;
   retryInterrupted: boolean;
+  /** Cap of `Prefer: wait=<seconds>` (0: never wait). */
+  maxWaitSeconds: number;
+  /** Concurrent waiting requests per client; beyond it a request is answered at once. */
+  maxWaitingPerClient: number;
 }
 
 export interface RateLimitConfig {
@@ -133,6 +153,8 @@ export interface HooksConfig {
   /** Normalised: leading `/`, no trailing `/`, never `/` alone. */
   path: string;
   maxBodyBytes: number;
+  /** Most items one forEach request may fan out to. */
+  maxFanOut: number;
   /** A body that does not complete in this time → 408. Default 30000. */
   bodyTimeoutMs: number;
   allowQueryToken: boolean;

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   invalid_signature: 401,
   signature_expired: 401,
   too_many_requests: 429,
+  forbidden: 403,
   method_not_allowed: 405,
   payload_too_large: 413,
   request_timeout: 408,
@@ -28,6 +29,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   query_token_not_allowed: 400,
   idempotency_key_reused: 422,
+  fan_out_too_large: 400,
   overloaded: 503,
   shutting_down: 503,
   storage_unavailable: 503,
@@ -42,7 +44,7 @@ export type HookErrorEntry = {
   [C in ErrorCode]: { readonly code: C; readonly status: (typeof ERROR_STATUS)[C]; readonly message: string; readonly field?: string };
 }[ErrorCode];
 
-const ON_MAPPED = "send application/json or application/x-www-form-urlencoded.";
+const ON_MAPPED = "send application/json, application/x-www-form-urlencoded, multipart/form-data or text/plain.";
 const USE_ROUTES = "use {hooksPath}/wake, {hooksPath}/agent or a configured mapping.";
 
 /** The catalogue. Names say what happened; several names may share a code. */
@@ -87,6 +89,11 @@ export const HOOK_ERROR_CATALOGUE = {
   unnamedContentEncodingNotSupported: { code: "unsupported_media_type", status: 415, message: "This Content-Encoding is not supported; send the body uncompressed." },
   mediaTypeNotSupported: { code: "unsupported_media_type", status: 415, message: `Content-Type {mediaType} is not supported on mapped hooks; ${ON_MAPPED}` },
   unnamedMediaTypeNotSupported: { code: "unsupported_media_type", status: 415, message: `This Content-Type is not supported on mapped hooks; ${ON_MAPPED}` },
+  multipartFilePart: { code: "unsupported_media_type", status: 415, message: "The multipart part {part} is a file; mapped hooks accept form fields only." },
+  unnamedMultipartFilePart: { code: "unsupported_media_type", status: 415, message: "A multipart part is a file; mapped hooks accept form fields only." },
+  multipartMalformed: { code: "invalid_payload", status: 400, message: "The multipart/form-data body is malformed: {reason}." },
+  multipartTooManyFields: { code: "invalid_payload", status: 400, message: "The multipart/form-data body has more than {max} fields." },
+  multipartFieldTooLarge: { code: "payload_too_large", status: 413, message: "The multipart field {part} is larger than {max} bytes." },
   charsetNotUtf8: { code: "unsupported_media_type", status: 415, message: "The body must be encoded as UTF-8 (charset=utf-8)." },
   bodyNotUtf8: { code: "invalid_json", status: 400, message: "The body is not valid UTF-8." },
   bodyEmpty: { code: "invalid_json", status: 400, message: "The body is empty; send a JSON object." },
@@ -112,6 +119,11 @@ export const HOOK_ERROR_CATALOGUE = {
     status: 422,
     message: "The idempotency key was already used on {scope} with a different request body; send a new key for a different request.",
   },
+
+  // Fan-out and handshakes (§12)
+  forEachNotArray: { code: "invalid_payload", status: 400, message: "forEach of mapping {mappingId} needs an array at payload.{path}, but the payload has {actual} there." },
+  fanOutTooLarge: { code: "fan_out_too_large", status: 400, message: "The payload has {count} items at payload.{path}; at most {max} are accepted per request (hooks.maxFanOut)." },
+  handshakeRefused: { code: "forbidden", status: 403, message: "The verification request was refused: {reason}." },
 
   // Dispatch (§5, §7)
   overloaded: { code: "overloaded", status: 503, message: "Too many runs are queued (hooks.runs.maxQueued is {maxQueued}); retry later." },

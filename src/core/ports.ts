@@ -46,12 +46,29 @@ export interface MappedHookInput {
   requestId: string;
 }
 
+/**
+ * Renders a mapping's `response` (SPEC §12) once the request's effect is known:
+ * `vars` are the extra template roots (`runId`, `sessionKey`, `runs`).
+ */
+export type ResponseRenderer = (vars: Readonly<Record<string, unknown>>) => { status: 200 | 202; body: unknown };
+
+/** One element of a forEach request: its action, or none when the transform skipped it. */
+export interface BatchItem {
+  index: number;
+  raw?: RawAction;
+  allowUnsafeExternalContent: boolean;
+}
+
 export type MappedHookOutcome =
   | { kind: "no_match" }
   | { kind: "skip"; mappingId: string; /** Why, when a preset decided it (shown by the dry run). */ reason?: string }
   /** A sender's liveness check (GitHub's `ping`): 200 `{"ok":true,"pong":true}`, no run. */
   | { kind: "pong"; mappingId: string }
-  | { kind: "action"; mappingId: string; raw: RawAction; allowUnsafeExternalContent: boolean };
+  | { kind: "action"; mappingId: string; raw: RawAction; allowUnsafeExternalContent: boolean; response?: ResponseRenderer }
+  /** A forEach mapping: one action per array element, accepted together or not at all. */
+  | { kind: "batch"; mappingId: string; path: string; items: BatchItem[]; response?: ResponseRenderer }
+  /** A sender's URL verification (Slack `url_verification`): answered 200 with `body`, no run. */
+  | { kind: "challenge"; mappingId: string; body: Record<string, unknown> };
 
 /** Implemented by the mapping engine (src/mappings/engine.ts). Errors are `transform_failed` HookErrors. */
 export interface MappedHookResolver {
@@ -69,6 +86,11 @@ export interface Dispatcher {
   wake(action: WakeAction, source: ActionSource): Promise<Result<DispatchResult>>;
   /** Persists the run and schedules it; never waits for it. `overloaded` / `shutting_down` errors. */
   agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<DispatchResult>;
+  /**
+   * Persists several runs in one transaction and schedules them: all are accepted or
+   * none (`overloaded` when they do not all fit the queue). Results in input order.
+   */
+  agentBatch(runs: ReadonlyArray<{ action: AgentAction; source: ActionSource; idempotencyKey?: string }>): Result<Array<Extract<DispatchResult, { kind: "agent" }>>>;
 }
 
 /** Implemented by src/http/idempotency/idempotency-guard.ts (durable). */

@@ -62,6 +62,8 @@ export function toRunView(r: RunRecord): RunView {
 export interface RunStore {
   /** Persists a new run (status "queued"). Synchronous so it completes before the 202 is sent. */
   insert(run: RunRecord): void;
+  /** Persists several new runs in one transaction: all of them, or (when it throws) none. */
+  insertAll(runs: readonly RunRecord[]): void;
   /** Applies a partial update (status transitions, timestamps, summary). */
   update(id: string, patch: Partial<Omit<RunRecord, "id" | "seq" | "action" | "source">>): void;
   get(id: string): RunRecord | undefined;
@@ -98,6 +100,11 @@ export interface RunQueue {
    * Fails with `overloaded` (Retry-After header) beyond `hooks.runs.maxQueued`.
    */
   enqueue(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<RunRecord>;
+  /**
+   * Persists several queued runs in one transaction and schedules them: all are
+   * accepted, or none (`overloaded` when they would not all fit `maxQueued`).
+   */
+  enqueueAll(entries: ReadonlyArray<{ action: AgentAction; source: ActionSource; idempotencyKey?: string }>): Result<RunRecord[]>;
   get(id: string): RunRecord | undefined;
   /**
    * Reads what recovery will act on (runs found queued, running, or with a summary

@@ -11,11 +11,12 @@ import { hookErrors } from "../core/errors";
 import type { HostRuntime } from "../host-contract/host-api";
 import type { Payload } from "../actions/body/parse-body";
 import type { HookRoute } from "./hook-route";
-import { acceptedRunBody, type Dispatcher, type HookResponse, type MappedHookResolver } from "../core/ports";
+import { acceptedRunBody, type Dispatcher, type HookResponse, type MappedHookResolver, type ResponseRenderer } from "../core/ports";
+import { dispatchFanOut } from "./responses/fan-out-dispatch";
 
 /** What the handler decided, for logs and events (filled while it runs). */
 export interface HookOutcome {
-  kind?: "wake" | "agent" | "skip" | "pong";
+  kind?: "wake" | "agent" | "skip" | "pong" | "batch" | "handshake";
   mappingId?: string;
   runId?: string;
 }
@@ -35,6 +36,12 @@ export interface HookRequestContext {
   /** `runIdempotencyKey(scope, key)` when the request carries an idempotency key. */
   idempotencyKey?: string;
   outcome: HookOutcome;
+  /**
+   * Set when the request asked to wait for its run (`Prefer: wait`): called with the
+   * run id right after a single run was accepted — before it can start — so the
+   * waiter sees its end. Not called for fan-out or a mapping with its own `response`.
+   */
+  awaitRun?: (runId: string) => void;
 }
 
 export type HookHandler = (ctx: HookRequestContext) => Promise<HookResponse>;
@@ -47,7 +54,7 @@ export function outcomeOf(response: HookResponse, recorded: HookOutcome): HookOu
   if (recorded.kind) return recorded;
   const body = (response.body ?? {}) as { runId?: unknown; mapping?: unknown; pong?: unknown };
   return {
-    kind: response.status === 202 ? "agent" : response.status === 204 ? "skip" : body.pong === true ? "pong" : "wake",
+    kind: Array.isArray((body as { runs?: unknown }).runs) ? "batch" : response.status === 202 ? "agent" : response.status === 204 ? "skip" : body.pong === true ? "pong" : "wake",
     runId: typeof body.runId === "string" ? body.runId : undefined,
     mappingId: typeof body.mapping === "string" ? body.mapping : undefined,
   };
@@ -61,6 +68,11 @@ export interface HookHandlerDeps {
   idGen?: () => string;
 }
 
+/** A mapping's rendered `response`: its status, and its body (the default body when it sets none). */
+function rendered(r: ReturnType<ResponseRenderer>, fallback: HookResponse): HookResponse {
+  return { status: r.status, body: r.body === undefined ? fallback.body : r.body };
+}
+
 function notFound(config: ResolvedHooksConfig, name: string) {
   const hooksPath = config.path;
   return /^[\w.~@:/-]{1,100}$/.test(name) ? hookErrors.noHookMatches({ hookPath: `${hooksPath}/${name}`, hooksPath }) : hookErrors.noHookMatchesThisPath({ hooksPath });
@@ -70,7 +82,7 @@ export function createHookHandler(deps: HookHandlerDeps): HookHandler {
   const { config, dispatcher } = deps;
   const vctx: ValidationContext = { runtime: deps.runtime, config, idGen: deps.idGen };
 
-  async function dispatch(ctx: HookRequestContext, action: HookAction, source: ActionSource): Promise<HookResponse> {
+  async function dispatch(ctx: HookRequestContext, action: HookAction, source: ActionSource, waitable = true): Promise<HookResponse> {
     const mapping = source.mappingId !== undefined ? { mapping: source.mappingId } : {};
     if (action.kind === "wake") {
       const r = await dispatcher.wake(action, source);
@@ -84,6 +96,7 @@ export function createHookHandler(deps: HookHandlerDeps): HookHandler {
     if (r.value.kind !== "agent") throw new Error("dispatcher.agent returned a non-agent result");
     ctx.outcome.kind = "agent";
     ctx.outcome.runId = r.value.runId;
+    if (waitable) ctx.awaitRun?.(r.value.runId);
     return { status: 202, body: acceptedRunBody({ id: r.value.runId, sessionKey: r.value.sessionKey, mappingId: source.mappingId }) };
   }
 
@@ -109,14 +122,22 @@ export function createHookHandler(deps: HookHandlerDeps): HookHandler {
       ctx.outcome.kind = "pong";
       return { status: 200, body: { ok: true, pong: true } };
     }
+    if (outcome.kind === "challenge") {
+      ctx.outcome.kind = "handshake";
+      return { status: 200, body: outcome.body };
+    }
+    const source = (allowUnsafeExternalContent: boolean): ActionSource => ({ hook: name, mappingId: outcome.mappingId, requestId: ctx.requestId, allowUnsafeExternalContent });
+    if (outcome.kind === "batch") {
+      const fan = await dispatchFanOut({ items: outcome.items, mappingId: outcome.mappingId, idempotencyKey: ctx.idempotencyKey, source: (item) => source(item.allowUnsafeExternalContent) }, dispatcher, vctx);
+      ctx.outcome.kind = "batch";
+      return outcome.response ? rendered(outcome.response({ runs: fan.runs, events: fan.events }), fan.response) : fan.response;
+    }
     const action = validateAction(outcome.raw, vctx, `action of mapping ${outcome.mappingId}`);
     if (!action.ok) throw action.error;
-    return dispatch(ctx, action.value, {
-      hook: name,
-      mappingId: outcome.mappingId,
-      requestId: ctx.requestId,
-      allowUnsafeExternalContent: outcome.allowUnsafeExternalContent,
-    });
+    const answer = await dispatch(ctx, action.value, source(outcome.allowUnsafeExternalContent), outcome.response === undefined);
+    if (!outcome.response) return answer;
+    const accepted = (answer.body ?? {}) as { runId?: string; sessionKey?: string };
+    return rendered(outcome.response({ ...(accepted.runId ? { runId: accepted.runId, sessionKey: accepted.sessionKey } : {}) }), answer);
   }
 
   return async function handleHook(ctx) {

@@ -23,7 +23,7 @@ export interface RequestRecord {
 }
 
 export interface AcceptedInfo {
-  kind: "wake" | "agent" | "skip" | "pong";
+  kind: "wake" | "agent" | "skip" | "pong" | "batch" | "handshake";
   mappingId?: string;
   runId?: string;
   replayed?: boolean;

@@ -13,19 +13,14 @@
  *   app.use(config.path, createHooksRouter({ config, runtime, logger, emitter, dispatcher }));
  */
 import { createHash, randomUUID } from "node:crypto";
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
-import type { ResolvedHooksConfig } from "../config/types";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { hookErrors } from "../core/errors";
-import type { PluginEmitter } from "../core/events";
-import type { ModuleLogger } from "../core/logger";
 import { redactString } from "../safety/redact";
-import type { HostRuntime } from "../host-contract/host-api";
 import { runIdempotencyKey } from "../store/idempotency-store";
-import { createAuthenticator, type Authenticator } from "./auth/authenticate";
-import type { PathVerifier, SignatureGate } from "./auth/signature-gate";
+import { createAuthenticator } from "./auth/authenticate";
 import { createQueryTokenWarner } from "./auth/query-token-warner";
 import { unsupportedEncoding } from "../actions/body/media-type";
-import { parseBody } from "../actions/body/parse-body";
+import { parseRequestBody } from "../actions/body/parse-request-body";
 import { lingerAfterResponse } from "./body/linger";
 import { readBody } from "./body/read-body";
 import { QUERY_TOKEN_LOG_MESSAGE, QUERY_TOKEN_WARNING, SHUTDOWN_RETRY_AFTER_SECONDS } from "./pipeline-texts";
@@ -33,46 +28,18 @@ import { normaliseMatchPath } from "../config/paths";
 import { signedMessageIdHeader } from "../safety/signatures/standard-webhooks";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
-import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute, type HookRoute } from "./hook-route";
+import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute } from "./hook-route";
 import { requestIdempotencyKey } from "./idempotency/mapping-idempotency-key";
 import { renderHookError, renderHookResponse, toHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
 import { flatHeaders, flatQuery } from "./request-input";
-import { codeForStatus, createRequestReporter, type RequestRecord } from "./request-reporter";
+import { codeForStatus, createRequestReporter } from "./request-reporter";
 import { lookupRun } from "./run-status";
-import type { Dispatcher, HookResponse, IdempotencyGuard, MappedHookResolver, RunLookup } from "../core/ports";
+import { writeChallenge } from "./handshake";
+import type { HooksRouterDeps, RequestState } from "./router-deps";
 
-export interface HooksRouterDeps {
-  config: ResolvedHooksConfig;
-  runtime: HostRuntime;
-  logger: ModuleLogger;
-  emitter: PluginEmitter;
-  dispatcher: Dispatcher;
-  /** Resolver of mapped hooks; without it every name but wake/agent is 404. */
-  mappings?: MappedHookResolver;
-  /** Durable idempotency; without it idempotency headers are ignored. */
-  idempotency?: IdempotencyGuard;
-  /** Run lookup for `GET {path}/runs/<id>`. */
-  runs?: RunLookup;
-  /** True once the gateway is stopping: new requests get 503 `shutting_down`. */
-  isShuttingDown?: () => boolean;
-  /** Verified paths (SPEC §10): requests there are authenticated by signature, not by the hook token. */
-  signatures?: SignatureGate;
-  /** Applied right after successful authentication. */
-  rateLimiter?: RequestHandler;
-  /** Milliseconds since the epoch; default Date.now. */
-  clock?: () => number;
-  /** Request ids and default session-key uuids; default crypto.randomUUID. */
-  idGen?: () => string;
-}
-
-interface RequestState extends RequestRecord {
-  route?: HookRoute;
-  /** The credentials verdict, taken before routing so failures count on every route and method. */
-  auth?: ReturnType<Authenticator["authenticate"]>;
-  /** Set on a verified path: the body's signature is checked instead of a token. */
-  signedBy?: PathVerifier;
-}
+export type { HooksRouterDeps } from "./router-deps";
+import type { HookResponse } from "../core/ports";
 
 export function createHooksRouter(deps: HooksRouterDeps): Router {
   const { config, logger } = deps;
@@ -132,8 +99,9 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     const state = stateOf(req);
     const route = parseHookRoute(req.path);
     const verifier = route?.kind === "mapped" ? deps.signatures?.forHook(route.name) : undefined;
-    if (verifier) {
-      // A verified path: the hook token is not checked at all; the signature is, once the body is read.
+    state.handshake = route?.kind === "mapped" && req.method === "GET" ? deps.handshakes?.forHook(normaliseMatchPath(route.name)) : undefined;
+    if (verifier || state.handshake) {
+      // A verified path (or a Meta verification GET): the hook token is not checked at all; the signature (the verify token) is.
       state.signedBy = verifier;
       next(authenticator.throttled(state.client));
       return;
@@ -157,7 +125,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     state.route = route;
     state.hook = hookName(route);
     const allowed = allowedMethod(route);
-    if (req.method !== allowed) {
+    if (req.method !== allowed && !state.handshake) {
       const refuse = route.kind === "run" ? hookErrors.methodNotAllowedOnRunStatus : hookErrors.methodNotAllowedOnHook;
       next(refuse({ allowed }, { headers: { Allow: allowed } }));
       return;
@@ -167,7 +135,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
 
   function authenticate(req: Request, res: Response, next: NextFunction): void {
     const state = stateOf(req);
-    if (state.signedBy) {
+    if (state.signedBy || state.handshake) {
       next();
       return;
     }
@@ -208,6 +176,12 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       renderHookResponse(res, response);
       return;
     }
+    if (state.handshake) {
+      const answer = state.handshake.answer(flatQuery(req.originalUrl));
+      if (!answer.ok) throw authenticator.refuse(state.client, answer.error);
+      reporter.accepted(state, 200, { kind: "handshake", mappingId: state.handshake.mappingId });
+      return writeChallenge(res, answer.challenge);
+    }
 
     const encodingRefused = unsupportedEncoding(req.headers["content-encoding"]);
     if (encodingRefused) throw encodingRefused;
@@ -224,7 +198,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       const failure = state.signedBy.verify({ headers: flatHeaders(req.headers), rawBody: body.value });
       if (failure) throw authenticator.refuseSignature(state.client, failure);
     }
-    const payload = parseBody(body.value, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
+    const payload = await parseRequestBody(body.value, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     if (!payload.ok) throw payload.error;
     const ctx: HookRequestContext = {
       requestId: state.requestId,
@@ -240,6 +214,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     const verified = state.signedBy && { signedId: state.signedBy.scheme === "standard-webhooks" ? signedMessageIdHeader(ctx.headers) : undefined };
     const idempotency = requestIdempotencyKey(req.headers, mappedInput, deps.mappings, verified);
     if (!idempotency.ok) throw idempotency.error;
+    const waiting = deps.waits?.prepare(req.headers.prefer, res, state.client, ctx);
     let response: HookResponse & { replayed?: boolean };
     if (deps.idempotency && idempotency.value) {
       // The scope is the hook as mappings and signatures see it (normalised: /hooks/%2Fgithub is /hooks/github).
@@ -251,6 +226,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     } else {
       response = await handle(ctx);
     }
+    if (waiting) response = await waiting.finish(response);
     const outcome = outcomeOf(response, ctx.outcome);
     reporter.accepted(state, response.status, {
       kind: outcome.kind!,

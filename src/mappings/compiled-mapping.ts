@@ -4,7 +4,7 @@
  * preset-plugin mappings build through templates and transforms; the built-in
  * `mail` preset builds in code.
  */
-import type { ActionKind, VerifyConfig } from "../config/types";
+import type { ActionKind, HandshakeConfig, VerifyConfig } from "../config/types";
 import type { Result } from "../core/errors";
 import type { MappedHookOutcome } from "../core/ports";
 import type { ModuleLogger } from "../core/logger";
@@ -39,6 +39,8 @@ export interface BuildDeps {
   loader: TransformLoader;
   transformTimeoutMs: number;
   logger: ModuleLogger;
+  /** `hooks.maxFanOut`: most elements one forEach request may turn into actions. */
+  maxFanOut: number;
 }
 
 export interface CompiledMapping {
@@ -50,6 +52,8 @@ export interface CompiledMapping {
   action: ActionKind;
   transform?: ResolvedTransformModule;
   verify?: MappingVerify;
+  /** The sender handshake the mapping answers (SPEC §12). */
+  handshake?: HandshakeConfig;
   /** The idempotency key of a request that carries no idempotency header (`undefined`: none). */
   idempotencyKey?(ctx: RequestContext): string | undefined;
   build(ctx: RequestContext, deps: BuildDeps): Promise<Result<MappedHookOutcome>>;

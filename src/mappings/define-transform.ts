@@ -21,6 +21,10 @@ export interface TransformContext {
   now: string;
   /** The mapping this transform runs for. */
   mapping: { id: string };
+  /** forEach mappings: the array element this call builds the action of (the transform runs once per element). */
+  item?: unknown;
+  /** forEach mappings: the element's position in the array (0-based). */
+  index?: number;
 }
 
 /**

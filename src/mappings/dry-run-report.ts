@@ -5,10 +5,23 @@
 import type { HookAction } from "../core/actions";
 import type { MappingDescription } from "./engine";
 
+/** One element of a forEach request: its validated action, or skipped by the transform. */
+export interface DryRunItem {
+  index: number;
+  action?: HookAction;
+  allowUnsafeExternalContent?: boolean;
+  skipped?: true;
+}
+
 export interface DryRunReport {
   hook: string;
   mapping: { id: string; key: string };
-  outcome: "action" | "skip" | "pong";
+  outcome: "action" | "skip" | "pong" | "batch" | "handshake";
+  /** forEach mappings: the payload path and every element's action. */
+  forEach?: string;
+  items?: DryRunItem[];
+  /** The answer the hook would send when the mapping sets `response` (run ids are placeholders), or for a fan-out or handshake. */
+  response?: { status: number; body: unknown };
   /** Why a preset skipped the request (absent: the transform returned null). */
   skipReason?: string;
   /** The verification of the hook's path, which a dry run does not check. */
@@ -34,31 +47,49 @@ export function formatDryRun(r: DryRunReport): string {
   if (r.signature) lines.push(`Signature: ${r.signature.scheme} (${r.signature.key}) — not checked in a dry run`);
   if (r.outcome === "pong") {
     lines.push('Outcome:  pong — the hook would answer 200 {"ok":true,"pong":true} and start no run');
+  } else if (r.outcome === "handshake") {
+    lines.push("Outcome:  handshake — the hook would answer the verification challenge and start no run");
+  } else if (r.outcome === "batch") {
+    lines.push(`Outcome:  fan-out over payload.${r.forEach} — ${r.items?.length ?? 0} items`);
+    for (const item of r.items ?? []) {
+      lines.push("", `Item ${item.index}:`);
+      if (!item.action) lines.push("  skipped (the transform returned null)");
+      else lines.push(...actionLines(item.action, item.allowUnsafeExternalContent, false).map((l) => `  ${l}`));
+    }
   } else if (r.outcome === "skip" || !r.action) {
     lines.push(`Outcome:  skipped — ${r.skipReason ?? "the transform returned null"} (the hook would answer 204)`);
-  } else if (r.action.kind === "wake") {
-    const a = r.action;
+  } else {
+    lines.push(...actionLines(r.action, r.allowUnsafeExternalContent, r.sessionKeyGenerated));
+  }
+  if (r.response) lines.push("", `Response: ${r.response.status} ${JSON.stringify(r.response.body)}`);
+  lines.push("", "Dry run: nothing was dispatched.");
+  return `${lines.join("\n")}\n`;
+}
+
+function actionLines(action: HookAction, unsafe: boolean | undefined, generated: boolean | undefined): string[] {
+  const lines: string[] = [];
+  if (action.kind === "wake") {
+    const a = action;
     lines.push("Outcome:  wake (the hook would answer 200)", `Mode:     ${a.mode}`);
-    lines.push(`Content:  ${r.allowUnsafeExternalContent ? "NOT wrapped (allowUnsafeExternalContent: true)" : "wrapped as untrusted external content"}`);
+    lines.push(`Content:  ${unsafe ? "NOT wrapped (allowUnsafeExternalContent: true)" : "wrapped as untrusted external content"}`);
     lines.push("Text:", indent(a.text));
   } else {
-    const a = r.action;
+    const a = action;
     lines.push(
       "Outcome:  agent run (the hook would answer 202)",
       `Name:     ${a.name}`,
-      `Session:  ${a.sessionKey}${r.sessionKeyGenerated ? " (generated: a new key per request)" : ""}`,
+      `Session:  ${a.sessionKey}${generated ? " (generated: a new key per request)" : ""}`,
       `Wake:     ${a.wakeMode}`,
       `Delivery: ${routing(a)}`,
       `Model:    ${a.model ?? "(host default)"}`,
       `Thinking: ${a.thinking ?? "(default)"}`,
       `Timeout:  ${a.timeoutSeconds} s`,
-      `Content:  ${r.allowUnsafeExternalContent ? "NOT wrapped (allowUnsafeExternalContent: true)" : "wrapped as untrusted external content"}`,
+      `Content:  ${unsafe ? "NOT wrapped (allowUnsafeExternalContent: true)" : "wrapped as untrusted external content"}`,
       "Message:",
       indent(a.message),
     );
   }
-  lines.push("", "Dry run: nothing was dispatched.");
-  return `${lines.join("\n")}\n`;
+  return lines;
 }
 
 function indent(text: string): string {

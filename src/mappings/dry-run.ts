@@ -11,13 +11,13 @@
  *   const r = await dryRunHook({ name: "github", body, headers: { "x-github-event": "push" }, query: {} }, { config, mappings, runtime });
  *   if (r.ok) console.log(formatDryRun(r.value));
  */
-import { parseBody } from "../actions/body/parse-body";
+import { parseRequestBody } from "../actions/body/parse-request-body";
 import { validateAction, type ValidationContext } from "../actions/validate";
 import { normaliseMatchPath } from "../config/paths";
 import { err, ok, type ErrorDetail, type Result } from "../core/errors";
 import type { MappedHookInput } from "../core/ports";
 import { dryRunFailures, type DryRunFailure } from "./dry-run-failures";
-import { formatMappingList, type DryRunReport } from "./dry-run-report";
+import { formatMappingList, type DryRunItem, type DryRunReport } from "./dry-run-report";
 
 export type { DryRunFailure };
 import type { MappingEngine } from "./engine";
@@ -46,7 +46,7 @@ export async function dryRunHook(req: DryRunRequest, deps: DryRunDeps): Promise<
   const hook = normaliseMatchPath(req.name);
   if (RESERVED_HOOK_NAMES.has(hook)) return err(dryRunFailures.directEndpoint({ hook }));
 
-  const parsed = parseBody(req.body, { mapped: true, contentType: req.headers["content-type"] ?? "application/json" });
+  const parsed = await parseRequestBody(req.body, { mapped: true, contentType: req.headers["content-type"] ?? "application/json" });
   if (!parsed.ok) return err(dryRunFailures.invalidBody({ error: parsed.error.message, code: parsed.error.code }, { code: parsed.error.code }));
 
   const qs = new URLSearchParams(Object.entries(req.query).filter(([k]) => k.toLowerCase() !== "token")).toString();
@@ -67,6 +67,26 @@ export async function dryRunHook(req: DryRunRequest, deps: DryRunDeps): Promise<
   const signature = verified ? { signature: { scheme: verified.config.scheme, key: verified.key } } : {};
   if (outcome.kind === "skip") return ok({ hook, mapping, ...signature, outcome: "skip", ...(outcome.reason ? { skipReason: outcome.reason } : {}), dispatched: false });
   if (outcome.kind === "pong") return ok({ hook, mapping, ...signature, outcome: "pong", dispatched: false });
+  if (outcome.kind === "challenge") return ok({ hook, mapping, ...signature, outcome: "handshake", response: { status: 200, body: outcome.body }, dispatched: false });
+  if (outcome.kind === "batch") {
+    const items: DryRunItem[] = [];
+    for (const item of outcome.items) {
+      if (!item.raw) {
+        items.push({ index: item.index, skipped: true });
+        continue;
+      }
+      const v = validateAction(item.raw, { runtime: deps.runtime, config: deps.config }, `item ${item.index} of mapping ${outcome.mappingId}`);
+      if (!v.ok) {
+        const e = v.error;
+        return err(dryRunFailures.actionInvalid({ mappingId: `${outcome.mappingId} (item ${item.index})`, status: e.status, code: e.code, error: e.message }, { lines: detailLines(e.details), code: e.code }));
+      }
+      items.push({ index: item.index, action: v.value, allowUnsafeExternalContent: item.allowUnsafeExternalContent });
+    }
+    const runs = items.flatMap((i) => (i.action?.kind === "agent" ? [{ index: i.index, runId: `<run id ${i.index}>`, sessionKey: i.action.sessionKey }] : []));
+    const events = items.filter((i) => i.action?.kind === "wake").length;
+    const response = outcome.response?.({ runs, events }) ?? { status: runs.length > 0 ? 202 : 200, body: { ok: true, runs, events, mapping: outcome.mappingId } };
+    return ok({ hook, mapping, ...signature, outcome: "batch", forEach: outcome.path, items, response, dispatched: false });
+  }
 
   const validated = validateAction(outcome.raw, { runtime: deps.runtime, config: deps.config }, `action of mapping ${outcome.mappingId}`);
   if (!validated.ok) {
@@ -81,6 +101,7 @@ export async function dryRunHook(req: DryRunRequest, deps: DryRunDeps): Promise<
     action: validated.value,
     allowUnsafeExternalContent: outcome.allowUnsafeExternalContent,
     ...(validated.value.kind === "agent" ? { sessionKeyGenerated: outcome.raw.sessionKey === undefined } : {}),
+    ...(outcome.response ? { response: outcome.response(validated.value.kind === "agent" ? { runId: "<run id>", sessionKey: validated.value.sessionKey } : {}) } : {}),
     dispatched: false,
   });
 }

@@ -17,7 +17,7 @@ import type { ModuleLogger } from "../core/logger";
 import type { HookPresetContribution } from "../host-contract/host-api";
 import type { BuildDeps, CompiledMapping, MappingMatch, MappingOrigin } from "./compiled-mapping";
 import { findUnreachable, matches, RESERVED_HOOK_NAMES } from "./match";
-import { collectPathVerifications, type PathVerification } from "./path-verifications";
+import { collectMetaHandshakes, collectPathVerifications, type MetaHandshakeConfig, type PathVerification } from "./path-verifications";
 import { compilePresets } from "./presets/compile-presets";
 import { buildRequestContext } from "./request-context";
 import { compileTemplateMapping } from "./template-mapping";
@@ -59,6 +59,8 @@ export interface MappingEngine extends MappedHookResolver {
   describe(): MappingDescription[];
   /** One entry per path whose requests must be signed (secrets not read yet). */
   verifications(): PathVerification[];
+  /** One entry per path whose Meta verification GET is answered (verify tokens not read yet). */
+  metaHandshakes(): MetaHandshakeConfig[];
   /** Like `resolve`, for `gateway webhooks test`: same outcome, logged as a dry run. */
   dryRun(input: MappedHookInput): Promise<Result<MappedHookOutcome>>;
 }
@@ -90,6 +92,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   const mappings: CompiledMapping[] = [...configured, ...compilePresets(config, options.presets, logger)];
 
   const verifications = collectPathVerifications(mappings);
+  const metaHandshakes = collectMetaHandshakes(mappings);
   // A verify.header (token-header, hmac-sha256) carries a secret or a signature under a name the
   // credential rule may not know: templates and transforms never see it, on any path.
   const secretHeaders: ReadonlySet<string> = new Set(verifications.flatMap((v) => (v.config.header ? [v.config.header.toLowerCase()] : [])));
@@ -103,6 +106,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     loader: options.loader ?? createTransformLoader(),
     transformTimeoutMs: config.transformTimeoutMs,
     logger,
+    maxFanOut: config.maxFanOut,
   };
 
   const find = (name: string, input: MappedHookInput): CompiledMapping | undefined =>
@@ -150,6 +154,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     dryRun: (input) => run(input, true),
     idempotencyKey,
     verifications: () => verifications.map((v) => ({ ...v })),
+    metaHandshakes: () => metaHandshakes.map((h) => ({ ...h })),
     describe: () => descriptions.map((d) => ({ ...d, match: { ...d.match } })),
   };
 }

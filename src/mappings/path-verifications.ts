@@ -7,6 +7,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../core/errors";
+import type { SecretSource } from "../config/types";
 import type { CompiledMapping, MappingVerify } from "./compiled-mapping";
 
 /** The verification of one hook path (the sub-path after `hooks.path`). */
@@ -29,6 +30,26 @@ export function collectPathVerifications(mappings: readonly CompiledMapping[]): 
     if (!isDeepStrictEqual(first.config, m.verify.config)) {
       throw new ConfigError(`${first.key} and ${m.verify.key} verify the same path "${path}" differently; signatures are checked per path, so give both the same verify block or use different paths`);
     }
+  }
+  return [...byPath.values()];
+}
+
+/** A path whose Meta verification GET (`hub.challenge`) is answered (SPEC §12). */
+export interface MetaHandshakeConfig {
+  path: string;
+  mappingId: string;
+  verifyToken: SecretSource;
+  /** How messages name the token, e.g. `hooks.mappings[1].handshake.meta.verifyToken`. */
+  key: string;
+}
+
+/** One entry per path (the first mapping that declares it wins: a GET carries no payload to match on). */
+export function collectMetaHandshakes(mappings: readonly CompiledMapping[]): MetaHandshakeConfig[] {
+  const byPath = new Map<string, MetaHandshakeConfig>();
+  for (const m of mappings) {
+    const h = m.handshake;
+    if (h === undefined || h === "slack" || m.match.path === undefined || byPath.has(m.match.path)) continue;
+    byPath.set(m.match.path, { path: m.match.path, mappingId: m.id, verifyToken: h.meta.verifyToken, key: `${m.key}.handshake.meta.verifyToken` });
   }
   return [...byPath.values()];
 }

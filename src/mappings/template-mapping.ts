@@ -4,8 +4,10 @@
  * action for a request, runs the transform and merges its override (SPEC §6.1–6.3).
  */
 import type { ActionKind, MappingConfig } from "../config/types";
-import { ConfigError, err, hookErrors, ok } from "../core/errors";
-import type { RawAction } from "../core/ports";
+import { ConfigError, err, hookErrors, ok, type Result } from "../core/errors";
+import type { BatchItem, MappedHookOutcome, RawAction } from "../core/ports";
+import { compileForEach, forEachItems } from "./fan-out";
+import { compileResponse } from "./response-template";
 import type { BuildDeps, CompiledMapping, MappingOrigin } from "./compiled-mapping";
 import { renderDefaultContent } from "./default-content";
 import type { TransformContext, TransformOverride } from "./define-transform";
@@ -43,6 +45,12 @@ function put(out: Record<string, unknown>, k: string, v: unknown): void {
   if (v !== undefined && v !== "") out[k] = v;
 }
 
+/** The challenge of a Slack `url_verification` request (the request's signature was checked before), else undefined. */
+function slackChallenge(payload: Record<string, unknown>): string | undefined {
+  const { type, challenge } = payload;
+  return type === "url_verification" && typeof challenge === "string" && challenge.length <= 1000 ? challenge : undefined;
+}
+
 export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMappingOptions): CompiledMapping {
   const { key } = opts;
   const templates: Partial<Record<TemplateField, CompiledTemplate>> = {};
@@ -59,6 +67,38 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
       key: modKey,
       dirLabel: opts.transformsDirLabel,
     });
+  }
+
+  const forEach = mapping.forEach === undefined ? undefined : compileForEach(mapping.forEach, `${key}.forEach`);
+  const respond = mapping.response === undefined ? undefined : compileResponse(mapping.response, `${key}.response`);
+
+  /** One action (null: the transform skipped it); `element` is the forEach item the transform sees. */
+  async function buildOne(ctx: RequestContext, deps: BuildDeps, element?: { item: unknown; index: number }): Promise<Result<{ raw: RawAction; allowUnsafeExternalContent: boolean } | null>> {
+    let override: TransformOverride | undefined;
+    if (transform) {
+      const tctx: TransformContext = {
+        payload: structuredClone(ctx.payload),
+        headers: { ...ctx.headers },
+        query: { ...ctx.query },
+        path: ctx.path,
+        url: ctx.url,
+        now: ctx.now,
+        mapping: { id: mapping.id },
+        ...(element ? { item: structuredClone(element.item), index: element.index } : {}),
+      };
+      const t = transform;
+      const run = await runTransform(() => deps.loader.load(t), tctx, deps.transformTimeoutMs);
+      if (!run.ok) {
+        deps.logger.error("transform failed", { mappingId: mapping.id, module: t.module, export: t.exportName, reason: run.reason, cause: run.cause, requestId: ctx.requestId, ...(element ? { index: element.index } : {}) });
+        return err(hookErrors.transformFailed());
+      }
+      if (run.value === null) return ok(null);
+      override = run.value;
+    }
+    const { kind: overrideKind, allowUnsafeExternalContent: overrideUnsafe, ...fields } = override ?? {};
+    const kind = overrideKind ?? mapping.action;
+    const raw = { ...baseAction(kind, ctx), ...fields, kind } as RawAction;
+    return ok({ raw, allowUnsafeExternalContent: overrideUnsafe ?? mapping.allowUnsafeExternalContent ?? false });
   }
 
   const render = (f: TemplateField, ctx: RequestContext): string | undefined => templates[f]?.render(ctx);
@@ -97,34 +137,30 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
     },
     action: mapping.action,
     transform,
+    ...(mapping.handshake ? { handshake: mapping.handshake } : {}),
     ...(mapping.verify ? { verify: { config: mapping.verify, key: `${key}.verify`, secretKey: `${key}.verify.secret` } } : {}),
     ...(templates.idempotencyKey ? { idempotencyKey: (ctx: RequestContext) => render("idempotencyKey", ctx)?.trim() || undefined } : {}),
-    async build(ctx: RequestContext, deps: BuildDeps) {
-      let override: TransformOverride | undefined;
-      if (transform) {
-        const tctx: TransformContext = {
-          payload: structuredClone(ctx.payload),
-          headers: { ...ctx.headers },
-          query: { ...ctx.query },
-          path: ctx.path,
-          url: ctx.url,
-          now: ctx.now,
-          mapping: { id: mapping.id },
-        };
-        const t = transform;
-        const run = await runTransform(() => deps.loader.load(t), tctx, deps.transformTimeoutMs);
-        if (!run.ok) {
-          deps.logger.error("transform failed", { mappingId: mapping.id, module: t.module, export: t.exportName, reason: run.reason, cause: run.cause, requestId: ctx.requestId });
-          return err(hookErrors.transformFailed());
-        }
-        if (run.value === null) return ok({ kind: "skip" as const, mappingId: mapping.id });
-        override = run.value;
+    async build(ctx: RequestContext, deps: BuildDeps): Promise<Result<MappedHookOutcome>> {
+      if (mapping.handshake === "slack") {
+        const challenge = slackChallenge(ctx.payload);
+        if (challenge !== undefined) return ok({ kind: "challenge", mappingId: mapping.id, body: { challenge } });
       }
-      const { kind: overrideKind, allowUnsafeExternalContent: overrideUnsafe, ...fields } = override ?? {};
-      const kind = overrideKind ?? mapping.action;
-      const raw = { ...baseAction(kind, ctx), ...fields, kind } as RawAction;
-      const allowUnsafeExternalContent = overrideUnsafe ?? mapping.allowUnsafeExternalContent ?? false;
-      return ok({ kind: "action" as const, mappingId: mapping.id, raw, allowUnsafeExternalContent });
+      const response = respond?.(ctx);
+      if (!forEach) {
+        const one = await buildOne(ctx, deps);
+        if (!one.ok) return one;
+        if (one.value === null) return ok({ kind: "skip", mappingId: mapping.id });
+        return ok({ kind: "action", mappingId: mapping.id, ...one.value, ...(response ? { response } : {}) });
+      }
+      const elements = forEachItems(ctx.payload, forEach, mapping.id, deps.maxFanOut);
+      if (!elements.ok) return elements;
+      const items: BatchItem[] = [];
+      for (const [index, item] of elements.value.entries()) {
+        const one = await buildOne({ ...ctx, extra: { item, index } }, deps, { item, index });
+        if (!one.ok) return one;
+        items.push(one.value === null ? { index, allowUnsafeExternalContent: false } : { index, ...one.value });
+      }
+      return ok({ kind: "batch", mappingId: mapping.id, path: forEach.path, items, ...(response ? { response } : {}) });
     },
   };
   return compiled;

@@ -21,6 +21,9 @@ import { createIdempotencyGuard } from "../http/idempotency/idempotency-guard";
 import { createRateLimiter } from "../http/rate-limit";
 import { createHooksRouter } from "../http/router";
 import type { SignatureGate } from "../http/auth/signature-gate";
+import type { HandshakeGate } from "../http/handshake";
+import { createWaitGate } from "../http/responses/prefer-wait";
+import { createRunWaiters } from "../runs/run-waiters";
 import type { PluginLogs } from "../logging/logger";
 
 export interface HooksRuntimeOptions {
@@ -32,6 +35,8 @@ export interface HooksRuntimeOptions {
   logs: PluginLogs;
   /** Verifiers of the verified paths, built (secrets read) before the runtime. */
   signatures: SignatureGate;
+  /** Meta verification GETs, built (verify tokens read) before the runtime. */
+  handshakes?: HandshakeGate;
   /** True once the host announced it is stopping. */
   hostStopping: () => boolean;
 }
@@ -52,9 +57,19 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   const isShuttingDown = (): boolean => stopping || opts.hostStopping();
 
   const db = openPluginDatabase({ dir: opts.stateDir, logger: logs.forModule("store") });
+  // Requests waiting for their run (Prefer: wait) learn its outcome the moment the queue records it.
+  const waiters = createRunWaiters();
+  const executor = createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter });
   const queue = createRunQueue({
     store: createSqliteRunStore(db, { logger: logs.forModule("store") }),
-    executor: createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter }),
+    executor: {
+      ...executor,
+      execute: (run, signal, onOutcome) =>
+        executor.execute(run, signal, (outcome) => {
+          onOutcome?.(outcome);
+          waiters.settle(run.id, outcome);
+        }),
+    },
     config: config.runs,
     runtime,
     logger: logs.forModule("runs"),
@@ -67,6 +82,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     throw e;
   }
 
+  const waits = createWaitGate(config.runs, waiters);
   const router = createHooksRouter({
     config,
     runtime,
@@ -75,6 +91,8 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     dispatcher: createDispatcher({ config, runtime, queue, isShuttingDown, logger: logs.forModule("dispatch") }),
     mappings: opts.mappings,
     signatures: opts.signatures,
+    handshakes: opts.handshakes,
+    waits,
     idempotency: createIdempotencyGuard({ ttlSeconds: config.idempotency.ttlSeconds, database: db, logger: logs.forModule("idempotency") }),
     runs: queue,
     rateLimiter: createRateLimiter(config, { logger: logs.forModule("rate-limit") }),
@@ -86,6 +104,8 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     resume: () => queue.start(),
     async stop() {
       stopping = true;
+      // Waiting requests are answered 202 at once: their runs are stored, and a stopping gateway answers now.
+      waits.releaseAll();
       await queue.stop(config.runs.shutdownGraceSeconds * 1000);
       db.close();
     },

@@ -17,6 +17,7 @@ import { createPluginEmitter, type PluginEmitter } from "../core/events";
 import { createMappingEngine } from "../mappings/engine";
 import { notServingHandler } from "../http/not-serving";
 import { createSignatureGate } from "../http/auth/signature-gate";
+import { createHandshakeGate } from "../http/handshake";
 import { registerWebhooksCli } from "../cli/webhooks";
 import { createPluginLogger } from "../logging/logger";
 import { createMailService, MAIL_SERVICE_ID } from "../mail/watcher/service";
@@ -82,7 +83,9 @@ export function activate(api: PluginApi): PluginActivation {
       const resolved = resolveHooksSecrets(config, { configDir: api.configDir });
       // Signature secrets too: an unset variable fails the start naming e.g. hooks.mappings[2].verify.secret[1].
       const signatures = createSignatureGate(mappings.verifications(), { configDir: api.configDir });
-      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
+      // And Meta verify tokens (handshake.meta.verifyToken), read at the same point.
+      const handshakes = createHandshakeGate(mappings.metaHandshakes(), { configDir: api.configDir });
+      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
       if (!hostCallsReady) await runtime.resume();
     },
     ready: async () => {

@@ -17,7 +17,7 @@ import { HOOK_SESSION_PREFIX } from "../actions/session-key";
 export interface DispatcherOptions {
   config: Pick<ResolvedHooksConfig, "allowedSessionKeyPrefixes">;
   runtime: HostRuntime;
-  queue: Pick<RunQueue, "enqueue" | "get">;
+  queue: Pick<RunQueue, "enqueue" | "enqueueAll" | "get">;
   /** True once shutdown began: new actions are refused with `shutting_down`. */
   isShuttingDown: () => boolean;
   /** Marker id generator of the safety wrapper; default random hex. */
@@ -82,18 +82,26 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return ok({ kind: "wake", mode: action.mode });
   }
 
+  const prefixes = [HOOK_SESSION_PREFIX, ...config.allowedSessionKeyPrefixes];
+  const prefixAllowed = (action: AgentAction): boolean => prefixes.some((p) => p !== "" && action.sessionKey.startsWith(p));
+  // The stored message is the wrapped text, so a run resumed after a restart runs exactly what was accepted.
+  const stored = (action: AgentAction, source: ActionSource): AgentAction => ({ ...action, message: contentForSession(action.message, source, idGen) });
+
   function agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<DispatchResult> {
     if (isShuttingDown()) return err(hookErrors.shuttingDown());
-    const prefixes = [HOOK_SESSION_PREFIX, ...config.allowedSessionKeyPrefixes];
-    if (!prefixes.some((p) => p !== "" && action.sessionKey.startsWith(p))) {
-      return err(hookErrors.sessionKeyPrefixNotAllowed());
-    }
-    // The stored message is the wrapped text, so a run resumed after a restart runs exactly what was accepted.
-    const stored: AgentAction = { ...action, message: contentForSession(action.message, source, idGen) };
-    const queuedRun = queue.enqueue(stored, source, opts);
+    if (!prefixAllowed(action)) return err(hookErrors.sessionKeyPrefixNotAllowed());
+    const queuedRun = queue.enqueue(stored(action, source), source, opts);
     if (!queuedRun.ok) return queuedRun;
     return ok({ kind: "agent", runId: queuedRun.value.id, sessionKey: queuedRun.value.action.sessionKey });
   }
 
-  return { wake, agent };
+  const agentBatch: Dispatcher["agentBatch"] = (runs) => {
+    if (isShuttingDown()) return err(hookErrors.shuttingDown());
+    if (!runs.every((r) => prefixAllowed(r.action))) return err(hookErrors.sessionKeyPrefixNotAllowed());
+    const queued = queue.enqueueAll(runs.map((r) => ({ ...r, action: stored(r.action, r.source) })));
+    if (!queued.ok) return queued;
+    return ok(queued.value.map((r) => ({ kind: "agent" as const, runId: r.id, sessionKey: r.action.sessionKey })));
+  };
+
+  return { wake, agent, agentBatch };
 }

@@ -26,6 +26,18 @@ export function createMemoryRunStore(): RunStore {
       runs.set(run.id, structuredClone(run));
       lastSeq = Math.max(lastSeq, run.seq);
     },
+    insertAll(list) {
+      open();
+      const ids = new Set<string>();
+      for (const run of list) {
+        if (runs.has(run.id) || ids.has(run.id)) throw new Error(`run ${run.id} already exists`);
+        ids.add(run.id);
+      }
+      for (const run of list) {
+        runs.set(run.id, structuredClone(run));
+        lastSeq = Math.max(lastSeq, run.seq);
+      }
+    },
     update(id, patch) {
       open();
       const current = runs.get(id);

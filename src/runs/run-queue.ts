@@ -242,39 +242,46 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     logger.info("run queue stopped", { queued: queued.length, leftRunning: running.size });
   }
 
-  function enqueue(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Result<RunRecord> {
+  /** Persists new queued runs (one transaction for several) and schedules them: all accepted, or none. */
+  function accept(entries: ReadonlyArray<{ action: RunRecord["action"]; source: RunRecord["source"]; idempotencyKey?: string }>): Result<RunRecord[]> {
     if (phase === "stopping" || phase === "stopped") return err(hookErrors.shuttingDown());
-    if (action.sessionKey === runtime.sessions.mainKey) {
-      return err(hookErrors.sessionKeyIsMainSession());
-    }
+    if (entries.some((e) => e.action.sessionKey === runtime.sessions.mainKey)) return err(hookErrors.sessionKeyIsMainSession());
     const depth = phase === "started" ? queued.length : store.countQueued();
-    if (depth >= config.maxQueued) {
-      logger.warn("run refused: queue full", { code: "overloaded", queued: depth, maxQueued: config.maxQueued, requestId: source.requestId });
+    const requestId = entries[0]?.source.requestId;
+    if (depth + entries.length > config.maxQueued) {
+      logger.warn("run refused: queue full", { code: "overloaded", queued: depth, runs: entries.length, maxQueued: config.maxQueued, requestId });
       return err(hookErrors.overloaded({ maxQueued: config.maxQueued }, { headers: { "Retry-After": retryAfter } }));
     }
-    let record: RunRecord;
+    let records: RunRecord[];
     try {
-      record = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
-      if (opts.idempotencyKey !== undefined) record.idempotencyKey = opts.idempotencyKey;
-      store.insert(record);
+      records = entries.map(({ action, source, idempotencyKey }) => {
+        const record: RunRecord = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
+        if (idempotencyKey !== undefined) record.idempotencyKey = idempotencyKey;
+        return record;
+      });
+      if (records.length === 1) store.insert(records[0]);
+      else store.insertAll(records);
     } catch (e) {
       const fault = storageFaultCode(e);
-      logger.error("run could not be stored; not accepted", {
-        code: fault ? "storage_unavailable" : "store_failed",
-        cause: errorCode(e) ?? "unknown",
-        requestId: source.requestId,
-        error: e instanceof Error ? e.message : String(e),
-      });
+      logger.error("run could not be stored; not accepted", { code: fault ? "storage_unavailable" : "store_failed", cause: errorCode(e) ?? "unknown", requestId, error: e instanceof Error ? e.message : String(e) });
       return err(fault ? storageUnavailable(e) : hookErrors.runNotStored({ cause: e }));
     }
-    addQueued(record);
-    logger.info("run queued", { runId: record.id, seq: record.seq, sessionKey: action.sessionKey, hook: source.hook, requestId: source.requestId });
+    for (const record of records) {
+      addQueued(record);
+      logger.info("run queued", { runId: record.id, seq: record.seq, sessionKey: record.action.sessionKey, hook: record.source.hook, requestId: record.source.requestId });
+    }
     schedulePump();
-    return ok({ ...record });
+    return ok(records.map((r) => ({ ...r })));
+  }
+
+  function enqueue(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Result<RunRecord> {
+    const r = accept([{ action, source, ...opts }]);
+    return r.ok ? ok(r.value[0]) : r;
   }
 
   return {
     enqueue,
+    enqueueAll: (entries) => (entries.length === 0 ? ok([]) : accept(entries)),
     get: (id) => store.get(id),
     open,
     start,

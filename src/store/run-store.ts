@@ -98,23 +98,32 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     return [];
   };
 
+  const insertOne = (run: RunRecord): void => {
+    insertStmt.run({
+      id: run.id,
+      seq: run.seq,
+      status: run.status,
+      action: JSON.stringify(run.action),
+      source: JSON.stringify(run.source),
+      createdAt: run.createdAt,
+      startedAt: run.startedAt ?? null,
+      finishedAt: run.finishedAt ?? null,
+      summary: run.summary ?? null,
+      error: run.error ?? null,
+      idempotencyKey: run.idempotencyKey ?? null,
+      summaryPending: run.summaryPending ? 1 : 0,
+    });
+    if (run.seq >= seq) seq = run.seq + 1;
+  };
+
   return {
     insert(run) {
-      insertStmt.run({
-        id: run.id,
-        seq: run.seq,
-        status: run.status,
-        action: JSON.stringify(run.action),
-        source: JSON.stringify(run.source),
-        createdAt: run.createdAt,
-        startedAt: run.startedAt ?? null,
-        finishedAt: run.finishedAt ?? null,
-        summary: run.summary ?? null,
-        error: run.error ?? null,
-        idempotencyKey: run.idempotencyKey ?? null,
-        summaryPending: run.summaryPending ? 1 : 0,
-      });
-      if (run.seq >= seq) seq = run.seq + 1;
+      insertOne(run);
+    },
+    insertAll(runs) {
+      db.transaction(() => {
+        for (const run of runs) insertOne(run);
+      }).immediate();
     },
     update(id, patch) {
       // Like the memory store: a key whose value is `undefined` leaves the column unchanged.

@@ -39,6 +39,7 @@ describe("defaults", () => {
       token: "",
       path: "/hooks",
       maxBodyBytes: 262144,
+      maxFanOut: 100,
       bodyTimeoutMs: 30000,
       allowQueryToken: true,
       presets: [],
@@ -46,7 +47,7 @@ describe("defaults", () => {
       transformsDir: "/srv/gateway/hooks/transforms",
       transformTimeoutMs: 5000,
       allowedSessionKeyPrefixes: ["hook:"],
-      runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false },
+      runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8 },
       idempotency: { ttlSeconds: 86400 },
       rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
       authThrottle: { maxFailures: 20, windowSeconds: 60 },
@@ -80,6 +81,7 @@ describe("defaults", () => {
       token: TOKEN,
       path: "/in/hooks",
       maxBodyBytes: 1024,
+      maxFanOut: 100,
       bodyTimeoutMs: 500,
       allowQueryToken: false,
       presets: ["mail", "github"],
@@ -87,7 +89,7 @@ describe("defaults", () => {
       transformsDir: "/opt/transforms",
       transformTimeoutMs: 100,
       allowedSessionKeyPrefixes: ["hook:", "crm:"],
-      runs: { maxConcurrent: 1, maxQueued: 5, shutdownGraceSeconds: 0.5, retryInterrupted: true },
+      runs: { maxConcurrent: 1, maxQueued: 5, shutdownGraceSeconds: 0.5, retryInterrupted: true, maxWaitSeconds: 30, maxWaitingPerClient: 8 },
       idempotency: { ttlSeconds: 60 },
       rateLimit: { enabled: false, max: 3, windowSeconds: 2 },
       authThrottle: { maxFailures: 2, windowSeconds: 5 },
@@ -97,7 +99,7 @@ describe("defaults", () => {
 
   it("a partial nested object gets the defaults of its other keys", () => {
     const c = resolve({ hooks: { runs: { maxConcurrent: 8 }, rateLimit: { enabled: false } } });
-    expect(c.runs).toEqual({ maxConcurrent: 8, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false });
+    expect(c.runs).toEqual({ maxConcurrent: 8, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8 });
     expect(c.rateLimit).toEqual({ enabled: false, max: 120, windowSeconds: 60 });
   });
 

@@ -1,6 +1,6 @@
 /**
  * A Dispatcher double that records what the pipeline dispatches and answers
- * like the real one (wake → mode, agent → runId + sessionKey), or with a
+ * like the real one (wake → mode, agent and agentBatch → runId + sessionKey), or with a
  * scripted error.
  */
 import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../../src/core/actions";
@@ -51,6 +51,12 @@ export function createRecordingDispatcher(options: { runIds?: () => string } = {
       if (failure) return err(failure);
       d.agents.push({ action, source, opts });
       return ok({ kind: "agent", runId: runIds(), sessionKey: action.sessionKey });
+    },
+    agentBatch(runs) {
+      const failure = take();
+      if (failure) return err(failure);
+      for (const r of runs) d.agents.push({ action: r.action, source: r.source, opts: r.idempotencyKey === undefined ? undefined : { idempotencyKey: r.idempotencyKey } });
+      return ok(runs.map((r) => ({ kind: "agent" as const, runId: runIds(), sessionKey: r.action.sessionKey })));
     },
   };
   return d;

@@ -139,12 +139,12 @@ describe("mapped hooks in the router", () => {
 
   it("other media types on mapped hooks → 415 unsupported_media_type", async () => {
     const inputs = setup(() => ({ kind: "skip", mappingId: "m" }));
-    const res = await request(h.app).post("/hooks/x").set(bearer()).set("Content-Type", "text/plain").send("hello");
+    const res = await request(h.app).post("/hooks/x").set(bearer()).set("Content-Type", "application/octet-stream").send("hello");
     expect(res.status).toBe(415);
     expect(res.body).toEqual({
       ok: false,
       code: "unsupported_media_type",
-      error: "Content-Type text/plain is not supported on mapped hooks; send application/json or application/x-www-form-urlencoded.",
+      error: "Content-Type application/octet-stream is not supported on mapped hooks; send application/json, application/x-www-form-urlencoded, multipart/form-data or text/plain.",
     });
     expect(inputs).toHaveLength(0);
   });

@@ -30,6 +30,8 @@ export function isJsonType(essence: string): boolean {
 }
 
 export const FORM_TYPE = "application/x-www-form-urlencoded";
+export const MULTIPART_TYPE = "multipart/form-data";
+export const TEXT_TYPE = "text/plain";
 
 /** Charsets read as UTF-8 (ASCII is a subset). */
 export function isUtf8Charset(charset: string | undefined): boolean {

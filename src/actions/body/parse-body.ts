@@ -4,14 +4,16 @@
  * - mapped hooks: JSON (also without a Content-Type, and form-typed bodies that
  *   start with `{`, which is what `curl -d '{…}'` sends) or
  *   `application/x-www-form-urlencoded`, where a `payload` field holding JSON is
- *   unwrapped as GitHub sends it; an empty body is `{}`; other types → 415.
+ *   unwrapped as GitHub sends it; `text/plain`, which becomes `{ text }`; an empty
+ *   body is `{}`; other types → 415 (`multipart/form-data` is parsed by
+ *   parseRequestBody in parse-request-body.ts, which calls this for the rest).
  * Malformed JSON, JSON that is not an object, prototype-polluting keys
  * (`__proto__`, `constructor.prototype`) and nesting deeper than 64 levels
  * → 400 `invalid_json`. Form data becomes null-prototype objects.
  */
 import sjson from "secure-json-parse";
 import { err, hookErrors, ok, type Result } from "../../core/errors";
-import { FORM_TYPE, isJsonType, isUtf8Charset, parseMediaType, printableMediaType } from "./media-type";
+import { FORM_TYPE, isJsonType, isUtf8Charset, parseMediaType, printableMediaType, TEXT_TYPE } from "./media-type";
 
 export type Payload = Record<string, unknown>;
 
@@ -92,6 +94,13 @@ function parseFormPayload(text: string): Result<Payload> {
   return ok(form);
 }
 
+/** A text/plain body as a payload: `{ text }` (a null-prototype object, like form data). */
+function textPayload(text: string): Payload {
+  const out = Object.create(null) as Payload;
+  out.text = text;
+  return out;
+}
+
 export interface ParseBodyOptions {
   /** Mapped hooks accept form bodies and an empty body; direct hooks do not. */
   mapped: boolean;
@@ -104,7 +113,8 @@ export interface ParseBodyOptions {
 export function parseBody(raw: Buffer, options: ParseBodyOptions): Result<Payload> {
   const media = parseMediaType(options.contentType);
   const isForm = media.essence === FORM_TYPE;
-  if (options.mapped && media.essence !== "" && !isForm && !isJsonType(media.essence)) {
+  const isText = media.essence === TEXT_TYPE;
+  if (options.mapped && media.essence !== "" && !isForm && !isText && !isJsonType(media.essence)) {
     const shown = printableMediaType(media.essence);
     return err(shown ? hookErrors.mediaTypeNotSupported({ mediaType: shown }) : hookErrors.unnamedMediaTypeNotSupported());
   }
@@ -113,6 +123,7 @@ export function parseBody(raw: Buffer, options: ParseBodyOptions): Result<Payloa
   }
   const text = decode(raw);
   if (text === undefined) return err(hookErrors.bodyNotUtf8());
+  if (options.mapped && isText) return ok(textPayload(text));
   if (text.trim() === "") {
     return options.mapped ? ok(Object.create(null) as Payload) : err(hookErrors.bodyEmpty());
   }

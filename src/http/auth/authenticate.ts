@@ -35,6 +35,8 @@ export interface Authenticator {
   throttled(client: string): HookError | undefined;
   /** Counts a refused signature as an authentication failure: 429 once over the limit, else 401 with the verifier's sentence. */
   refuseSignature(client: string, failure: VerifyFailure): HookError;
+  /** Counts another refused credential (a wrong Meta verify token) as a failure: 429 once over the limit, else `error`. */
+  refuse(client: string, error: HookError): HookError;
   readonly throttle: AuthThrottle;
 }
 
@@ -62,6 +64,10 @@ export function createAuthenticator(options: {
       const verdict = throttle.recordFailure(client);
       if (verdict.throttled) return tooMany(verdict.retryAfterSeconds);
       return failure.code === "signature_expired" ? hookErrors.signatureExpired({ reason: failure.message }) : hookErrors.signatureInvalid({ reason: failure.message });
+    },
+    refuse(client, error) {
+      const verdict = throttle.recordFailure(client);
+      return verdict.throttled ? tooMany(verdict.retryAfterSeconds) : error;
     },
     authenticate(req) {
       if (!config.allowQueryToken && hasQueryToken(req.url)) {

@@ -1,8 +1,8 @@
 /**
  * Compiles a template once (at activation) into a render function over a
  * request's template context (SPEC §6.2). Roots: `path`, `now`,
- * `headers.<name>`, `query.<name>`, `payload.<path>`; any other first name is a
- * path into the payload. Rendering is pure data lookup: no eval, no getters,
+ * `headers.<name>`, `query.<name>`, `payload.<path>`, the context's `extra` roots
+ * (`item`, `index`, `runId`, …); any other first name is a path into the payload. Rendering is pure data lookup: no eval, no getters,
  * no prototype access.
  */
 import { applyFilter, checkFilterCall } from "./filters";
@@ -19,6 +19,12 @@ export interface TemplateContext {
   headers: Record<string, string>;
   query: Record<string, string>;
   payload: Record<string, unknown>;
+  /**
+   * Further roots of one rendering (SPEC §12): `item` and `index` of a forEach
+   * element, `runId`, `sessionKey` and `runs` in a mapping's response. A root named
+   * here takes precedence over a bare payload path of the same name.
+   */
+  extra?: Readonly<Record<string, unknown>>;
 }
 
 export interface CompiledTemplate {
@@ -32,6 +38,7 @@ export interface CompiledTemplate {
 function evaluate(expr: TemplateExpr, ctx: TemplateContext): unknown {
   if (expr.kind === "literal") return expr.value;
   const [root, ...rest] = expr.segments;
+  if (ctx.extra && typeof root === "string" && Object.hasOwn(ctx.extra, root)) return resolvePath(ctx.extra[root], rest);
   switch (root) {
     case "path":
       return rest.length === 0 ? ctx.path : undefined;

@@ -54,20 +54,25 @@ describe("parseBody: mapped hooks", () => {
     expect(mapped(' {"a":1}', "application/x-www-form-urlencoded")).toEqual({ ok: true, value: { a: 1 } });
   });
 
+  it("a text/plain body is { text } with the body as it came", () => {
+    const r = mapped("hello\n  world ", "text/plain; charset=utf-8");
+    expect(r.ok && { ...r.value }).toEqual({ text: "hello\n  world " });
+  });
+
   it("an empty body is an empty payload", () => {
     const r = mapped("");
     expect(r.ok && Object.keys(r.value)).toEqual([]);
   });
 
-  it("other media types → 415", () => {
-    const r = mapped("x", "text/plain");
+  it("other media types (application/octet-stream) → 415", () => {
+    const r = mapped("x", "application/octet-stream");
     expect(!r.ok && [r.error.code, r.error.status]).toEqual(["unsupported_media_type", 415]);
   });
 
   it("does not echo a strange media type", () => {
     const r = mapped("x", "text/<script>");
     expect(!r.ok && r.error.message).toBe(
-      "This Content-Type is not supported on mapped hooks; send application/json or application/x-www-form-urlencoded.",
+      "This Content-Type is not supported on mapped hooks; send application/json, application/x-www-form-urlencoded, multipart/form-data or text/plain.",
     );
   });
 

@@ -1,0 +1,49 @@
+/** The collaborators of the hooks router (src/http/router.ts) and its per-request state. */
+import type { RequestHandler } from "express";
+import type { ResolvedHooksConfig } from "../config/types";
+import type { PluginEmitter } from "../core/events";
+import type { ModuleLogger } from "../core/logger";
+import type { HostRuntime } from "../host-contract/host-api";
+import type { Dispatcher, IdempotencyGuard, MappedHookResolver, RunLookup } from "../core/ports";
+import type { Authenticator } from "./auth/authenticate";
+import type { PathVerifier, SignatureGate } from "./auth/signature-gate";
+import type { HandshakeGate, MetaHandshake } from "./handshake";
+import type { HookRoute } from "./hook-route";
+import type { RequestRecord } from "./request-reporter";
+import type { WaitGate } from "./responses/prefer-wait";
+
+export interface HooksRouterDeps {
+  config: ResolvedHooksConfig;
+  runtime: HostRuntime;
+  logger: ModuleLogger;
+  emitter: PluginEmitter;
+  dispatcher: Dispatcher;
+  /** Resolver of mapped hooks; without it every name but wake/agent is 404. */
+  mappings?: MappedHookResolver;
+  /** Durable idempotency; without it idempotency headers are ignored. */
+  idempotency?: IdempotencyGuard;
+  /** Run lookup for `GET {path}/runs/<id>`. */
+  runs?: RunLookup;
+  /** True once the gateway is stopping: new requests get 503 `shutting_down`. */
+  isShuttingDown?: () => boolean;
+  /** Verified paths (SPEC §10): requests there are authenticated by signature, not by the hook token. */
+  signatures?: SignatureGate;
+  /** Meta verification GETs (SPEC §12) and `Prefer: wait` on agent hooks. */
+  handshakes?: HandshakeGate;
+  waits?: WaitGate;
+  /** Applied right after successful authentication. */
+  rateLimiter?: RequestHandler;
+  /** Milliseconds since the epoch; default Date.now. */
+  clock?: () => number;
+  /** Request ids and default session-key uuids; default crypto.randomUUID. */
+  idGen?: () => string;
+}
+
+export interface RequestState extends RequestRecord {
+  route?: HookRoute;
+  /** The credentials verdict, taken before routing so failures count on every route and method. */
+  auth?: ReturnType<Authenticator["authenticate"]>;
+  /** Set on a verified path: the body's signature is checked instead of a token. */
+  signedBy?: PathVerifier;
+  handshake?: MetaHandshake;
+}
