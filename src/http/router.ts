@@ -40,7 +40,7 @@ import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
 import { flatHeaders, flatQuery } from "./request-input";
 import { codeForStatus, createRequestReporter, type RequestRecord } from "./request-reporter";
 import { lookupRun } from "./run-status";
-import type { Dispatcher, HookResponse, IdempotencyGuard, MappedHookResolver, RunLookup } from "../core/ports";
+import type { Dispatcher, HookResponse, IdempotencyGuard, MappedHookResolver, PipelineMetrics, RunLookup } from "../core/ports";
 
 export interface HooksRouterDeps {
   config: ResolvedHooksConfig;
@@ -60,6 +60,7 @@ export interface HooksRouterDeps {
   signatures?: SignatureGate;
   /** Applied right after successful authentication. */
   rateLimiter?: RequestHandler;
+  metrics?: PipelineMetrics; // every answered request and refused signature (SPEC §11)
   /** Milliseconds since the epoch; default Date.now. */
   clock?: () => number;
   /** Request ids and default session-key uuids; default crypto.randomUUID. */
@@ -80,7 +81,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
   const idGen = deps.idGen ?? randomUUID;
   const authenticator = createAuthenticator({ config, clock });
   const shouldWarnQueryToken = createQueryTokenWarner({ clock });
-  const reporter = createRequestReporter({ logger, emitter: deps.emitter, clock });
+  const reporter = createRequestReporter({ logger, emitter: deps.emitter, clock, metrics: deps.metrics });
   const handle = createHookHandler({
     config,
     runtime: deps.runtime,
@@ -104,6 +105,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     const state: RequestState = {
       requestId: resolveRequestId(req.headers["x-request-id"], idGen),
       startedAt: clock(),
+      startedHr: performance.now(),
       client: clientKey(req),
       method: req.method,
       url: redactString(req.originalUrl),
@@ -222,7 +224,10 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       const throttled = authenticator.throttled(state.client);
       if (throttled) throw throttled;
       const failure = state.signedBy.verify({ headers: flatHeaders(req.headers), rawBody: body.value });
-      if (failure) throw authenticator.refuseSignature(state.client, failure);
+      if (failure) {
+        deps.metrics?.signatureFailed(state.signedBy.scheme);
+        throw authenticator.refuseSignature(state.client, failure);
+      }
     }
     const payload = parseBody(body.value, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     if (!payload.ok) throw payload.error;

@@ -11,6 +11,7 @@ import type { RequestHandler } from "express";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { PluginEmitter } from "../core/events";
 import type { HostRuntime } from "../host-contract/host-api";
+import type { HostMetrics } from "../host-contract/metrics";
 import type { MappingEngine } from "../mappings/engine";
 import { createDispatcher } from "../runs/dispatcher";
 import { createRunExecutor } from "../runs/executor";
@@ -22,6 +23,7 @@ import { createRateLimiter } from "../http/rate-limit";
 import { createHooksRouter } from "../http/router";
 import type { SignatureGate } from "../http/auth/signature-gate";
 import type { PluginLogs } from "../logging/logger";
+import { createHookMetrics, type HookMetrics } from "./hook-metrics";
 
 export interface HooksRuntimeOptions {
   config: ResolvedHooksConfig;
@@ -34,6 +36,10 @@ export interface HooksRuntimeOptions {
   signatures: SignatureGate;
   /** True once the host announced it is stopping. */
   hostStopping: () => boolean;
+  /** The host's metrics port (host API 1.3); absent: nothing is recorded. */
+  metrics?: HostMetrics;
+  /** Rows in the delivery ledger, for the `inbound_webhooks_ledger_entries` gauge (registered only when given). */
+  ledgerEntries?: () => number;
 }
 
 export interface HooksRuntime {
@@ -67,6 +73,18 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     throw e;
   }
 
+  let metrics: HookMetrics | undefined;
+  if (opts.metrics) {
+    metrics = createHookMetrics({
+      metrics: opts.metrics,
+      emitter,
+      knownHooks: opts.mappings.describe().flatMap((d) => (d.match.path !== undefined ? [d.match.path] : [])),
+      signatureSchemes: opts.mappings.verifications().map((v) => v.config.scheme),
+      queueDepth: () => queue.queuedCount,
+      ...(opts.ledgerEntries ? { ledgerEntries: opts.ledgerEntries } : {}),
+    });
+  }
+
   const router = createHooksRouter({
     config,
     runtime,
@@ -79,6 +97,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     runs: queue,
     rateLimiter: createRateLimiter(config, { logger: logs.forModule("rate-limit") }),
     isShuttingDown,
+    metrics,
   });
 
   return {
@@ -87,6 +106,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     async stop() {
       stopping = true;
       await queue.stop(config.runs.shutdownGraceSeconds * 1000);
+      metrics?.close();
       db.close();
     },
   };

@@ -82,7 +82,7 @@ export function activate(api: PluginApi): PluginActivation {
       const resolved = resolveHooksSecrets(config, { configDir: api.configDir });
       // Signature secrets too: an unset variable fails the start naming e.g. hooks.mappings[2].verify.secret[1].
       const signatures = createSignatureGate(mappings.verifications(), { configDir: api.configDir });
-      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
+      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, emitter, logs, hostStopping: () => host.snapshot().hostStopping, metrics: api.metrics });
       if (!hostCallsReady) await runtime.resume();
     },
     ready: async () => {
