@@ -96,7 +96,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   const { config } = opts;
   const authToken = resolveGatewayAuthToken(config, opts.env);
   fs.mkdirSync(config.stateDir, { recursive: true });
-  const logger = opts.logger ?? createGatewayLogger(config.logLevel);
+  const logger = opts.logger ?? createGatewayLogger(config.logLevel, { ...(config.logFormat ? { format: config.logFormat } : {}), ...(opts.env ? { env: opts.env } : {}) });
   const log = logger.child("gateway");
   const host = createHostState(config, logger, opts.env);
   /** Lifecycle lines are informational: a full disk must not stop a start or a stop. */
