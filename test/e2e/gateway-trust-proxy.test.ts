@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { makeGatewayDir, runGatewayCli } from "../helpers/gateway-process";
-import { gatewayPerTest, hooksConfig, PLUGIN_NOT_BUILT } from "./gateway-setup";
+import { gatewayPerTest, HOOK_TOKEN, hooksConfig, PLUGIN_NOT_BUILT } from "./gateway-setup";
 
 const WRONG = "Bearer wrong-token-wrong-token-0000";
 
@@ -32,6 +32,16 @@ describe("gateway e2e: gateway.trustProxy", () => {
     expect(statuses).toEqual([...Array(20).fill(401), 429]);
     expect(await wrongTokenFrom(gw.baseUrl, "203.0.113.7")).toEqual({ status: 429, code: "too_many_requests" });
     expect(await wrongTokenFrom(gw.baseUrl, "203.0.113.8")).toEqual({ status: 401, code: "unauthorized" });
+  });
+
+  it("with trustProxy, the rate limiter counts the forwarded client too: 203.0.113.7 over hooks.rateLimit gets 429 while 203.0.113.8 is accepted", async () => {
+    const gw = await gateway.start({ config: hooksConfig({ gateway: { trustProxy: ["127.0.0.1"] }, hooks: { rateLimit: { max: 3, windowSeconds: 600 } } }) });
+    const wake = async (forwardedFor: string) =>
+      (await fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", "x-forwarded-for": forwardedFor }, body: '{"text":"x"}' })).status;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push(await wake("203.0.113.7"));
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(await wake("203.0.113.8")).toBe(200);
   });
 
   it("without trustProxy, X-Forwarded-For is ignored: after 21 failures claiming 203.0.113.7, a request claiming 203.0.113.8 is throttled too (one bucket)", async () => {
