@@ -110,3 +110,16 @@ export interface IdempotencyGuard {
 export interface RunLookup {
   get(id: string): RunRecord | undefined;
 }
+
+/** What the hooks pipeline reports for metrics (SPEC §11); implemented over the host's metrics port by src/plugin/hook-metrics.ts. */
+export interface PipelineMetrics {
+  /**
+   * A request the hooks router answered: its hook name as routed (undefined when
+   * the path named none), the status, and the seconds since it entered the router.
+   * `accepted` is given for answers of the hook handler (wake, agent, mapped hooks),
+   * with `replayed` for an idempotent replay.
+   */
+  answered(hook: string | undefined, status: number, seconds: number, accepted?: { replayed: boolean }): void;
+  /** A request on a verified path whose signature was refused (missing, wrong or expired). */
+  signatureFailed(scheme: string): void;
+}

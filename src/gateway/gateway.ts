@@ -31,6 +31,7 @@ import { loadPlugins, type LoadedPlugins, type PluginReport } from "./plugins/pl
 import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayApp } from "./http/create-app";
+import { createGatewayMetrics } from "./metrics/gateway-metrics";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
@@ -95,7 +96,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   const { config } = opts;
   const authToken = resolveGatewayAuthToken(config, opts.env);
   fs.mkdirSync(config.stateDir, { recursive: true });
-  const logger = opts.logger ?? createGatewayLogger(config.logLevel);
+  const logger = opts.logger ?? createGatewayLogger(config.logLevel, { ...(config.logFormat ? { format: config.logFormat } : {}), ...(opts.env ? { env: opts.env } : {}) });
   const log = logger.child("gateway");
   const host = createHostState(config, logger, opts.env);
   /** Lifecycle lines are informational: a full disk must not stop a start or a stop. */
@@ -120,9 +121,10 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
     state: openPluginState(config.stateDir),
   });
+  const metrics = createGatewayMetrics({ logger: log });
   let plugins: LoadedPlugins;
   try {
-    plugins = loadPlugins({ config, discovered, runtime: host.runtime, events: host.events, logger, channels: host.channels });
+    plugins = loadPlugins({ config, discovered, runtime: host.runtime, events: host.events, logger, channels: host.channels, metrics: metrics.forPlugin });
   } catch (e) {
     host.journal.close();
     throw e;
@@ -179,6 +181,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     isStopping: () => draining,
     routes: plugins.routes,
     authToken,
+    metrics,
+    trustProxy: config.trustProxy,
     logger: log,
     status: () => ({
       plugins: plugins.reports,

@@ -1,14 +1,31 @@
 /**
- * The gateway's log: winston to stderr, one line per entry
- * (`<iso> <level> [<label>] message {meta}`), one child per plugin. Secret-named
- * meta keys are masked as a last line of defence. stdout is reserved for the
+ * The gateway's log: winston to stderr, one entry per line, one child per plugin,
+ * in the format `gateway.logFormat` names:
+ *
+ * - `pretty` (the default when the log stream is a terminal):
+ *   `<iso> <LEVEL> [<module>] message {meta}` with the level and module columns
+ *   padded so messages line up; coloured when the stream is a terminal and
+ *   `NO_COLOR` is unset.
+ * - `json` (the default otherwise): one JSON object per line,
+ *   `{"ts","level","label","message",…meta}`, for log shippers.
+ *
+ * Secret-named meta keys are masked in both as a last line of defence (the
+ * plugin redacts its own meta before it gets here). stdout is reserved for the
  * start-up lines tests and users read (`listening: <url>`).
  */
 import winston from "winston";
 import type { HostLogger } from "../host-contract/host-api";
-import type { LogLevel } from "./config/gateway-config";
+import type { LogFormat, LogLevel } from "./config/gateway-config";
 
 const SECRET = /^(token|authorization|x-service-token|cookie|password|secret|apikey|api_key)$/i;
+/** Width of the module column (`[inbound-webhooks/idempotency]` fits); longer names push the message right. */
+export const MODULE_COLUMN_WIDTH = 32;
+/** Keys of a JSON line that meta cannot overwrite. */
+const CORE_KEYS = new Set(["ts", "level", "label", "message"]);
+
+const COLOURS: Record<string, string> = { error: "\x1b[31m", warn: "\x1b[33m", info: "\x1b[32m", debug: "\x1b[90m" };
+const DIM = "\x1b[2m";
+const RESET = "\x1b[0m";
 
 function mask(meta: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -22,15 +39,60 @@ export interface GatewayLogger {
   close(): void;
 }
 
-export function createGatewayLogger(level: LogLevel = "info", stream: NodeJS.WritableStream = process.stderr): GatewayLogger {
+/** `pretty` on a terminal, `json` otherwise. */
+export function defaultLogFormat(stream: NodeJS.WritableStream): LogFormat {
+  return (stream as { isTTY?: boolean }).isTTY === true ? "pretty" : "json";
+}
+
+interface Entry {
+  level: string;
+  message: unknown;
+  timestamp: unknown;
+  label: unknown;
+  meta: Record<string, unknown>;
+}
+
+function jsonLine(e: Entry): string {
+  const out: Record<string, unknown> = { ts: e.timestamp, level: e.level, label: e.label, message: String(e.message) };
+  for (const [k, v] of Object.entries(mask(e.meta))) out[CORE_KEYS.has(k) ? `meta.${k}` : k] = v;
+  return JSON.stringify(out);
+}
+
+function prettyLine(e: Entry, colour: boolean): string {
+  // A plugin's module (its loggers' `module` meta) joins the label: [inbound-webhooks/http].
+  const { module, ...rest } = e.meta;
+  const meta = mask(rest);
+  if (meta.plugin === e.label) delete meta.plugin;
+  const name = typeof module === "string" ? `${String(e.label)}/${module}` : String(e.label);
+  const level = e.level.toUpperCase().padEnd(5);
+  const column = `[${name}]`.padEnd(MODULE_COLUMN_WIDTH);
+  const tail = Object.keys(meta).length > 0 ? ` ${JSON.stringify(meta)}` : "";
+  if (!colour) return `${String(e.timestamp)} ${level} ${column} ${String(e.message)}${tail}`;
+  return `${DIM}${String(e.timestamp)}${RESET} ${COLOURS[e.level] ?? ""}${level}${RESET} ${column} ${String(e.message)}${tail ? `${DIM}${tail}${RESET}` : ""}`;
+}
+
+export interface GatewayLoggerOptions {
+  /** Default process.stderr. */
+  stream?: NodeJS.WritableStream;
+  /** Default: defaultLogFormat(stream). */
+  format?: LogFormat;
+  /** For the NO_COLOR check; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export function createGatewayLogger(level: LogLevel = "info", streamOrOptions: NodeJS.WritableStream | GatewayLoggerOptions = {}): GatewayLogger {
+  const opts: GatewayLoggerOptions = "write" in streamOrOptions ? { stream: streamOrOptions as NodeJS.WritableStream } : (streamOrOptions as GatewayLoggerOptions);
+  const stream = opts.stream ?? process.stderr;
+  const format = opts.format ?? defaultLogFormat(stream);
+  const colour = format === "pretty" && (stream as { isTTY?: boolean }).isTTY === true && !(opts.env ?? process.env).NO_COLOR;
   const root = winston.createLogger({
     level,
     format: winston.format.combine(
       winston.format.timestamp(),
       winston.format.printf((info) => {
         const { level: lvl, message, timestamp, label, ...meta } = info as Record<string, unknown>;
-        const rest = Object.keys(meta).length > 0 ? ` ${JSON.stringify(mask(meta))}` : "";
-        return `${String(timestamp)} ${String(lvl).toUpperCase().padEnd(5)} [${String(label)}] ${String(message)}${rest}`;
+        const entry: Entry = { level: String(lvl), message, timestamp, label, meta };
+        return format === "json" ? jsonLine(entry) : prettyLine(entry, colour);
       }),
     ),
     transports: [new winston.transports.Stream({ stream })],

@@ -14,6 +14,7 @@ import type { EventEmitter } from "eventemitter3";
 import type { RequestHandler, Router } from "express";
 import type { Command } from "commander";
 import type { HookInspector } from "./inspection";
+import type { HostMetrics } from "./metrics";
 
 export const HOST_API_VERSION = "1.3.0";
 
@@ -202,6 +203,11 @@ export interface PluginApi {
   readonly runtime: HostRuntime;
   /** Versions of the host contract the host implements. */
   readonly hostApiVersion: string;
+  /**
+   * Instruments the host exposes (added in host API 1.3; optional — a plugin on a
+   * host without it records nothing). See metrics.ts.
+   */
+  readonly metrics?: HostMetrics;
 
   registerHttpRoute(route: HttpRouteRegistration): void;
   registerService(service: ServiceRegistration): void;

@@ -6,12 +6,15 @@
 import type { ErrorCode } from "../core/errors";
 import type { PluginEmitter } from "../core/events";
 import type { ModuleLogger } from "../core/logger";
+import type { PipelineMetrics } from "../core/ports";
 
 /** What the pipeline knows about a request while it runs. */
 export interface RequestRecord {
   requestId: string;
   /** Milliseconds from the clock when the request entered the router. */
   startedAt: number;
+  /** `performance.now()` when the request entered the router: the monotonic, sub-millisecond start metrics measure from. */
+  startedHr?: number;
   client: string;
   method: string;
   /** Original URL, token redacted. */
@@ -56,8 +59,21 @@ export function codeForStatus(status: number): ErrorCode {
   return CODE_BY_STATUS[status] ?? "internal_error";
 }
 
-export function createRequestReporter(options: { logger: ModuleLogger; emitter: PluginEmitter; clock: () => number }): RequestReporter {
-  const { logger, emitter, clock } = options;
+export interface RequestReporterOptions {
+  logger: ModuleLogger;
+  emitter: PluginEmitter;
+  clock: () => number;
+  /** Told of every answered request (not of aborted ones). */
+  metrics?: PipelineMetrics;
+  /** Monotonic milliseconds, as `startedHr` was taken; default performance.now. */
+  hrClock?: () => number;
+}
+
+export function createRequestReporter(options: RequestReporterOptions): RequestReporter {
+  const { logger, emitter, clock, metrics } = options;
+  const hrClock = options.hrClock ?? (() => performance.now());
+  /** Seconds the request took: monotonic when its start was marked, else from the clock. */
+  const seconds = (rec: RequestRecord): number => Math.max(0, rec.startedHr !== undefined ? hrClock() - rec.startedHr : clock() - rec.startedAt) / 1000;
 
   const base = (rec: RequestRecord, status: number) => ({
     requestId: rec.requestId,
@@ -72,6 +88,7 @@ export function createRequestReporter(options: { logger: ModuleLogger; emitter: 
     accepted(rec, status, info) {
       if (rec.reported) return;
       rec.reported = true;
+      metrics?.answered(rec.hook, status, seconds(rec), { replayed: info.replayed === true });
       logger.info("hook request accepted", { ...base(rec, status), kind: info.kind, mappingId: info.mappingId, runId: info.runId, replayed: info.replayed });
       emitter.emit("request:accepted", {
         requestId: rec.requestId,
@@ -86,6 +103,7 @@ export function createRequestReporter(options: { logger: ModuleLogger; emitter: 
     rejected(rec, status, code) {
       if (rec.reported) return;
       rec.reported = true;
+      metrics?.answered(rec.hook, status, seconds(rec));
       const meta = { ...base(rec, status), code, method: rec.method, url: rec.url };
       if (status >= 500) logger.error("hook request rejected", meta);
       else logger.warn("hook request rejected", meta);
@@ -94,6 +112,7 @@ export function createRequestReporter(options: { logger: ModuleLogger; emitter: 
     served(rec, status) {
       if (rec.reported) return;
       rec.reported = true;
+      metrics?.answered(rec.hook, status, seconds(rec));
       logger.debug("run status served", base(rec, status));
     },
     aborted(rec) {

@@ -4,7 +4,7 @@ import type { ResolvedHooksConfig } from "../config/types";
 import type { PluginEmitter } from "../core/events";
 import type { ModuleLogger } from "../core/logger";
 import type { HostRuntime } from "../host-contract/host-api";
-import type { Dispatcher, IdempotencyGuard, MappedHookResolver, RunLookup } from "../core/ports";
+import type { Dispatcher, IdempotencyGuard, MappedHookResolver, PipelineMetrics, RunLookup } from "../core/ports";
 import type { Authenticator } from "./auth/authenticate";
 import type { PathVerifier, SignatureGate } from "./auth/signature-gate";
 import type { HandshakeGate, MetaHandshake } from "./handshake";
@@ -33,6 +33,8 @@ export interface HooksRouterDeps {
   waits?: WaitGate;
   /** Applied right after successful authentication. */
   rateLimiter?: RequestHandler;
+  /** Every answered request and refused signature (SPEC §11). */
+  metrics?: PipelineMetrics;
   /** Milliseconds since the epoch; default Date.now. */
   clock?: () => number;
   /** Request ids and default session-key uuids; default crypto.randomUUID. */

@@ -47,7 +47,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
   const idGen = deps.idGen ?? randomUUID;
   const authenticator = createAuthenticator({ config, clock });
   const shouldWarnQueryToken = createQueryTokenWarner({ clock });
-  const reporter = createRequestReporter({ logger, emitter: deps.emitter, clock });
+  const reporter = createRequestReporter({ logger, emitter: deps.emitter, clock, metrics: deps.metrics });
   const handle = createHookHandler({
     config,
     runtime: deps.runtime,
@@ -71,6 +71,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     const state: RequestState = {
       requestId: resolveRequestId(req.headers["x-request-id"], idGen),
       startedAt: clock(),
+      startedHr: performance.now(),
       client: clientKey(req),
       method: req.method,
       url: redactString(req.originalUrl),
@@ -196,7 +197,10 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       const throttled = authenticator.throttled(state.client);
       if (throttled) throw throttled;
       const failure = state.signedBy.verify({ headers: flatHeaders(req.headers), rawBody: body.value });
-      if (failure) throw authenticator.refuseSignature(state.client, failure);
+      if (failure) {
+        deps.metrics?.signatureFailed(state.signedBy.scheme);
+        throw authenticator.refuseSignature(state.client, failure);
+      }
     }
     const payload = await parseRequestBody(body.value, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     if (!payload.ok) throw payload.error;

@@ -11,6 +11,7 @@ import type { RequestHandler } from "express";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { PluginEmitter } from "../core/events";
 import type { HostRuntime } from "../host-contract/host-api";
+import type { HostMetrics } from "../host-contract/metrics";
 import type { MappingEngine } from "../mappings/engine";
 import { createDispatcher } from "../runs/dispatcher";
 import { createRunExecutor } from "../runs/executor";
@@ -25,6 +26,7 @@ import type { HandshakeGate } from "../http/handshake";
 import { createWaitGate } from "../http/responses/prefer-wait";
 import { createRunWaiters } from "../runs/run-waiters";
 import type { PluginLogs } from "../logging/logger";
+import { createHookMetrics, type HookMetrics } from "./hook-metrics";
 
 export interface HooksRuntimeOptions {
   config: ResolvedHooksConfig;
@@ -39,6 +41,10 @@ export interface HooksRuntimeOptions {
   handshakes?: HandshakeGate;
   /** True once the host announced it is stopping. */
   hostStopping: () => boolean;
+  /** The host's metrics port (host API 1.3); absent: nothing is recorded. */
+  metrics?: HostMetrics;
+  /** Rows in the delivery ledger, for the `inbound_webhooks_ledger_entries` gauge (registered only when given). */
+  ledgerEntries?: () => number;
 }
 
 export interface HooksRuntime {
@@ -83,6 +89,19 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   }
 
   const waits = createWaitGate(config.runs, waiters);
+
+  let metrics: HookMetrics | undefined;
+  if (opts.metrics) {
+    metrics = createHookMetrics({
+      metrics: opts.metrics,
+      emitter,
+      knownHooks: opts.mappings.describe().flatMap((d) => (d.match.path !== undefined ? [d.match.path] : [])),
+      signatureSchemes: opts.mappings.verifications().map((v) => v.config.scheme),
+      queueDepth: () => queue.queuedCount,
+      ...(opts.ledgerEntries ? { ledgerEntries: opts.ledgerEntries } : {}),
+    });
+  }
+
   const router = createHooksRouter({
     config,
     runtime,
@@ -97,6 +116,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     runs: queue,
     rateLimiter: createRateLimiter(config, { logger: logs.forModule("rate-limit") }),
     isShuttingDown,
+    metrics,
   });
 
   return {
@@ -107,6 +127,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
       // Waiting requests are answered 202 at once: their runs are stored, and a stopping gateway answers now.
       waits.releaseAll();
       await queue.stop(config.runs.shutdownGraceSeconds * 1000);
+      metrics?.close();
       db.close();
     },
   };

@@ -85,7 +85,7 @@ export function activate(api: PluginApi): PluginActivation {
       const signatures = createSignatureGate(mappings.verifications(), { configDir: api.configDir });
       // And Meta verify tokens (handshake.meta.verifyToken), read at the same point.
       const handshakes = createHandshakeGate(mappings.metaHandshakes(), { configDir: api.configDir });
-      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, emitter, logs, hostStopping: () => host.snapshot().hostStopping });
+      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, emitter, logs, hostStopping: () => host.snapshot().hostStopping, metrics: api.metrics });
       if (!hostCallsReady) await runtime.resume();
     },
     ready: async () => {

@@ -149,7 +149,8 @@ describe("damaged state at start (real gateway)", () => {
     await until(() => statusesOf(stateDir)["ok-1"] === "succeeded+started" && statusesOf(stateDir)["ok-2"] === "succeeded+started", "the two good runs", { timeoutMs: 30_000 });
     expect(statusesOf(stateDir).broken).toBe("queued");
     const db = pluginDatabaseFile(stateDir);
-    const warning = gw!.stderr().split("\n").filter((l) => l.includes("run broken in"));
+    // The gateway's stderr is a pipe: json log lines (gateway.logFormat), so the message is read from each object.
+    const warning = gw!.stderr().split("\n").filter((l) => l.includes("run broken in")).map((l) => String((JSON.parse(l) as { message: unknown }).message));
     expect(warning).toHaveLength(1);
     expect(warning[0]).toContain(`run broken in ${db} is damaged (its action column is not valid JSON (`);
     expect(warning[0]).toContain(`remove it with: sqlite3 "${db}" "DELETE FROM runs WHERE id = 'broken'"`);

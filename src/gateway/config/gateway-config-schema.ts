@@ -34,6 +34,8 @@ export const GATEWAY_CONFIG_SCHEMA = {
         port: { type: "integer", minimum: 0, maximum: 65535 },
         stateDir: { type: "string", minLength: 1 },
         logLevel: { enum: ["debug", "info", "warn", "error"] },
+        logFormat: { enum: ["pretty", "json"] },
+        trustProxy: { type: "array", items: { type: "string", minLength: 1 } },
         auth: {
           type: "object",
           additionalProperties: false,

@@ -14,6 +14,9 @@ export type GatewaySecret = string | { env: string } | { file: string };
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
+/** `pretty`: aligned, coloured lines for a terminal; `json`: one object per line. */
+export type LogFormat = "pretty" | "json";
+
 export interface GatewayConfig {
   /** The whole config as loaded (handed to plugins as `api.config`). */
   raw: Record<string, unknown>;
@@ -29,6 +32,10 @@ export interface GatewayConfig {
   /** `gateway.auth.token` as configured (read at start by resolveGatewayAuthToken; never log). */
   authTokenSource?: GatewaySecret;
   logLevel: LogLevel;
+  /** `gateway.logFormat`; undefined: pretty when the log stream is a terminal, else json. */
+  logFormat?: LogFormat;
+  /** `gateway.trustProxy`: proxies whose X-Forwarded-For is believed; empty = none (the default). */
+  trustProxy: string[];
   /** Absolute plugin directories from `plugins.paths[]`. */
   pluginPaths: string[];
   /** Heartbeat period in ms; 0 = periodic heartbeats disabled. */

@@ -12,7 +12,8 @@ import type { AllowedModel, LastRoute } from "../../host-contract/host-api";
 import { createRuleAjv, describeAjvErrors } from "./ajv-errors";
 import { GatewayConfigError } from "./config-error";
 import { GATEWAY_CONFIG_SCHEMA } from "./gateway-config-schema";
-import { DEFAULTS, type GatewayConfig, type GatewaySecret, type LogLevel, type RunnerConfig } from "./gateway-config";
+import { DEFAULTS, type GatewayConfig, type GatewaySecret, type LogFormat, type LogLevel, type RunnerConfig } from "./gateway-config";
+import { trustProxyProblems } from "./trust-proxy";
 import { parseDuration } from "./duration";
 
 export interface ResolveOptions {
@@ -41,6 +42,7 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
   if (heartbeatEveryMs === undefined && !failed("agents.defaults.heartbeat.every")) {
     problems.push({ key: "agents.defaults.heartbeat.every", rule: 'must be a duration like "30m", "45s" or "1h", or 0 / "off" to disable' });
   }
+  if (!failed("gateway.trustProxy")) problems.push(...trustProxyProblems(gw.trustProxy));
   const runner = failed("agents.runner") ? undefined : checkRunner(obj(agents.runner), problems);
   const defaultModel = (defaults.model as string | undefined) ?? (runner?.kind === "openai" ? runner.model : undefined);
   if (runner?.kind === "openai" && !defaultModel && !failed("agents.defaults.model")) {
@@ -67,6 +69,8 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
     stateDir: path.resolve(opts.configDir, (gw.stateDir as string | undefined) ?? DEFAULTS.stateDir),
     ...(authToken === undefined ? {} : { authTokenSource: authToken }),
     logLevel: (gw.logLevel as LogLevel | undefined) ?? "info",
+    ...(gw.logFormat === undefined ? {} : { logFormat: gw.logFormat as LogFormat }),
+    trustProxy: [...((gw.trustProxy as string[] | undefined) ?? [])],
     pluginPaths: paths.map((p) => path.resolve(opts.configDir, p)),
     heartbeatEveryMs,
     heartbeatMaxPromptChars: (obj(defaults.heartbeat).maxPromptChars as number | undefined) ?? DEFAULTS.heartbeatMaxPromptChars,

@@ -1,6 +1,6 @@
 /**
  * The gateway's Express app: its own routes (`GET /healthz`, `GET /api/status`
- * guarded by `gateway.auth.token`), then each plugin route mounted with
+ * and `GET /metrics` guarded by `gateway.auth.token`), then each plugin route mounted with
  * `app.use(prefix, handler)` — so the plugin sees URLs relative to its prefix and
  * `/hooksX` never reaches a plugin mounted on `/hooks` — then a JSON 404.
  * Routing is case-sensitive.
@@ -30,6 +30,10 @@ export interface GatewayAppOptions {
    * refuse their own requests on the host's `gateway: stopping` event).
    */
   isStopping?: () => boolean;
+  /** Served at `GET /metrics` (operator token); absent → 404 like any unknown path. */
+  metrics?: { readonly contentType: string; render(): Promise<string> };
+  /** Express `trust proxy` (proxy-addr addresses, CIDRs or names); absent or empty: forwarded headers are ignored. */
+  trustProxy?: readonly string[];
 }
 
 /** Retry-After of the gateway's own 503 while it stops (the hooks plugin sends the same). */
@@ -52,6 +56,7 @@ export function createGatewayApp(opts: GatewayAppOptions): Express {
   app.disable("x-powered-by");
   app.set("case sensitive routing", true);
   app.set("strict routing", false);
+  if (opts.trustProxy && opts.trustProxy.length > 0) app.set("trust proxy", [...opts.trustProxy]);
 
   // Every response carries X-Request-Id (SPEC §4.2); a plugin route may replace it with its own.
   app.use((_req, res, next) => {
@@ -69,7 +74,8 @@ export function createGatewayApp(opts: GatewayAppOptions): Express {
     res.json({ ok: true });
   });
 
-  app.use("/api", (req, res, next) => {
+  /** The operator surface: 403 without a configured gateway token, 401 without the right one. */
+  const operatorOnly = (req: Request, res: Response, next: NextFunction) => {
     if (!opts.authToken) {
       res.status(403).json({ ok: false, code: "forbidden", error: "The operator API is disabled because gateway.auth.token is not set." });
       return;
@@ -80,11 +86,19 @@ export function createGatewayApp(opts: GatewayAppOptions): Express {
       return;
     }
     next();
-  });
+  };
+  app.use("/api", operatorOnly);
   app.get("/api/status", (_req, res) => {
     const status = opts.status();
     res.json({ ok: true, ...status, ...(status.plugins ? { plugins: status.plugins.map(publicPluginReport) } : {}) });
   });
+
+  const metrics = opts.metrics;
+  if (metrics) {
+    app.get("/metrics", operatorOnly, (_req, res, next) => {
+      metrics.render().then((text) => void res.setHeader("Content-Type", metrics.contentType).send(text), next);
+    });
+  }
 
   for (const r of opts.routes) app.use(r.prefix, r.handler);
 

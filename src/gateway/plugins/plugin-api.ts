@@ -17,6 +17,7 @@ import {
   type ServiceRegistration,
 } from "../../host-contract/host-api";
 import type { HookInspector } from "../../host-contract/inspection";
+import type { HostMetrics } from "../../host-contract/metrics";
 
 export interface StagedRegistrations {
   routes: HttpRouteRegistration[];
@@ -40,6 +41,8 @@ export interface PluginApiOptions {
   listPresets: () => HookPresetContribution[];
   /** Called when the plugin registers a preset provider (so others see it at once). */
   onPreset: (preset: HookPresetContribution) => void;
+  /** The plugin's metrics port (host API 1.3); absent in CLI mode. */
+  metrics?: HostMetrics;
 }
 
 /** `"hooks/"` → `"/hooks"`; throws for `/`, empty, or characters outside a URL path. */
@@ -74,6 +77,7 @@ export function createPluginApi(opts: PluginApiOptions): { api: PluginApi; stage
     events: opts.events,
     runtime: opts.runtime,
     hostApiVersion: HOST_API_VERSION,
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
     registerHttpRoute(route) {
       if (typeof route?.handler !== "function") throw new Error("registerHttpRoute: handler must be an Express router or request handler");
       staged.routes.push({ prefix: normalizePrefix(route.prefix), handler: route.handler });

@@ -11,6 +11,7 @@ import path from "node:path";
 import type { EventEmitter } from "eventemitter3";
 import type { CliRegistrar, HookPresetContribution, HostEvents, HostRuntime, PluginModule, ServiceRegistration } from "../../host-contract/host-api";
 import type { HookInspector } from "../../host-contract/inspection";
+import type { HostMetrics } from "../../host-contract/metrics";
 import type { GatewayConfig } from "../config/gateway-config";
 import { GatewayConfigError } from "../config/config-error";
 import type { GatewayLogger } from "../logger";
@@ -54,6 +55,8 @@ export interface LoadPluginsOptions {
   logger: GatewayLogger;
   /** Where plugin channels are registered (absent in CLI mode: registrations are ignored). */
   channels?: ChannelRegistry;
+  /** The metrics port of each plugin (host API 1.3); absent in CLI mode (plugins then record nothing). */
+  metrics?: (pluginId: string) => HostMetrics;
   /** Module loader (default: require). */
   load?: (file: string) => unknown;
 }
@@ -129,6 +132,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
       runtime: opts.runtime,
       listPresets: () => presets.map((x) => ({ ...x })),
       onPreset: (preset) => presets.push(preset),
+      ...(opts.metrics ? { metrics: opts.metrics(m.id) } : {}),
     });
     const dropPresets = () => {
       for (const s of staged.presets) presets.splice(presets.indexOf(s), 1);
