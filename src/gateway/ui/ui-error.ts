@@ -3,10 +3,15 @@ import type { Request, Response } from "express";
 import { html } from "./html";
 import { renderPage } from "./views/layout";
 
+/** True for the dashboard's data routes (`/ui/api/*`), which answer JSON. */
+export function isUiApiRequest(req: Request): boolean {
+  return req.originalUrl.startsWith("/ui/api/");
+}
+
 /** An error answer: JSON under /ui/api, a small page elsewhere; both carry the code. */
 export function sendUiError(req: Request, res: Response, status: number, code: string, message: string): void {
   res.status(status);
-  if (req.path.startsWith("/api/")) {
+  if (isUiApiRequest(req)) {
     res.json({ ok: false, code, error: message });
     return;
   }

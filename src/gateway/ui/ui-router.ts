@@ -18,7 +18,7 @@ import { createAssetHandler } from "./assets";
 import { createLiveFeed } from "./live-feed";
 import { createLoginThrottle, type LoginThrottle } from "./login-throttle";
 import { createUiSessionStore, type UiSessionStore } from "./ui-sessions";
-import { sendUiError } from "./ui-error";
+import { isUiApiRequest, sendUiError } from "./ui-error";
 import { mountPages } from "./ui-pages";
 import { authenticate, clearedSessionCookie, hasCsrfToken, isSameOrigin, sessionCookie, type UiPrincipal } from "./ui-auth";
 import { renderLogin } from "./views/login-view";
@@ -117,7 +117,7 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
       res.locals.principal = principal;
       return next();
     }
-    if (req.path.startsWith("/api/")) {
+    if (isUiApiRequest(req)) {
       return sendUiError(req, res, 401, "unauthorized", "Log in to the dashboard, or send Authorization: Bearer <gateway.auth.token>.");
     }
     res.status(401).type("html").send(renderLogin({ next: req.method === "GET" ? safeNext(req.originalUrl) : "/ui/deliveries" }));
