@@ -24,10 +24,10 @@ export function newContext(browser: Browser, viewport = DESKTOP): Promise<Browse
   return browser.newContext({ viewport, deviceScaleFactor: 1, locale: "en-US", timezoneId: "UTC", reducedMotion: "reduce" });
 }
 
-/** Writes docs/img/<name>.png when UPDATE_SCREENSHOTS=1. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Writes docs/img/<name>.png when UPDATE_SCREENSHOTS=1 (the viewport, or the whole page with fullPage). */
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS !== "1") return;
-  await page.screenshot({ path: path.join(REPO_ROOT, "docs", "img", `${name}.png`), fullPage: false });
+  await page.screenshot({ path: path.join(REPO_ROOT, "docs", "img", `${name}.png`), fullPage: opts.fullPage ?? false });
 }
 
 /** Logs in through the form; resolves on the page the form leads to. */

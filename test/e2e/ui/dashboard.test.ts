@@ -108,7 +108,7 @@ describe("dashboard e2e in headless Chromium", () => {
     const result = await mappings.result().innerText();
     expect(result).toContain("Accepted by mapping fixture-github");
     expect(result).toContain('message: Event push: {"ref":"refs/heads/main"}');
-    await screenshot(page, "dashboard-mappings");
+    await screenshot(page, "dashboard-mappings", { fullPage: true });
   });
 
   it("the Overview draws its charts with the bundled uPlot, with no CSP violation", async () => {
@@ -121,16 +121,16 @@ describe("dashboard e2e in headless Chromium", () => {
     await overview.waitForCharts();
     expect(Number(await page.locator("#queued").innerText())).toBeGreaterThanOrEqual(0);
     expect(problems).toEqual([]);
-    await screenshot(page, "dashboard-overview");
+    await screenshot(page, "dashboard-overview", { fullPage: true });
   });
 
   it("is keyboard-usable and fits a phone: the skip link comes first, nothing scrolls sideways at 390 px", async () => {
     const page = await freshPage({ viewport: PHONE });
+    await screenshot(page, "dashboard-deliveries-phone");
     await page.keyboard.press("Tab");
     await expect(page.evaluate("document.activeElement.textContent")).resolves.toBe("Skip to content");
     await page.keyboard.press("Enter");
     await expect(page.evaluate("document.activeElement.id")).resolves.toBe("main");
     expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
-    await screenshot(page, "dashboard-deliveries-phone");
   });
 });

@@ -13,7 +13,7 @@
     var names = el.dataset.chart === "latency" ? ["p50", "p99"] : ["2xx", "3xx", "4xx", "5xx"];
     var series = [{}].concat(
       names.map(function (n) {
-        return { label: n, stroke: COLORS[n], width: 2, spanGaps: el.dataset.chart === "latency", value: function (_u, v) { return v == null ? "–" : String(v); } };
+        return { label: n, stroke: COLORS[n], width: 2, points: { show: el.dataset.chart === "latency", size: 6 }, spanGaps: el.dataset.chart === "latency", value: function (_u, v) { return v == null ? "–" : String(v); } };
       }),
     );
     var columns = [data.x].concat(names.map(function (n) { return data[n]; }));
