@@ -51,6 +51,7 @@ export function createFakeInspector(init: { deliveries?: DeliveryDetail[]; runs?
     listeners: () => subs.size,
     listDeliveries: (q) =>
       f.deliveries
+        .slice(q.before === undefined ? 0 : f.deliveries.findIndex((d) => d.id === q.before) + 1)
         .filter((d) => (q.hook === undefined || d.hook === q.hook) && (q.status === undefined || String(d.status) === q.status || (q.status.endsWith("xx") && String(d.status)[0] === q.status[0])))
         .filter((d) => q.since === undefined || d.receivedAt >= q.since)
         .slice(0, q.limit ?? 50),

@@ -27,6 +27,7 @@ export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 /** Bodies of the dashboard's forms (a dry-run payload is the largest). */
 const FORM_LIMIT = "1mb";
+const FORM_FIELDS = 50;
 
 export interface DashboardOptions {
   /** `gateway.auth.token`; undefined disables the dashboard (403). */
@@ -64,7 +65,7 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
   const now = opts.now ?? Date.now;
   const feed = createLiveFeed({ keepAliveMs: opts.keepAliveMs });
   const router = express.Router({ caseSensitive: true });
-  const form = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 50 });
+  const form = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: FORM_FIELDS });
 
   router.use((_req, res, next) => {
     res.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
@@ -143,5 +144,12 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
   });
 
   mountPages(router, { inspectors: opts.inspectors, feed, now, logger: opts.logger });
+  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    const type = (err as { type?: unknown })?.type;
+    if (type === "entity.too.large" || type === "parameters.too.many") {
+      return sendUiError(req, res, 413, "payload_too_large", `A dashboard form may be at most ${FORM_LIMIT} with at most ${FORM_FIELDS} fields.`);
+    }
+    next(err);
+  });
   return { router, close: () => feed.closeAll() };
 }

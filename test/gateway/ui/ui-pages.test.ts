@@ -21,6 +21,18 @@ describe("/ui pages", () => {
     expect(res.text).toContain('data-live="/ui/api/events?hook=github&amp;status=4xx&amp;since=1h"');
   });
 
+  it("deliveries: a full page links to the older ones (before=<last id>, filters kept), which are not live", async () => {
+    const inspector = createFakeInspector({ deliveries: Array.from({ length: 51 }, (_, i) => delivery({ id: `d${i}` })) });
+    const { app } = uiApp({ inspector });
+    const first = await request(app).get("/ui/deliveries?hook=github").set("Authorization", bearer);
+    expect(first.text).toContain('<a href="/ui/deliveries?hook=github&amp;before=d49">Older deliveries</a>');
+    const older = await request(app).get("/ui/deliveries?hook=github&before=d49").set("Authorization", bearer);
+    expect(older.text).toContain('data-id="d50"');
+    expect(older.text).not.toContain('data-id="d49"');
+    expect(older.text).not.toContain("data-live");
+    expect(older.text).not.toContain("Older deliveries</a>");
+  });
+
   it("deliveries: a bad status filter is named and left out", async () => {
     const res = await request(uiApp().app).get("/ui/deliveries?status=abc").set("Authorization", bearer);
     expect(res.status).toBe(200);
@@ -70,6 +82,14 @@ describe("/ui pages", () => {
     const res = await request(app).post("/ui/mappings/dry-run").set("Authorization", bearer).type("form").send({ hook: "github", headers: "no colon here", body: "{}" });
     expect(res.status).toBe(400);
     expect(res.text).toContain("headers line 1 must be &quot;name: value&quot; with a valid header name.");
+    expect(inspector.dryRuns).toEqual([]);
+  });
+
+  it("a dry-run paste over 1 MiB is refused with 413 payload_too_large, no dry run", async () => {
+    const { app, inspector } = uiApp();
+    const res = await request(app).post("/ui/mappings/dry-run").set("Authorization", bearer).type("form").send({ hook: "github", headers: "", body: "x".repeat(1024 * 1024 + 1) });
+    expect(res.status).toBe(413);
+    expect(res.text).toContain("A dashboard form may be at most 1mb with at most 50 fields. (payload_too_large)");
     expect(inspector.dryRuns).toEqual([]);
   });
 
