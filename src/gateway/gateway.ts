@@ -32,6 +32,7 @@ import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayApp } from "./http/create-app";
 import { createGatewayMetrics } from "./metrics/gateway-metrics";
+import { createDashboard } from "./ui/ui-router";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
@@ -147,6 +148,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   let server: http.Server | undefined;
   const abortStart = async (e: unknown): Promise<never> => {
     if (server?.listening) {
+      dashboard?.close();
       const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -177,7 +179,9 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   }
 
   let draining = false;
+  const dashboard = createDashboard({ authToken, inspectors: plugins.inspectors, logger: logger.child("ui") });
   const app = createGatewayApp({
+    ui: dashboard.router,
     isStopping: () => draining,
     routes: plugins.routes,
     authToken,
@@ -231,6 +235,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
       log.info("gateway stopping");
       await host.heartbeat.stop();
       await stopServices();
+      dashboard.close();
       // Stop listening; requests in flight (answered with Connection: close) get a moment to finish.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const cut = setTimeout(() => server.closeAllConnections(), IN_FLIGHT_CLOSE_MS);

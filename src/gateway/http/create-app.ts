@@ -1,14 +1,15 @@
 /**
  * The gateway's Express app: its own routes (`GET /healthz`, `GET /api/status`
- * and `GET /metrics` guarded by `gateway.auth.token`), then each plugin route mounted with
+ * and `GET /metrics` guarded by `gateway.auth.token`, the `/ui` dashboard when given), then each plugin route mounted with
  * `app.use(prefix, handler)` — so the plugin sees URLs relative to its prefix and
  * `/hooksX` never reaches a plugin mounted on `/hooks` — then a JSON 404.
  * Routing is case-sensitive.
  */
 import crypto from "node:crypto";
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from "express";
 import type { HostLogger } from "../../host-contract/host-api";
 import type { PluginReport } from "../plugins/plugin-loader";
+import { bearerToken, sameSecret } from "./operator-token";
 import { publicPluginReport } from "./public-plugin-report";
 import type { RouteEntry } from "../plugins/route-table";
 
@@ -34,22 +35,12 @@ export interface GatewayAppOptions {
   metrics?: { readonly contentType: string; render(): Promise<string> };
   /** Express `trust proxy` (proxy-addr addresses, CIDRs or names); absent or empty: forwarded headers are ignored. */
   trustProxy?: readonly string[];
+  /** The dashboard's router, mounted at `/ui` before the plugin routes. */
+  ui?: Router;
 }
 
 /** Retry-After of the gateway's own 503 while it stops (the hooks plugin sends the same). */
 export const STOPPING_RETRY_AFTER_SECONDS = 5;
-
-function sameSecret(a: string, b: string): boolean {
-  const x = crypto.createHash("sha256").update(a).digest();
-  const y = crypto.createHash("sha256").update(b).digest();
-  return crypto.timingSafeEqual(x, y);
-}
-
-function bearer(req: Request): string | undefined {
-  const h = req.headers.authorization;
-  const m = typeof h === "string" ? /^Bearer\s+(.+)$/i.exec(h.trim()) : null;
-  return m?.[1]?.trim();
-}
 
 export function createGatewayApp(opts: GatewayAppOptions): Express {
   const app = express();
@@ -80,7 +71,7 @@ export function createGatewayApp(opts: GatewayAppOptions): Express {
       res.status(403).json({ ok: false, code: "forbidden", error: "The operator API is disabled because gateway.auth.token is not set." });
       return;
     }
-    const token = bearer(req);
+    const token = bearerToken(req);
     if (!token || !sameSecret(token, opts.authToken)) {
       res.status(401).json({ ok: false, code: "unauthorized", error: "A valid gateway token is required (Authorization: Bearer <gateway.auth.token>)." });
       return;
@@ -99,6 +90,8 @@ export function createGatewayApp(opts: GatewayAppOptions): Express {
       metrics.render().then((text) => void res.setHeader("Content-Type", metrics.contentType).send(text), next);
     });
   }
+
+  if (opts.ui) app.use("/ui", opts.ui);
 
   for (const r of opts.routes) app.use(r.prefix, r.handler);
 

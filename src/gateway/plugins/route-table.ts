@@ -1,12 +1,12 @@
 /**
- * The HTTP route prefixes in use: the gateway's own (`/healthz`, `/api`, `/metrics`) and one
+ * The HTTP route prefixes in use: the gateway's own (`/healthz`, `/api`, `/metrics`, `/ui`) and one
  * per plugin route. Two prefixes collide when one equals the other or contains it
  * as a whole path segment (`/hooks` vs `/hooks/x`), compared case-insensitively;
  * `/hooks` and `/hooksX` do not collide.
  */
 import type { Router, RequestHandler } from "express";
 
-export const GATEWAY_ROUTES = ["/healthz", "/api", "/metrics"] as const;
+export const GATEWAY_ROUTES = ["/healthz", "/api", "/metrics", "/ui"] as const;
 
 export interface RouteEntry {
   prefix: string;

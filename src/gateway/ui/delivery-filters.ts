@@ -1,0 +1,67 @@
+/**
+ * The deliveries page's filters, parsed once from the query string into the
+ * inspector's DeliveryQuery: `hook` (a name), `status` (`404` or `4xx`), `since`
+ * (a window: `15m`, `1h`, `24h`, `7d`) and `before` (the next page). A bad value
+ * is named in `problem` and the filter is left out.
+ */
+import type { DeliveryQuery } from "../../host-contract/inspection";
+
+export const SINCE_WINDOWS: Record<string, { label: string; ms: number }> = {
+  "15m": { label: "last 15 minutes", ms: 15 * 60_000 },
+  "1h": { label: "last hour", ms: 60 * 60_000 },
+  "24h": { label: "last 24 hours", ms: 24 * 60 * 60_000 },
+  "7d": { label: "last 7 days", ms: 7 * 24 * 60 * 60_000 },
+};
+
+export const PAGE_SIZE = 50;
+const MAX_FILTER_CHARS = 200;
+
+export interface DeliveryFilters {
+  hook: string;
+  status: string;
+  since: string;
+  before: string;
+  /** The query to hand the inspector. */
+  query: DeliveryQuery;
+  problem?: string;
+}
+
+function filterText(v: unknown): string {
+  return typeof v === "string" ? v.trim() : "";
+}
+
+export function parseDeliveryFilters(q: Record<string, unknown>, now: number): DeliveryFilters {
+  const f: DeliveryFilters = { hook: filterText(q.hook), status: filterText(q.status), since: filterText(q.since), before: filterText(q.before), query: { limit: PAGE_SIZE } };
+  const problems: string[] = [];
+  if (f.hook.length > MAX_FILTER_CHARS) problems.push(`hook must be at most ${MAX_FILTER_CHARS} characters`);
+  else if (f.hook) f.query.hook = f.hook;
+  if (f.status && !/^[1-5](?:\d\d|xx)$/.test(f.status)) problems.push("status must be a code like 404 or a class like 4xx");
+  else if (f.status) f.query.status = f.status;
+  const window = SINCE_WINDOWS[f.since];
+  if (f.since && !window) problems.push(`since must be one of ${Object.keys(SINCE_WINDOWS).join(", ")}`);
+  else if (window) f.query.since = new Date(now - window.ms).toISOString();
+  if (f.before.length > MAX_FILTER_CHARS) problems.push(`before must be at most ${MAX_FILTER_CHARS} characters`);
+  else if (f.before) f.query.before = f.before;
+  if (problems.length > 0) f.problem = `${problems.join("; ")}.`;
+  return f;
+}
+
+/** The query string of the filters (without `before`), for links and the live feed. */
+export function filterQueryString(f: Pick<DeliveryFilters, "hook" | "status" | "since">): string {
+  const p = new URLSearchParams();
+  if (f.hook) p.set("hook", f.hook);
+  if (f.status) p.set("status", f.status);
+  if (f.since) p.set("since", f.since);
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+/** True when a delivery passes the hook and status filters (the live feed's check). */
+export function matchesFilters(d: { hook?: string; status: number }, query: DeliveryQuery): boolean {
+  if (query.hook !== undefined && d.hook !== query.hook) return false;
+  if (query.status !== undefined) {
+    const s = String(d.status);
+    return query.status.endsWith("xx") ? s.charAt(0) === query.status.charAt(0) : s === query.status;
+  }
+  return true;
+}

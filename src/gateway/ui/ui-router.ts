@@ -1,0 +1,155 @@
+/**
+ * `/ui`, the operator dashboard (SPEC §13): security headers on every answer,
+ * the static assets, the login form, then — for a valid session cookie or
+ * `Authorization: Bearer <gateway.auth.token>` only — the pages (ui-pages.ts).
+ * Without a credential a page shows the login form (401) and `/ui/api/*`
+ * answers 401 JSON; no data is ever rendered. Every POST of a cookie session
+ * needs the session's CSRF token and a same-origin request (else 403).
+ *
+ * @example
+ *   const ui = createDashboard({ authToken, inspectors: plugins.inspectors, logger });
+ *   app.use("/ui", ui.router);   // …and ui.close() when the gateway stops
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import type { HostLogger } from "../../host-contract/host-api";
+import type { HookInspector } from "../../host-contract/inspection";
+import { sameSecret } from "../http/operator-token";
+import { createAssetHandler } from "./assets";
+import { createLiveFeed } from "./live-feed";
+import { createLoginThrottle, type LoginThrottle } from "./login-throttle";
+import { createUiSessionStore, type UiSessionStore } from "./ui-sessions";
+import { isUiApiRequest, sendUiError } from "./ui-error";
+import { mountPages } from "./ui-pages";
+import { authenticate, clearedSessionCookie, hasCsrfToken, isSameOrigin, sessionCookie, type UiPrincipal } from "./ui-auth";
+import { renderLogin } from "./views/login-view";
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/** Bodies of the dashboard's forms (a dry-run payload is the largest). */
+const FORM_LIMIT = "1mb";
+const FORM_FIELDS = 50;
+
+export interface DashboardOptions {
+  /** `gateway.auth.token`; undefined disables the dashboard (403). */
+  authToken?: string;
+  inspectors: ReadonlyArray<{ pluginId: string; inspector: HookInspector }>;
+  logger: HostLogger;
+  assetsDir?: string;
+  sessions?: UiSessionStore;
+  throttle?: LoginThrottle;
+  /** Default Date.now. */
+  now?: () => number;
+  keepAliveMs?: number;
+}
+
+export interface Dashboard {
+  router: Router;
+  /** Ends the live feeds (call before the server closes). */
+  close(): void;
+}
+
+declare module "express-serve-static-core" {
+  interface Locals {
+    principal?: UiPrincipal;
+  }
+}
+
+/** A `next` target after login: a dashboard path only (never another host). */
+function safeNext(value: unknown): string {
+  return typeof value === "string" && /^\/ui\/[A-Za-z0-9/_?=&%.-]*$/.test(value) && !value.includes("//") ? value : "/ui/deliveries";
+}
+
+export function createDashboard(opts: DashboardOptions): Dashboard {
+  const sessions = opts.sessions ?? createUiSessionStore();
+  const throttle = opts.throttle ?? createLoginThrottle();
+  const now = opts.now ?? Date.now;
+  const feed = createLiveFeed({ keepAliveMs: opts.keepAliveMs });
+  const router = express.Router({ caseSensitive: true });
+  const form = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: FORM_FIELDS });
+
+  router.use((_req, res, next) => {
+    res.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "no-referrer");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  });
+  router.get("/assets/:name", createAssetHandler(opts.assetsDir));
+
+  const token = opts.authToken;
+  if (!token) {
+    router.use((req, res) => sendUiError(req, res, 403, "forbidden", "The dashboard is disabled because gateway.auth.token is not set."));
+    return { router, close: () => feed.closeAll() };
+  }
+
+  router.get("/login", (req, res) => {
+    if (authenticate(req, token, sessions)) return res.redirect(303, safeNext(req.query.next));
+    res.type("html").send(renderLogin({ next: safeNext(req.query.next) }));
+  });
+  router.post("/login", form, (req, res) => {
+    const client = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const next = safeNext(body.next);
+    const wait = throttle.blockedFor(client);
+    if (wait > 0) {
+      res.status(429).setHeader("Retry-After", String(wait));
+      res.type("html").send(renderLogin({ next, error: `Too many failed logins from this address; try again in ${wait} seconds.` }));
+      return;
+    }
+    if (!isSameOrigin(req)) return sendUiError(req, res, 403, "cross_origin", "The login form must be sent from the dashboard itself.");
+    const sent = typeof body.token === "string" ? body.token.trim() : "";
+    if (!sent || !sameSecret(sent, token)) {
+      throttle.fail(client);
+      opts.logger.warn("dashboard login refused", { client });
+      res.status(401).type("html").send(renderLogin({ next, error: "The token is not valid." }));
+      return;
+    }
+    throttle.succeed(client);
+    const session = sessions.create();
+    opts.logger.info("dashboard login", { client });
+    res.setHeader("Set-Cookie", sessionCookie(req, session, sessions.ttlMs));
+    res.redirect(303, next);
+  });
+
+  router.use((req, res, next) => {
+    const principal = authenticate(req, token, sessions);
+    if (principal) {
+      res.locals.principal = principal;
+      return next();
+    }
+    if (isUiApiRequest(req)) {
+      return sendUiError(req, res, 401, "unauthorized", "Log in to the dashboard, or send Authorization: Bearer <gateway.auth.token>.");
+    }
+    res.status(401).type("html").send(renderLogin({ next: req.method === "GET" ? safeNext(req.originalUrl) : "/ui/deliveries" }));
+  });
+
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    form(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      const p = res.locals.principal!;
+      if (p.kind === "bearer") return next();
+      if (!isSameOrigin(req)) return sendUiError(req, res, 403, "cross_origin", "This request must come from the dashboard's own pages (same origin).");
+      if (!hasCsrfToken(req, p.session)) return sendUiError(req, res, 403, "csrf_token_invalid", "This form is missing its CSRF token or the token is stale; reload the page and try again.");
+      next();
+    });
+  });
+
+  router.post("/logout", (req, res) => {
+    const p = res.locals.principal!;
+    if (p.kind === "session") sessions.delete(p.session.id);
+    res.setHeader("Set-Cookie", clearedSessionCookie(req));
+    res.redirect(303, "/ui/login");
+  });
+
+  mountPages(router, { inspectors: opts.inspectors, feed, now, logger: opts.logger });
+  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    const type = (err as { type?: unknown })?.type;
+    if (type === "entity.too.large" || type === "parameters.too.many") {
+      return sendUiError(req, res, 413, "payload_too_large", `A dashboard form may be at most ${FORM_LIMIT} with at most ${FORM_FIELDS} fields.`);
+    }
+    next(err);
+  });
+  return { router, close: () => feed.closeAll() };
+}

@@ -1,0 +1,97 @@
+/**
+ * One delivery: request line, redacted headers, the body (as text), the answer,
+ * the dry-run view of what today's mappings make of it, its runs with their
+ * status timeline and summary, and the Replay button with the result inline.
+ */
+import type { DeliveryDetail, DryRunView, ReplayResult, RunSummary } from "../../../host-contract/inspection";
+import { html, type SafeHtml } from "../html";
+import { CSRF_FIELD } from "../ui-auth";
+import { bodyText, prettyJson } from "./body-view";
+import { displayTime } from "./delivery-row";
+
+export interface DeliveryPageData {
+  delivery: DeliveryDetail;
+  runs: Array<{ id: string; run?: RunSummary }>;
+  dryRun?: DryRunView;
+  /** Why no dry run is shown (no body stored, no hook …). */
+  dryRunNote?: string;
+  /** The CSRF token of a cookie session (absent for Bearer access). */
+  csrf?: string;
+  replay?: { result?: ReplayResult; error?: string };
+}
+
+function dl(entries: Array<[string, unknown]>): SafeHtml {
+  return html`<dl class="facts">${entries
+    .filter(([, v]) => v !== undefined && v !== "")
+    .map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
+}
+
+function timeline(run: RunSummary): SafeHtml {
+  const steps: Array<[string, string | undefined]> = [
+    ["queued", run.createdAt],
+    ["running", run.startedAt],
+    [run.status, run.finishedAt],
+  ];
+  return html`<ol class="timeline">${steps
+    .filter(([, at]) => at !== undefined)
+    .map(([s, at]) => html`<li><span class="run-${s}">${s}</span> <time datetime="${at}">${displayTime(at!)}</time></li>`)}</ol>`;
+}
+
+function runSection(runs: DeliveryPageData["runs"]): SafeHtml {
+  if (runs.length === 0) return html`<p class="muted">This request started no run.</p>`;
+  return html`${runs.map(({ id, run }) =>
+    run
+      ? html`<article class="run"><h3>Run <code>${id}</code>: <span class="run-${run.status}">${run.status}</span></h3>
+${dl([["Action", run.name], ["Session", run.sessionKey]])}${timeline(run)}
+${run.summary !== undefined ? html`<h4>Summary</h4><pre class="text">${run.summary}</pre>` : ""}</article>`
+      : html`<article class="run"><h3>Run <code>${id}</code></h3><p class="muted">No longer in the run store.</p></article>`,
+  )}`;
+}
+
+function replaySection(d: DeliveryDetail, data: DeliveryPageData): SafeHtml {
+  const r = data.replay;
+  const result = r?.result
+    ? html`<p id="replay-result" role="status" class="ok">Replayed: status <span class="status s${String(r.result.status).charAt(0)}xx">${r.result.status}</span>, new delivery <a href="/ui/deliveries/${encodeURIComponent(r.result.deliveryId)}">${r.result.deliveryId}</a>.</p><pre class="text">${prettyJson(r.result.body)}</pre>`
+    : r?.error
+      ? html`<p id="replay-result" role="alert" class="error">${r.error}</p>`
+      : "";
+  return html`<form method="post" action="/ui/deliveries/${encodeURIComponent(d.id)}/replay">
+${data.csrf ? html`<input type="hidden" name="${CSRF_FIELD}" value="${data.csrf}">` : ""}
+<button type="submit">Replay</button> <span class="muted">Runs this request again through today's mappings (signatures are not re-checked).</span>
+</form>${result}`;
+}
+
+export function renderDeliveryContent(data: DeliveryPageData): SafeHtml {
+  const d = data.delivery;
+  const body = bodyText(d.body, d.bodyBase64, d.headers["content-type"]);
+  const headers = Object.entries(d.headers).sort(([a], [b]) => a.localeCompare(b));
+  return html`<p class="request-line"><code>${d.method} ${d.url}</code> <span class="status s${String(d.status).charAt(0)}xx">${d.status}</span> ${d.code ?? ""}</p>
+${dl([
+  ["Received (UTC)", displayTime(d.receivedAt)],
+  ["Hook", d.hook],
+  ["Mapping", d.mappingId],
+  ["Client", d.client],
+  ["Latency", `${Math.round(d.latencyMs)} ms`],
+  ["Idempotency key", d.idempotencyKey],
+  ["Replay of", d.replayOf ? html`<a href="/ui/deliveries/${encodeURIComponent(d.replayOf)}">${d.replayOf}</a>` : undefined],
+])}
+<section aria-labelledby="h-replay"><h2 id="h-replay">Replay</h2>${replaySection(d, data)}</section>
+<section aria-labelledby="h-headers"><h2 id="h-headers">Headers</h2>
+<div class="table-wrap"><table class="headers"><thead><tr><th scope="col">Name</th><th scope="col">Value</th></tr></thead><tbody>
+${headers.map(([k, v]) => html`<tr><th scope="row">${k}</th><td><code>${v}</code></td></tr>`)}
+</tbody></table></div></section>
+<section aria-labelledby="h-body"><h2 id="h-body">Body <span class="muted">(${body.kind})</span></h2>
+${body.kind === "none" ? html`<p class="muted">The body was not stored.</p>` : html`<pre id="body" class="text">${body.text}</pre>`}</section>
+<section aria-labelledby="h-response"><h2 id="h-response">Answer</h2><pre class="text">${d.response === undefined ? "(not recorded)" : prettyJson(d.response)}</pre></section>
+<section aria-labelledby="h-dry"><h2 id="h-dry">What the mapping produces (dry run)</h2>
+${data.dryRun ? renderDryRun(data.dryRun) : html`<p class="muted">${data.dryRunNote ?? "No dry run."}</p>`}</section>
+<section aria-labelledby="h-runs"><h2 id="h-runs">Runs</h2>${runSection(data.runs)}</section>`;
+}
+
+/** A dry run's verdict: its report lines and the action it would take. */
+export function renderDryRun(v: DryRunView): SafeHtml {
+  return html`<div class="dry-run ${v.ok ? "ok" : "error"}" id="dry-run-result">
+<p>${v.ok ? "Accepted" : "Refused"}${v.mappingId ? html` by mapping <code>${v.mappingId}</code>` : ""}</p>
+<pre class="text">${v.lines.join("\n")}</pre>
+${v.action ? html`<h3>Action</h3><pre class="text">${prettyJson(v.action)}</pre>` : ""}</div>`;
+}

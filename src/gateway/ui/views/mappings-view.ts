@@ -1,0 +1,66 @@
+/** The Mappings page: the effective mappings in match order, and the dry-run form. */
+import type { DryRunView, MappingSummary } from "../../../host-contract/inspection";
+import { html } from "../html";
+import { CSRF_FIELD } from "../ui-auth";
+import { renderDryRun } from "./delivery-view";
+
+export interface DryRunForm {
+  hook: string;
+  headers: string;
+  body: string;
+}
+
+export interface MappingsPageData {
+  mappings: MappingSummary[];
+  csrf?: string;
+  form?: DryRunForm;
+  result?: DryRunView;
+  problem?: string;
+}
+
+export function renderMappingsContent(data: MappingsPageData) {
+  const f = data.form ?? { hook: "", headers: "content-type: application/json", body: "" };
+  return html`${
+    data.mappings.length === 0
+      ? html`<p>No mappings are configured: only the built-in hooks answer.</p>`
+      : html`<div class="table-wrap"><table class="mappings">
+<caption class="visually-hidden">Effective mappings in match order</caption>
+<thead><tr><th scope="col">#</th><th scope="col">Id</th><th scope="col">Origin</th><th scope="col">Match</th><th scope="col">Action</th><th scope="col">Verify</th><th scope="col">Shadowed</th></tr></thead>
+<tbody>${data.mappings.map(
+          (m, i) => html`<tr${m.shadowedBy ? html` class="shadowed"` : ""}>
+<td class="num">${i + 1}</td><td><code>${m.id}</code></td><td>${m.origin}</td>
+<td><ul class="plain">${m.match.map((r) => html`<li><code>${r}</code></li>`)}</ul></td>
+<td>${m.action}</td><td>${m.verify ?? "none"}</td>
+<td>${m.shadowedBy ? html`<strong class="warn">shadowed by <code>${m.shadowedBy}</code></strong>` : "no"}</td></tr>`,
+        )}</tbody></table></div>`
+  }
+<section aria-labelledby="h-dry-form"><h2 id="h-dry-form">Dry run</h2>
+<p class="muted">Paste a payload and its headers to see what the request would do. Nothing is dispatched.</p>
+<form method="post" action="/ui/mappings/dry-run" class="dry-run-form">
+${data.csrf ? html`<input type="hidden" name="${CSRF_FIELD}" value="${data.csrf}">` : ""}
+<label for="dry-hook">Hook (the path after the hooks prefix)</label>
+<input id="dry-hook" name="hook" value="${f.hook}" required maxlength="200" placeholder="github">
+<label for="dry-headers">Headers (one <code>name: value</code> per line)</label>
+<textarea id="dry-headers" name="headers" rows="3">${f.headers}</textarea>
+<label for="dry-body">Body</label>
+<textarea id="dry-body" name="body" rows="6">${f.body}</textarea>
+<button type="submit">Dry run</button>
+</form>
+${data.problem ? html`<p class="error" role="alert">${data.problem}</p>` : ""}
+${data.result ? renderDryRun(data.result) : ""}</section>`;
+}
+
+/** `name: value` lines → a header record (lower-case names); the first bad line is named. */
+export function parseHeaderLines(text: string): { ok: true; headers: Record<string, string> } | { ok: false; problem: string } {
+  const headers: Record<string, string> = {};
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === "") continue;
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : "";
+    if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) return { ok: false, problem: `headers line ${i + 1} must be "name: value" with a valid header name.` };
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return { ok: true, headers };
+}

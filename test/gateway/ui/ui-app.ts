@@ -1,0 +1,50 @@
+/**
+ * The gateway app with the dashboard over a fake inspector, for supertest; and
+ * `login`, which goes through the real login form and returns the session
+ * cookie and the CSRF token the pages carry.
+ */
+import request from "supertest";
+import type { Express } from "express";
+import { createGatewayApp } from "../../../src/gateway/http/create-app";
+import { createDashboard, type Dashboard } from "../../../src/gateway/ui/ui-router";
+import { createUiSessionStore } from "../../../src/gateway/ui/ui-sessions";
+import { createLoginThrottle } from "../../../src/gateway/ui/login-throttle";
+import type { HostLogger } from "../../../src/host-contract/host-api";
+import { createFakeInspector, type FakeInspector } from "../../helpers/fake-inspector";
+
+export const OPERATOR_TOKEN = "operator-token-0123456789abcdef";
+export const NOW = Date.parse("2026-11-22T10:30:00.000Z");
+const quiet: HostLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export interface UiApp {
+  app: Express;
+  inspector: FakeInspector;
+  dashboard: Dashboard;
+}
+
+export function uiApp(opts: { inspector?: FakeInspector | null; authToken?: string | null; now?: () => number } = {}): UiApp {
+  const inspector = opts.inspector === null ? undefined : (opts.inspector ?? createFakeInspector());
+  let n = 0;
+  const now = opts.now ?? (() => NOW);
+  const dashboard = createDashboard({
+    authToken: opts.authToken === null ? undefined : (opts.authToken ?? OPERATOR_TOKEN),
+    inspectors: inspector ? [{ pluginId: "fake", inspector }] : [],
+    logger: quiet,
+    sessions: createUiSessionStore({ now, randomId: () => `rand-${++n}` }),
+    throttle: createLoginThrottle({ now }),
+    now,
+  });
+  const app = createGatewayApp({ routes: [], logger: quiet, status: () => ({}), ui: dashboard.router });
+  return { app, inspector: inspector ?? createFakeInspector(), dashboard };
+}
+
+/** Logs in through the form; returns the cookie header and the page's CSRF token. */
+export async function login(app: Express): Promise<{ cookie: string; csrf: string }> {
+  const res = await request(app).post("/ui/login").set("Origin", "http://127.0.0.1").set("Host", "127.0.0.1").type("form").send({ token: OPERATOR_TOKEN });
+  expect(res.status).toBe(303);
+  const cookie = String(res.headers["set-cookie"]![0]).split(";")[0]!;
+  const page = await request(app).get("/ui/mappings").set("Cookie", cookie);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
+  expect(csrf).toBeDefined();
+  return { cookie, csrf: csrf! };
+}
