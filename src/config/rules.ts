@@ -21,6 +21,7 @@ export const HOOKS_DEFAULTS = {
   idempotency: { ttlSeconds: 86400 },
   rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
   authThrottle: { maxFailures: 20, windowSeconds: 60 },
+  ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
 } as const;
 
 /** Defaults of `hooks.mappings[]` entries. */
@@ -73,6 +74,8 @@ export const BOUNDS = {
   maxMessages: { min: 1, max: 1000, integer: true },
   pollSeconds: { min: 1, max: 86400, integer: true },
   toleranceSeconds: { min: 1, max: 86400, integer: true },
+  ledgerRetentionDays: { min: 1, max: 3650, integer: true },
+  ledgerMaxEntries: { min: 1, max: 10000000, integer: true },
 } as const satisfies Record<string, Bound>;
 
 /** Maximum lengths of strings (same as the direct /agent request, SPEC §4.4). */

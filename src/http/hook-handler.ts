@@ -10,7 +10,7 @@ import type { ResolvedHooksConfig } from "../config/types";
 import { hookErrors } from "../core/errors";
 import type { HostRuntime } from "../host-contract/host-api";
 import type { Payload } from "../actions/body/parse-body";
-import type { HookRoute } from "./hook-route";
+import type { HookRoute, LedgerRoute } from "./hook-route";
 import { acceptedRunBody, type Dispatcher, type HookResponse, type MappedHookResolver } from "../core/ports";
 
 /** What the handler decided, for logs and events (filled while it runs). */
@@ -22,7 +22,7 @@ export interface HookOutcome {
 
 export interface HookRequestContext {
   requestId: string;
-  route: Exclude<HookRoute, { kind: "run" }>;
+  route: Exclude<HookRoute, LedgerRoute>;
   /** Hook name: "wake", "agent" or the mapped sub-path. */
   name: string;
   payload: Payload;

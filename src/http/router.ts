@@ -33,13 +33,13 @@ import { normaliseMatchPath } from "../config/paths";
 import { signedMessageIdHeader } from "../safety/signatures/standard-webhooks";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
-import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute, type HookRoute } from "./hook-route";
+import { allowedMethod, hookName, isLedgerRoute, isUndecodableHookPath, parseHookRoute, type HookRoute } from "./hook-route";
+import { createDeliveryRecorder, methodNotAllowed, serveLedgerRoute, type LedgerAccess, type LedgerFacts } from "./ledger";
 import { requestIdempotencyKey } from "./idempotency/mapping-idempotency-key";
 import { renderHookError, renderHookResponse, toHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
 import { flatHeaders, flatQuery } from "./request-input";
 import { codeForStatus, createRequestReporter, type RequestRecord } from "./request-reporter";
-import { lookupRun } from "./run-status";
 import type { Dispatcher, HookResponse, IdempotencyGuard, MappedHookResolver, RunLookup } from "../core/ports";
 
 export interface HooksRouterDeps {
@@ -54,6 +54,8 @@ export interface HooksRouterDeps {
   idempotency?: IdempotencyGuard;
   /** Run lookup for `GET {path}/runs/<id>`. */
   runs?: RunLookup;
+  /** The delivery ledger (SPEC §11): records each hook request; serves `runs`, `deliveries` and replay. */
+  ledger?: LedgerAccess;
   /** True once the gateway is stopping: new requests get 503 `shutting_down`. */
   isShuttingDown?: () => boolean;
   /** Verified paths (SPEC §10): requests there are authenticated by signature, not by the hook token. */
@@ -72,6 +74,7 @@ interface RequestState extends RequestRecord {
   auth?: ReturnType<Authenticator["authenticate"]>;
   /** Set on a verified path: the body's signature is checked instead of a token. */
   signedBy?: PathVerifier;
+  facts: LedgerFacts;
 }
 
 export function createHooksRouter(deps: HooksRouterDeps): Router {
@@ -88,6 +91,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     mappings: deps.mappings,
     idGen: deps.idGen,
   });
+  const recorder = deps.ledger && createDeliveryRecorder({ ledger: deps.ledger, logger, clock });
   const states = new WeakMap<Request, RequestState>();
   const stateOf = (req: Request): RequestState => {
     const state = states.get(req);
@@ -108,6 +112,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       method: req.method,
       url: redactString(req.originalUrl),
       reported: false,
+      facts: {},
     };
     states.set(req, state);
     res.setHeader(REQUEST_ID_HEADER, state.requestId);
@@ -115,6 +120,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       // Responses written outside the renderer (the rate limiter) are reported here.
       if (res.statusCode >= 400) reporter.rejected(state, res.statusCode, codeForStatus(res.statusCode));
       else reporter.served(state, res.statusCode);
+      recorder?.finished(req, res.statusCode, state);
     });
     res.once("close", () => {
       if (!res.writableFinished) reporter.aborted(state);
@@ -158,8 +164,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     state.hook = hookName(route);
     const allowed = allowedMethod(route);
     if (req.method !== allowed) {
-      const refuse = route.kind === "run" ? hookErrors.methodNotAllowedOnRunStatus : hookErrors.methodNotAllowedOnHook;
-      next(refuse({ allowed }, { headers: { Allow: allowed } }));
+      next(methodNotAllowed(route, config.path));
       return;
     }
     next();
@@ -180,12 +185,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       res.setHeader("Deprecation", "true");
       res.setHeader("Warning", QUERY_TOKEN_WARNING);
       if (shouldWarnQueryToken(state.client)) {
-        logger.warn(QUERY_TOKEN_LOG_MESSAGE, {
-          requestId: state.requestId,
-          hook: state.hook,
-          client: state.client,
-          url: state.url,
-        });
+        logger.warn(QUERY_TOKEN_LOG_MESSAGE, { requestId: state.requestId, hook: state.hook, client: state.client, url: state.url });
       }
     }
     next();
@@ -202,8 +202,8 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
   async function serve(req: Request, res: Response): Promise<void> {
     const state = stateOf(req);
     const route = state.route!;
-    if (route.kind === "run") {
-      const response = lookupRun(deps.runs, route.runId);
+    if (isLedgerRoute(route)) {
+      const response = await serveLedgerRoute(route, flatQuery(req.originalUrl), state.client, { ledger: deps.ledger, runs: deps.runs, logger });
       reporter.served(state, response.status);
       renderHookResponse(res, response);
       return;
@@ -217,6 +217,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       throw body.error;
     }
     state.bodyBytes = body.value.length;
+    state.facts.body = body.value;
     if (state.signedBy) {
       // Checked again now the body is read: requests already in flight when the client got throttled are refused too.
       const throttled = authenticator.throttled(state.client);
@@ -245,6 +246,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       // The scope is the hook as mappings and signatures see it (normalised: /hooks/%2Fgithub is /hooks/github).
       const scope = `${config.path}/${route.kind === "mapped" ? normaliseMatchPath(route.name) : state.hook}`;
       const { key } = idempotency.value;
+      state.facts.idempotencyKey = key;
       ctx.idempotencyKey = runIdempotencyKey(scope, key);
       const bodyHash = createHash("sha256").update(body.value).digest("hex");
       response = await deps.idempotency.handle({ scope, key, bodyHash }, () => handle(ctx));
@@ -252,6 +254,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       response = await handle(ctx);
     }
     const outcome = outcomeOf(response, ctx.outcome);
+    Object.assign(state.facts, { mappingId: outcome.mappingId, runIds: outcome.runId ? [outcome.runId] : [], answer: response.body });
     reporter.accepted(state, response.status, {
       kind: outcome.kind!,
       mappingId: outcome.mappingId,
@@ -277,7 +280,10 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       res.setHeader("Connection", "close");
       lingerAfterResponse(req);
     }
-    if (state) reporter.rejected(state, error.status, error.code);
+    if (state) {
+      reporter.rejected(state, error.status, error.code);
+      Object.assign(state.facts, { code: error.code, answer: error.toBody() });
+    }
     renderHookError(res, error);
   }
 

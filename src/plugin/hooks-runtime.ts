@@ -20,6 +20,10 @@ import { createSqliteRunStore } from "../store/run-store";
 import { createIdempotencyGuard } from "../http/idempotency/idempotency-guard";
 import { createRateLimiter } from "../http/rate-limit";
 import { createHooksRouter } from "../http/router";
+import { createHookHandler } from "../http/hook-handler";
+import { createReplayer, type LedgerAccess } from "../http/ledger";
+import { createLedgerStore } from "../store/ledger-store";
+import { createRunLister } from "../store/run-list";
 import type { SignatureGate } from "../http/auth/signature-gate";
 import type { PluginLogs } from "../logging/logger";
 
@@ -39,6 +43,8 @@ export interface HooksRuntimeOptions {
 export interface HooksRuntime {
   /** The hooks router, mounted (through the plugin's route) under `hooks.path`. */
   readonly router: RequestHandler;
+  /** The delivery ledger, the run listing and replay (for the inspector). */
+  readonly ledger: LedgerAccess;
   /** Resumes queued runs and reports those found running as interrupted. */
   resume(): Promise<void>;
   /** Refuses new requests, lets running runs finish within the grace period, closes the store. */
@@ -67,13 +73,34 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     throw e;
   }
 
+  const dispatcher = createDispatcher({ config, runtime, queue, isShuttingDown, logger: logs.forModule("dispatch") });
+  let store: ReturnType<typeof createLedgerStore>;
+  try {
+    store = createLedgerStore(db, { logger: logs.forModule("ledger"), ...config.ledger });
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  const ledger: LedgerAccess = {
+    store,
+    runs: createRunLister(db),
+    replay: createReplayer({
+      config,
+      ledger: store,
+      handle: createHookHandler({ config, runtime, dispatcher, mappings: opts.mappings }),
+      onUnexpected: (e) => logs.forModule("ledger").error("replay failed with an unexpected error", { error: e instanceof Error ? e.message : String(e) }),
+    }),
+    // A verify.header (hmac-sha256, token-header) may carry a secret under any name.
+    hiddenHeaders: new Set(opts.mappings.verifications().flatMap((v) => (v.config.header ? [v.config.header.toLowerCase()] : []))),
+  };
   const router = createHooksRouter({
     config,
     runtime,
     logger: logs.forModule("http"),
     emitter,
-    dispatcher: createDispatcher({ config, runtime, queue, isShuttingDown, logger: logs.forModule("dispatch") }),
+    dispatcher,
     mappings: opts.mappings,
+    ledger,
     signatures: opts.signatures,
     idempotency: createIdempotencyGuard({ ttlSeconds: config.idempotency.ttlSeconds, database: db, logger: logs.forModule("idempotency") }),
     runs: queue,
@@ -83,10 +110,12 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
 
   return {
     router,
+    ledger,
     resume: () => queue.start(),
     async stop() {
       stopping = true;
       await queue.stop(config.runs.shutdownGraceSeconds * 1000);
+      store.close();
       db.close();
     },
   };
