@@ -84,7 +84,10 @@ export async function serveLedgerRoute(route: LedgerRoute, query: Record<string,
     return { status: 200, body: { ok: true, delivery } };
   }
   if (!ledger) throw hookErrors.deliveryNotFound();
-  const replayed = await ledger.replay(route.id, client);
+  // The replay answers the pipeline's own errors in its response; what escapes is a HookError (404/409) or a failed read.
+  const replayed = await ledger.replay(route.id, client).catch((e: unknown) => read(logger, "the delivery to replay", () => {
+    throw e;
+  }));
   const response = replayed.response;
   return { ...response, headers: { ...(response.headers ?? {}), [DELIVERY_ID_HEADER]: replayed.deliveryId } };
 }
