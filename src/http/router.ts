@@ -91,7 +91,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     mappings: deps.mappings,
     idGen: deps.idGen,
   });
-  const recorder = deps.ledger && createDeliveryRecorder({ ledger: deps.ledger, logger, clock });
+  const recorder = deps.ledger && createDeliveryRecorder({ ledger: deps.ledger, hooksPath: config.path, logger, clock });
   const states = new WeakMap<Request, RequestState>();
   const stateOf = (req: Request): RequestState => {
     const state = states.get(req);

@@ -147,5 +147,11 @@ describe("gateway e2e: delivery ledger", () => {
     const runs = await runGatewayCli(["webhooks", "runs", "list", "--json", "--config", gw.configPath]);
     expect(runs.code).toBe(0);
     expect(JSON.parse(runs.stdout).runs).toHaveLength(1);
+    const shown = await runGatewayCli(["webhooks", "deliveries", "show", before[2], "--config", gw.configPath]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("Request:         POST /hooks/crm");
+    expect(shown.stdout).toContain("  authorization: [REDACTED]");
+    expect(shown.stdout).toContain('Body:\n{"deal":"42"}');
+    expect(shown.stdout).not.toContain(COOKIE_VALUE);
   });
 });

@@ -130,6 +130,20 @@ describe("delivery ledger through the plugin", () => {
     expect((await list()).map((r) => r.hook)).toEqual(["wake", "nothing-here", "wake", "crm"]);
   });
 
+  it("a throttled client's reads are not recorded either (429 before routing), its hook requests are", async () => {
+    await plugin.close();
+    await start({ ...HOOKS, authThrottle: { maxFailures: 1, windowSeconds: 60 } });
+    const wrong = { Authorization: "Bearer wrong-token-wrong-token" };
+    await request(plugin.app).post("/hooks/wake").set(wrong).send({ text: "x" }).expect(401);
+    await request(plugin.app).post("/hooks/wake").set(wrong).send({ text: "x" }).expect(429);
+    await request(plugin.app).get("/hooks/deliveries").set(wrong).expect(429);
+    await waitForRows(2);
+    expect((await list()).map((r) => [r.hook, r.status])).toEqual([
+      ["wake", 429],
+      ["wake", 401],
+    ]);
+  });
+
   it("GET deliveries/<unknown> → 404 delivery_not_found; POST deliveries → 405 naming GET", async () => {
     const res = await request(plugin.app).get("/hooks/deliveries/00000000-0000-4000-8000-000000000000").set(AUTH);
     expect(res.status).toBe(404);
@@ -219,10 +233,10 @@ describe("delivery ledger through the plugin", () => {
     expect(plugin.host.logs.some((l) => l.message.includes("delivery ledger table was missing"))).toBe(true);
   });
 
-  it("a mapping on the reserved path deliveries fails activation naming its key", async () => {
+  it.each(["deliveries", "deliveries/x/replay", "runs", "runs/abc"])("a mapping on the reserved path %s fails activation naming its key", async (reserved) => {
     await plugin.close();
-    await expect(start({ mappings: [{ id: "x", match: { path: "deliveries" }, action: "wake", textTemplate: "t" }] })).rejects.toThrow(
-      'hooks.mappings[0].match.path "deliveries" is reserved',
+    await expect(start({ mappings: [{ id: "ok", match: { path: "fine" }, action: "wake", textTemplate: "t" }, { id: "x", match: { path: reserved }, action: "wake", textTemplate: "t" }] })).rejects.toThrow(
+      `hooks.mappings[1].match.path "${reserved}" is reserved`,
     );
     plugin = { close: async () => undefined } as unknown as PluginApp;
   });

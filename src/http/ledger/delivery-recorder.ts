@@ -34,8 +34,6 @@ export interface LedgerFacts {
 export interface FinishedRequest {
   method: string;
   originalUrl: string;
-  /** Below the mount point. */
-  path: string;
   headers: IncomingHttpHeaders;
 }
 
@@ -52,13 +50,15 @@ export interface DeliveryRecorder {
   finished(req: FinishedRequest, status: number, state: FinishedState): void;
 }
 
-export function createDeliveryRecorder(opts: { ledger: LedgerAccess; logger: ModuleLogger; clock: () => number; idGen?: () => string }): DeliveryRecorder {
+export function createDeliveryRecorder(opts: { ledger: LedgerAccess; hooksPath: string; logger: ModuleLogger; clock: () => number; idGen?: () => string }): DeliveryRecorder {
   const { ledger, logger, clock } = opts;
+  // From the original URL, not req.path: by `finish` Express may have restored the URL of the mount point.
+  const pathBelow = (originalUrl: string) => (originalUrl.split("?")[0] ?? "").slice(opts.hooksPath.length);
   const idGen = opts.idGen ?? randomUUID;
   return {
     finished(req, status, state) {
       try {
-        const route = state.route ?? parseHookRoute(req.path);
+        const route = state.route ?? parseHookRoute(pathBelow(req.originalUrl));
         if (isLedgerRoute(route)) return;
         const { facts } = state;
         // A response written outside the renderer (the rate limiter) has no code of its own.
