@@ -63,7 +63,8 @@ function read<T>(logger: ModuleLogger, what: string, fn: () => T): T {
 /** Answers one ledger route; throws HookErrors like the rest of the pipeline. */
 export async function serveLedgerRoute(route: LedgerRoute, query: Record<string, string>, client: string, deps: LedgerRouteDeps): Promise<HookResponse> {
   const { ledger, logger } = deps;
-  if (route.kind === "run") return read(logger, "the run", () => lookupRun(deps.runs, route.runId));
+  // A damaged run row keeps its 500 internal_error (DamagedRunError), as before the ledger.
+  if (route.kind === "run") return lookupRun(deps.runs, route.runId);
   if (route.kind === "runs") {
     const q = parseRunQuery(query);
     if (!q.ok) throw q.error;
