@@ -14,6 +14,9 @@ import { dryRunHook, type DryRunFailure, type DryRunRequest } from "../mappings/
 import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingEngine } from "../mappings/engine";
 import { DryRunCommandError, dryRunCommandErrors } from "./dry-run-failure";
+import type { DeliveryDetail } from "../host-contract/inspection";
+import { GatewayClientError } from "./gateway-client";
+import { gatewayClientFor } from "./ledger-commands";
 
 export interface DryRunDeps {
   api: PluginApi;
@@ -23,7 +26,9 @@ export interface DryRunDeps {
 }
 
 interface DryRunOptions {
-  payload: string;
+  payload?: string;
+  delivery?: string;
+  url?: string;
   config?: string;
   header: string[];
   query: string[];
@@ -67,11 +72,24 @@ function failureText(f: DryRunFailure, opts: DryRunOptions, config: HooksConfig)
     f.reason === "direct_endpoint"
       ? dryRunCommandErrors.directEndpoint({ failure: f.message, hooksPath: config.path })
       : f.reason === "invalid_body"
-        ? dryRunCommandErrors.payloadInvalid({ file: opts.payload, failure: f.message })
+        ? opts.delivery !== undefined
+          ? { message: `delivery ${opts.delivery}: ${f.message}` }
+          : dryRunCommandErrors.payloadInvalid({ file: opts.payload ?? "-", failure: f.message })
         : f.code === "transform_failed"
           ? dryRunCommandErrors.transformFailed({ failure: f.message })
           : undefined;
   return [first?.message ?? f.message, ...f.lines].join("\n");
+}
+
+/** The request a stored delivery holds, fetched from the running gateway's ledger. */
+async function storedRequest(deps: DryRunDeps, id: string, url: string | undefined): Promise<Pick<DryRunRequest, "headers" | "query" | "body">> {
+  const { delivery } = (await gatewayClientFor(deps, url).get(`/deliveries/${encodeURIComponent(id)}`)) as { delivery: DeliveryDetail };
+  const body = delivery.body !== undefined ? Buffer.from(delivery.body, "utf8") : delivery.bodyBase64 !== undefined ? Buffer.from(delivery.bodyBase64, "base64") : undefined;
+  if (!body) throw dryRunCommandErrors.deliveryWithoutBody({ id });
+  const search = delivery.url.includes("?") ? delivery.url.slice(delivery.url.indexOf("?") + 1) : "";
+  const query: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(search)) if (!(k in query) && k.toLowerCase() !== "token") query[k] = v;
+  return { headers: { ...delivery.headers }, query, body };
 }
 
 /** Adds `test` to the `webhooks` command group. */
@@ -81,7 +99,9 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
     .command("test")
     .description("Dry-run a mapped hook: show which mapping matches and the exact action, without dispatching anything")
     .argument("<name>", "hook name: the sub-path after hooks.path, e.g. github for POST /hooks/github")
-    .requiredOption("--payload <file>", "JSON body to test with (- reads stdin)")
+    .option("--payload <file>", "JSON body to test with (- reads stdin)")
+    .option("--delivery <id>", "instead of --payload: the body, headers and query of a delivery in the running gateway's ledger")
+    .option("--url <url>", "with --delivery: the gateway's hooks URL (default from the config)")
     .option("--header <name:value>", "a request header, repeatable (content-type selects JSON or form parsing)", collect, [])
     .option("--query <name=value>", "a query parameter, repeatable", collect, [])
     .option("--json", "print the report as JSON")
@@ -96,9 +116,13 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
       };
       let request: DryRunRequest;
       try {
-        request = { name, headers: parseHeaders(opts.header), query: parseQuery(opts.query), body: readPayloadFile(opts.payload) };
+        if ((opts.payload === undefined) === (opts.delivery === undefined)) throw dryRunCommandErrors.payloadOrDelivery();
+        const stored = opts.delivery !== undefined ? await storedRequest(deps, opts.delivery, opts.url) : undefined;
+        request = stored
+          ? { name, headers: { ...stored.headers, ...parseHeaders(opts.header) }, query: { ...stored.query, ...parseQuery(opts.query) }, body: stored.body }
+          : { name, headers: parseHeaders(opts.header), query: parseQuery(opts.query), body: readPayloadFile(opts.payload!) };
       } catch (e) {
-        if (!(e instanceof DryRunCommandError)) throw e;
+        if (!(e instanceof DryRunCommandError) && !(e instanceof GatewayClientError)) throw e;
         return fail(e.message);
       }
       const result = await dryRunHook(request, { config: deps.config, runtime: deps.api.runtime, mappings: deps.mappings });

@@ -27,9 +27,19 @@ function urlHost(bind: unknown): string {
  * @example defaultMailHookUrl({ gateway: { bind: "0.0.0.0" } }) // "http://127.0.0.1:18789/hooks/mail"
  */
 export function defaultMailHookUrl(raw: Readonly<Record<string, unknown>>): string {
+  return `${hooksBaseUrl(raw)}/mail`;
+}
+
+/**
+ * The URL of `hooks.path` on the gateway this config belongs to, by the same rules:
+ * what `gateway webhooks deliveries|runs …` talk to.
+ *
+ * @example hooksBaseUrl({ gateway: { port: 8080 }, hooks: { path: "/in/" } }) // "http://127.0.0.1:8080/in"
+ */
+export function hooksBaseUrl(raw: Readonly<Record<string, unknown>>): string {
   const gateway = rawSection(raw, "gateway");
   const hooks = rawSection(raw, "hooks");
   const port = Number.isInteger(gateway.port) && (gateway.port as number) >= 1 && (gateway.port as number) <= MAX_PORT ? (gateway.port as number) : DEFAULT_GATEWAY_PORT;
   const hooksPath = typeof hooks.path === "string" ? normaliseHookPath(hooks.path) : "/";
-  return `http://${urlHost(gateway.bind)}:${port}${hooksPath === "/" ? HOOKS_DEFAULTS.path : hooksPath}/mail`;
+  return `http://${urlHost(gateway.bind)}:${port}${hooksPath === "/" ? HOOKS_DEFAULTS.path : hooksPath}`;
 }

@@ -99,6 +99,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
     idempotency: { ...hooks.idempotency },
     rateLimit: { ...hooks.rateLimit },
     authThrottle: { ...hooks.authThrottle },
+    ledger: { ...hooks.ledger },
     defaultTimeoutSeconds: cfg.agents.defaults.timeoutSeconds,
   };
 }

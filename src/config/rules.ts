@@ -22,6 +22,7 @@ export const HOOKS_DEFAULTS = {
   idempotency: { ttlSeconds: 86400 },
   rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
   authThrottle: { maxFailures: 20, windowSeconds: 60 },
+  ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
 } as const;
 
 /** Defaults of `hooks.mappings[]` entries. */
@@ -77,6 +78,8 @@ export const BOUNDS = {
   maxWaitSeconds: { min: 0, max: 3600, integer: true },
   maxWaitingPerClient: { min: 0, max: 10000, integer: true },
   maxFanOut: { min: 1, max: 10000, integer: true },
+  ledgerRetentionDays: { min: 1, max: 3650, integer: true },
+  ledgerMaxEntries: { min: 1, max: 10000000, integer: true },
 } as const satisfies Record<string, Bound>;
 
 /** Maximum lengths of strings (same as the direct /agent request, SPEC §4.4). */

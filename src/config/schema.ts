@@ -47,6 +47,13 @@ const authThrottleSchema = Joi.object({
   windowSeconds: boundedNumber(BOUNDS.windowSeconds).default(d.authThrottle.windowSeconds),
 }).default();
 
+/** `hooks.ledger`: the delivery ledger (SPEC §11, docs/ledger.md). */
+const ledgerSchema = Joi.object({
+  storeBodies: Joi.boolean().default(d.ledger.storeBodies).description("Store each request's raw body and redacted headers in the delivery ledger (needed for replay)."),
+  retentionDays: boundedNumber(BOUNDS.ledgerRetentionDays).default(d.ledger.retentionDays).description("Deliveries older than this are pruned in the background."),
+  maxEntries: boundedNumber(BOUNDS.ledgerMaxEntries).default(d.ledger.maxEntries).description("At most this many deliveries are kept (the oldest are pruned)."),
+}).default();
+
 /** `hooks.github`: the built-in `github` preset (SPEC §10). */
 const githubSchema = Joi.object({
   secret: secretSources().description('GitHub webhook secret: plain text, { env }, { file }, or a list (rotation). Required when hooks.presets includes "github"; read when the gateway starts serving hooks.'),
@@ -89,6 +96,7 @@ export const hooksSectionSchema: Joi.ObjectSchema = Joi.object({
   idempotency: idempotencySchema,
   rateLimit: rateLimitSchema,
   authThrottle: authThrottleSchema,
+  ledger: ledgerSchema,
 }).default();
 
 /** One entry of `agents.defaults.models` (host-owned: other keys are left to the host). */

@@ -141,6 +141,16 @@ export interface AuthThrottleConfig {
   windowSeconds: number;
 }
 
+/** `hooks.ledger` (SPEC §11). */
+export interface LedgerConfig {
+  /** Keep raw bodies and redacted headers (replay needs them). Default true. */
+  storeBodies: boolean;
+  /** Deliveries older than this many days are pruned. Default 7. */
+  retentionDays: number;
+  /** At most this many deliveries are kept. Default 10000. */
+  maxEntries: number;
+}
+
 /** A secret as configured: plain text, `{ env }` or `{ file }`; read only where it is used. */
 export type SecretSource = string | SecretRef;
 
@@ -171,6 +181,7 @@ export interface HooksConfig {
   idempotency: { ttlSeconds: number };
   rateLimit: RateLimitConfig;
   authThrottle: AuthThrottleConfig;
+  ledger: LedgerConfig;
   /** From `agents.defaults.timeoutSeconds` (default 600). */
   defaultTimeoutSeconds: number;
 }

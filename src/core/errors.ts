@@ -27,6 +27,10 @@ export const ERROR_STATUS = {
   invalid_payload: 400,
   model_not_allowed: 400,
   not_found: 404,
+  delivery_not_found: 404,
+  delivery_body_not_stored: 409,
+  delivery_not_replayable: 409,
+  invalid_request: 400,
   query_token_not_allowed: 400,
   idempotency_key_reused: 422,
   fan_out_too_large: 400,
@@ -79,6 +83,23 @@ export const HOOK_ERROR_CATALOGUE = {
   runNotFound: { code: "not_found", status: 404, message: "No run with this id (unknown, or from before the run store was cleared)." },
   methodNotAllowedOnHook: { code: "method_not_allowed", status: 405, message: "Only {allowed} is allowed on this hook." },
   methodNotAllowedOnRunStatus: { code: "method_not_allowed", status: 405, message: "Only {allowed} is allowed on the run-status route." },
+  methodNotAllowedOnLedger: { code: "method_not_allowed", status: 405, message: "Only {allowed} is allowed on {route}." },
+
+  // Delivery ledger and run listing (§11)
+  deliveryNotFound: { code: "delivery_not_found", status: 404, message: "No delivery with this id (unknown, or pruned from the ledger by hooks.ledger.retentionDays / maxEntries)." },
+  deliveryBodyNotStored: {
+    code: "delivery_body_not_stored",
+    status: 409,
+    message: "This delivery was recorded without its body (hooks.ledger.storeBodies was false, or the body was refused before it was read), so it cannot be replayed.",
+  },
+  deliveryRefusedAtAuthentication: {
+    code: "delivery_not_replayable",
+    status: 409,
+    message: "This delivery was refused before it was authenticated ({code}), so it cannot be replayed: send it again with valid credentials instead.",
+  },
+  queryParameterInvalid: { code: "invalid_request", status: 400, message: "Query parameter {name} {rule}." },
+  queryParameterUnknown: { code: "invalid_request", status: 400, message: "Unknown query parameter {name}; this route accepts {accepted}." },
+  ledgerUnreadable: { code: "storage_unavailable", status: 503, message: "The delivery ledger or the run store could not be read (the gateway's storage failed); retry later." },
 
   // Body (§4.1 step 4)
   bodyTooLarge: { code: "payload_too_large", status: 413, message: "The request body is larger than hooks.maxBodyBytes allows ({limit} bytes)." },

@@ -27,6 +27,7 @@ import { PACKAGE_ROOT, STATE_FILES } from "./paths";
 import { createHostState, type HostState } from "./host-state";
 import { discoverPlugins } from "./plugins/discover";
 import { openPluginState } from "./plugins/plugin-state";
+import { hooksStatus } from "./http/hooks-status";
 import { loadPlugins, type LoadedPlugins, type PluginReport } from "./plugins/plugin-loader";
 import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
@@ -196,6 +197,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
         lastRoute: host.channels.resolveLast(MAIN_SESSION_KEY) ?? null,
       },
       heartbeat: { everyMs: config.heartbeatEveryMs },
+      hooks: hooksStatus(plugins.inspectors, log),
     }),
   });
   server = http.createServer(app);

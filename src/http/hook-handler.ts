@@ -10,7 +10,7 @@ import type { ResolvedHooksConfig } from "../config/types";
 import { hookErrors } from "../core/errors";
 import type { HostRuntime } from "../host-contract/host-api";
 import type { Payload } from "../actions/body/parse-body";
-import type { HookRoute } from "./hook-route";
+import type { HookRoute, LedgerRoute } from "./hook-route";
 import { acceptedRunBody, type Dispatcher, type HookResponse, type MappedHookResolver, type ResponseRenderer } from "../core/ports";
 import { dispatchFanOut } from "./responses/fan-out-dispatch";
 
@@ -19,11 +19,13 @@ export interface HookOutcome {
   kind?: "wake" | "agent" | "skip" | "pong" | "batch" | "handshake";
   mappingId?: string;
   runId?: string;
+  /** Every run a fan-out started, in item order. */
+  runIds?: string[];
 }
 
 export interface HookRequestContext {
   requestId: string;
-  route: Exclude<HookRoute, { kind: "run" }>;
+  route: Exclude<HookRoute, LedgerRoute>;
   /** Hook name: "wake", "agent" or the mapped sub-path. */
   name: string;
   payload: Payload;
@@ -52,8 +54,10 @@ export type HookHandler = (ctx: HookRequestContext) => Promise<HookResponse>;
  */
 export function outcomeOf(response: HookResponse, recorded: HookOutcome): HookOutcome {
   if (recorded.kind) return recorded;
-  const body = (response.body ?? {}) as { runId?: unknown; mapping?: unknown; pong?: unknown };
+  const body = (response.body ?? {}) as { runId?: unknown; mapping?: unknown; pong?: unknown; runs?: unknown };
+  const runs = Array.isArray(body.runs) ? body.runs.flatMap((r: { runId?: unknown }) => (typeof r?.runId === "string" ? [r.runId] : [])) : undefined;
   return {
+    ...(runs ? { runIds: runs } : {}),
     kind: Array.isArray((body as { runs?: unknown }).runs) ? "batch" : response.status === 202 ? "agent" : response.status === 204 ? "skip" : body.pong === true ? "pong" : "wake",
     runId: typeof body.runId === "string" ? body.runId : undefined,
     mappingId: typeof body.mapping === "string" ? body.mapping : undefined,
@@ -130,6 +134,7 @@ export function createHookHandler(deps: HookHandlerDeps): HookHandler {
     if (outcome.kind === "batch") {
       const fan = await dispatchFanOut({ items: outcome.items, mappingId: outcome.mappingId, idempotencyKey: ctx.idempotencyKey, source: (item) => source(item.allowUnsafeExternalContent) }, dispatcher, vctx);
       ctx.outcome.kind = "batch";
+      ctx.outcome.runIds = fan.runs.map((r) => r.runId);
       return outcome.response ? rendered(outcome.response({ runs: fan.runs, events: fan.events }), fan.response) : fan.response;
     }
     const action = validateAction(outcome.raw, vctx, `action of mapping ${outcome.mappingId}`);
@@ -157,4 +162,9 @@ export function createHookHandler(deps: HookHandlerDeps): HookHandler {
         return handleMapped(ctx, ctx.route.name);
     }
   };
+}
+
+/** The runs an outcome started: one for an agent, each item's for a fan-out. */
+export function outcomeRunIds(outcome: HookOutcome): string[] {
+  return outcome.runIds ?? (outcome.runId !== undefined ? [outcome.runId] : []);
 }

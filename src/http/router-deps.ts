@@ -11,6 +11,7 @@ import type { HandshakeGate, MetaHandshake } from "./handshake";
 import type { HookRoute } from "./hook-route";
 import type { RequestRecord } from "./request-reporter";
 import type { WaitGate } from "./responses/prefer-wait";
+import type { LedgerAccess, LedgerFacts } from "./ledger";
 
 export interface HooksRouterDeps {
   config: ResolvedHooksConfig;
@@ -24,6 +25,8 @@ export interface HooksRouterDeps {
   idempotency?: IdempotencyGuard;
   /** Run lookup for `GET {path}/runs/<id>`. */
   runs?: RunLookup;
+  /** The delivery ledger (SPEC §11): records each hook request; serves `runs`, `deliveries` and replay. */
+  ledger?: LedgerAccess;
   /** True once the gateway is stopping: new requests get 503 `shutting_down`. */
   isShuttingDown?: () => boolean;
   /** Verified paths (SPEC §10): requests there are authenticated by signature, not by the hook token. */
@@ -48,4 +51,5 @@ export interface RequestState extends RequestRecord {
   /** Set on a verified path: the body's signature is checked instead of a token. */
   signedBy?: PathVerifier;
   handshake?: MetaHandshake;
+  facts: LedgerFacts;
 }

@@ -27,8 +27,9 @@ import { QUERY_TOKEN_LOG_MESSAGE, QUERY_TOKEN_WARNING, SHUTDOWN_RETRY_AFTER_SECO
 import { normaliseMatchPath } from "../config/paths";
 import { signedMessageIdHeader } from "../safety/signatures/standard-webhooks";
 import { clientKey } from "./client-key";
-import { createHookHandler, outcomeOf, type HookRequestContext } from "./hook-handler";
-import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute } from "./hook-route";
+import { createHookHandler, outcomeOf, outcomeRunIds, type HookRequestContext } from "./hook-handler";
+import { allowedMethod, hookName, isLedgerRoute, isUndecodableHookPath, parseHookRoute } from "./hook-route";
+import { createDeliveryRecorder, methodNotAllowed, serveLedgerRoute } from "./ledger";
 import { requestIdempotencyKey } from "./idempotency/mapping-idempotency-key";
 import { renderHookError, renderHookResponse, toHookError } from "./render";
 import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
@@ -55,6 +56,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     mappings: deps.mappings,
     idGen: deps.idGen,
   });
+  const recorder = deps.ledger && createDeliveryRecorder({ ledger: deps.ledger, hooksPath: config.path, logger, clock });
   const states = new WeakMap<Request, RequestState>();
   const stateOf = (req: Request): RequestState => {
     const state = states.get(req);
@@ -76,6 +78,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       method: req.method,
       url: redactString(req.originalUrl),
       reported: false,
+      facts: {},
     };
     states.set(req, state);
     res.setHeader(REQUEST_ID_HEADER, state.requestId);
@@ -83,6 +86,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       // Responses written outside the renderer (the rate limiter) are reported here.
       if (res.statusCode >= 400) reporter.rejected(state, res.statusCode, codeForStatus(res.statusCode));
       else reporter.served(state, res.statusCode);
+      recorder?.finished(req, res.statusCode, state);
     });
     res.once("close", () => {
       if (!res.writableFinished) reporter.aborted(state);
@@ -127,8 +131,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     state.hook = hookName(route);
     const allowed = allowedMethod(route);
     if (req.method !== allowed && !state.handshake) {
-      const refuse = route.kind === "run" ? hookErrors.methodNotAllowedOnRunStatus : hookErrors.methodNotAllowedOnHook;
-      next(refuse({ allowed }, { headers: { Allow: allowed } }));
+      next(methodNotAllowed(route, config.path));
       return;
     }
     next();
@@ -149,12 +152,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       res.setHeader("Deprecation", "true");
       res.setHeader("Warning", QUERY_TOKEN_WARNING);
       if (shouldWarnQueryToken(state.client)) {
-        logger.warn(QUERY_TOKEN_LOG_MESSAGE, {
-          requestId: state.requestId,
-          hook: state.hook,
-          client: state.client,
-          url: state.url,
-        });
+        logger.warn(QUERY_TOKEN_LOG_MESSAGE, { requestId: state.requestId, hook: state.hook, client: state.client, url: state.url });
       }
     }
     next();
@@ -171,8 +169,8 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
   async function serve(req: Request, res: Response): Promise<void> {
     const state = stateOf(req);
     const route = state.route!;
-    if (route.kind === "run") {
-      const response = lookupRun(deps.runs, route.runId);
+    if (isLedgerRoute(route)) {
+      const response = await serveLedgerRoute(route, flatQuery(req.originalUrl), state.client, { ledger: deps.ledger, runs: deps.runs, logger });
       reporter.served(state, response.status);
       renderHookResponse(res, response);
       return;
@@ -192,6 +190,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       throw body.error;
     }
     state.bodyBytes = body.value.length;
+    state.facts.body = body.value;
     if (state.signedBy) {
       // Checked again now the body is read: requests already in flight when the client got throttled are refused too.
       const throttled = authenticator.throttled(state.client);
@@ -224,6 +223,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       // The scope is the hook as mappings and signatures see it (normalised: /hooks/%2Fgithub is /hooks/github).
       const scope = `${config.path}/${route.kind === "mapped" ? normaliseMatchPath(route.name) : state.hook}`;
       const { key } = idempotency.value;
+      state.facts.idempotencyKey = key;
       ctx.idempotencyKey = runIdempotencyKey(scope, key);
       const bodyHash = createHash("sha256").update(body.value).digest("hex");
       response = await deps.idempotency.handle({ scope, key, bodyHash }, () => handle(ctx));
@@ -232,6 +232,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     }
     if (waiting) response = await waiting.finish(response);
     const outcome = outcomeOf(response, ctx.outcome);
+    Object.assign(state.facts, { mappingId: outcome.mappingId, runIds: outcomeRunIds(outcome), answer: response.body });
     reporter.accepted(state, response.status, {
       kind: outcome.kind!,
       mappingId: outcome.mappingId,
@@ -257,7 +258,10 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
       res.setHeader("Connection", "close");
       lingerAfterResponse(req);
     }
-    if (state) reporter.rejected(state, error.status, error.code);
+    if (state) {
+      reporter.rejected(state, error.status, error.code);
+      Object.assign(state.facts, { code: error.code, answer: error.toBody() });
+    }
     renderHookError(res, error);
   }
 

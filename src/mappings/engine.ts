@@ -11,12 +11,12 @@
  */
 import type { ActionKind, HooksConfig } from "../config/types";
 import { normaliseMatchPath } from "../config/paths";
-import { err, hookErrors, ok, type Result } from "../core/errors";
+import { ConfigError, err, hookErrors, ok, type Result } from "../core/errors";
 import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../core/ports";
 import type { ModuleLogger } from "../core/logger";
 import type { HookPresetContribution } from "../host-contract/host-api";
 import type { BuildDeps, CompiledMapping, MappingMatch, MappingOrigin } from "./compiled-mapping";
-import { findUnreachable, matches, RESERVED_HOOK_NAMES } from "./match";
+import { findUnreachable, isReservedReadPath, matches, RESERVED_HOOK_NAMES } from "./match";
 import { collectMetaHandshakes, collectPathVerifications, type MetaHandshakeConfig, type PathVerification } from "./path-verifications";
 import { compilePresets } from "./presets/compile-presets";
 import { buildRequestContext } from "./request-context";
@@ -52,6 +52,8 @@ export interface MappingDescription {
   /** False when it can never match; `unreachableReason` says why. */
   reachable: boolean;
   unreachableReason?: string;
+  /** Id of the earlier mapping that always matches first, when that is why it is unreachable. */
+  shadowedBy?: string;
 }
 
 export interface MappingEngine extends MappedHookResolver {
@@ -90,6 +92,12 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     }),
   );
   const mappings: CompiledMapping[] = [...configured, ...compilePresets(config, options.presets, logger)];
+  const onReadRoute = mappings.find((m) => m.match.path !== undefined && isReservedReadPath(m.match.path));
+  if (onReadRoute) {
+    throw new ConfigError(
+      `${onReadRoute.key}.match.path "${onReadRoute.match.path}" is reserved: ${config.path}/runs and ${config.path}/deliveries are the run and delivery-ledger routes; choose another path`,
+    );
+  }
 
   const verifications = collectPathVerifications(mappings);
   const metaHandshakes = collectMetaHandshakes(mappings);
@@ -97,7 +105,9 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   // credential rule may not know: templates and transforms never see it, on any path.
   const secretHeaders: ReadonlySet<string> = new Set(verifications.flatMap((v) => (v.config.header ? [v.config.header.toLowerCase()] : [])));
   reportDuplicates(mappings, logger);
-  const unreachable = new Map(findUnreachable(mappings).map((u) => [u.mapping, u.reason]));
+  const unreachableFound = findUnreachable(mappings);
+  const unreachable = new Map(unreachableFound.map((u) => [u.mapping, u.reason]));
+  const shadowers = new Map(unreachableFound.flatMap((u) => (u.shadowedBy ? [[u.mapping, u.shadowedBy.id] as const] : [])));
   for (const [m, reason] of unreachable) {
     logger.warn(`mapping "${m.id}" (${m.key}) can never match: ${reason}`, { mappingId: m.id, key: m.key });
   }
@@ -146,6 +156,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     const d: MappingDescription = { id: m.id, key: m.key, origin: m.origin, match: { ...m.match }, action: m.action, reachable: !unreachable.has(m) };
     if (m.transform) d.transform = { module: m.transform.module, ...(m.transform.exportName ? { export: m.transform.exportName } : {}) };
     if (unreachable.has(m)) d.unreachableReason = unreachable.get(m);
+    if (shadowers.has(m)) d.shadowedBy = shadowers.get(m);
     return d;
   });
 

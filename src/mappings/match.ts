@@ -10,6 +10,16 @@ import type { CompiledMapping, MappingMatch } from "./compiled-mapping";
 /** Hook names handled before any mapping (and therefore never shadowed). */
 export const RESERVED_HOOK_NAMES: ReadonlySet<string> = new Set(["wake", "agent"]);
 
+/**
+ * Paths the run and ledger routes own (SPEC §11: `runs`, `runs/<id>`, `deliveries`
+ * and everything below `deliveries/`): a mapping on one is a config error.
+ *
+ * @example isReservedReadPath("deliveries/x/replay") // true
+ */
+export function isReservedReadPath(path: string): boolean {
+  return path === "runs" || path === "deliveries" || path.startsWith("deliveries/") || (path.startsWith("runs/") && !path.slice(5).includes("/"));
+}
+
 /** `headers`: lower-cased request headers. */
 export function matches(match: MappingMatch, name: string, payload: Record<string, unknown>, headers: Readonly<Record<string, string>> = {}): boolean {
   if (match.path !== undefined && match.path !== name) return false;

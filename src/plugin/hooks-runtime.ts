@@ -21,6 +21,10 @@ import { createSqliteRunStore } from "../store/run-store";
 import { createIdempotencyGuard } from "../http/idempotency/idempotency-guard";
 import { createRateLimiter } from "../http/rate-limit";
 import { createHooksRouter } from "../http/router";
+import { createHookHandler } from "../http/hook-handler";
+import { createReplayer, type LedgerAccess } from "../http/ledger";
+import { createLedgerStore } from "../store/ledger-store";
+import { createRunLister } from "../store/run-list";
 import type { SignatureGate } from "../http/auth/signature-gate";
 import type { HandshakeGate } from "../http/handshake";
 import { createWaitGate } from "../http/responses/prefer-wait";
@@ -43,13 +47,13 @@ export interface HooksRuntimeOptions {
   hostStopping: () => boolean;
   /** The host's metrics port (host API 1.3); absent: nothing is recorded. */
   metrics?: HostMetrics;
-  /** Rows in the delivery ledger, for the `inbound_webhooks_ledger_entries` gauge (registered only when given). */
-  ledgerEntries?: () => number;
 }
 
 export interface HooksRuntime {
   /** The hooks router, mounted (through the plugin's route) under `hooks.path`. */
   readonly router: RequestHandler;
+  /** The delivery ledger, the run listing and replay (for the inspector). */
+  readonly ledger: LedgerAccess;
   /** Resumes queued runs and reports those found running as interrupted. */
   resume(): Promise<void>;
   /** Refuses new requests, lets running runs finish within the grace period, closes the store. */
@@ -90,6 +94,14 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
 
   const waits = createWaitGate(config.runs, waiters);
 
+  const dispatcher = createDispatcher({ config, runtime, queue, isShuttingDown, logger: logs.forModule("dispatch") });
+  let store: ReturnType<typeof createLedgerStore>;
+  try {
+    store = createLedgerStore(db, { logger: logs.forModule("ledger"), ...config.ledger });
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   let metrics: HookMetrics | undefined;
   if (opts.metrics) {
     metrics = createHookMetrics({
@@ -98,17 +110,30 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
       knownHooks: opts.mappings.describe().flatMap((d) => (d.match.path !== undefined ? [d.match.path] : [])),
       signatureSchemes: opts.mappings.verifications().map((v) => v.config.scheme),
       queueDepth: () => queue.queuedCount,
-      ...(opts.ledgerEntries ? { ledgerEntries: opts.ledgerEntries } : {}),
+      ledgerEntries: () => store.count(),
     });
   }
 
+  const ledger: LedgerAccess = {
+    store,
+    runs: createRunLister(db),
+    replay: createReplayer({
+      config,
+      ledger: store,
+      handle: createHookHandler({ config, runtime, dispatcher, mappings: opts.mappings }),
+      onUnexpected: (e) => logs.forModule("ledger").error("replay failed with an unexpected error", { error: e instanceof Error ? e.message : String(e) }),
+    }),
+    // A verify.header (hmac-sha256, token-header) may carry a secret under any name.
+    hiddenHeaders: new Set(opts.mappings.verifications().flatMap((v) => (v.config.header ? [v.config.header.toLowerCase()] : []))),
+  };
   const router = createHooksRouter({
     config,
     runtime,
     logger: logs.forModule("http"),
     emitter,
-    dispatcher: createDispatcher({ config, runtime, queue, isShuttingDown, logger: logs.forModule("dispatch") }),
+    dispatcher,
     mappings: opts.mappings,
+    ledger,
     signatures: opts.signatures,
     handshakes: opts.handshakes,
     waits,
@@ -121,6 +146,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
 
   return {
     router,
+    ledger,
     resume: () => queue.start(),
     async stop() {
       stopping = true;
@@ -128,6 +154,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
       waits.releaseAll();
       await queue.stop(config.runs.shutdownGraceSeconds * 1000);
       metrics?.close();
+      store.close();
       db.close();
     },
   };

@@ -23,6 +23,7 @@ import { createPluginLogger } from "../logging/logger";
 import { createMailService, MAIL_SERVICE_ID } from "../mail/watcher/service";
 import { watchHost, type HostActivity } from "./host-activity";
 import { startHooksRuntime, type HooksRuntime } from "./hooks-runtime";
+import { createHookInspector } from "./hook-inspector";
 
 export type { PluginApi } from "../host-contract/host-api";
 export type { HostActivity } from "./host-activity";
@@ -68,6 +69,9 @@ export function activate(api: PluginApi): PluginActivation {
   }
 
   let runtime: HooksRuntime | undefined;
+  // Offered to hosts of contract 1.3+ (the dashboard, /api/status); it reads through the runtime once started.
+  const inspection = createHookInspector({ config, runtime: api.runtime, mappings, ledger: () => runtime?.ledger });
+  api.registerInspector?.(inspection.inspector);
   // The route exists from activation; it serves through the runtime once the runs
   // service has started it, and refuses (503, retryable) before and after.
   const notServing = notServingHandler();
@@ -86,6 +90,7 @@ export function activate(api: PluginApi): PluginActivation {
       // And Meta verify tokens (handshake.meta.verifyToken), read at the same point.
       const handshakes = createHandshakeGate(mappings.metaHandshakes(), { configDir: api.configDir });
       runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, emitter, logs, hostStopping: () => host.snapshot().hostStopping, metrics: api.metrics });
+      runtime.ledger.store.subscribe(inspection.publish);
       if (!hostCallsReady) await runtime.resume();
     },
     ready: async () => {

@@ -35,3 +35,19 @@ export function isCredentialName(rawName: string): boolean {
   const name = normaliseParamName(rawName);
   return CREDENTIAL_NAMES.has(name) || CREDENTIAL_NAME_PATTERN.test(name);
 }
+
+/** Response-side cookies: never a credential a sender sends, but never stored either. */
+const ALSO_HIDDEN_HEADERS: ReadonlySet<string> = new Set(["set-cookie"]);
+
+/**
+ * True when a request header's value must never be stored or shown (the delivery
+ * ledger): a credential name (above), `set-cookie`, or one of `extra` — lower-case
+ * names configured elsewhere, such as a `verify.header` of `hmac-sha256` or
+ * `token-header`, which may be named anything.
+ *
+ * @example isHiddenHeaderName("x-my-sig", new Set(["x-my-sig"])) // true
+ */
+export function isHiddenHeaderName(rawName: string, extra: ReadonlySet<string> = new Set()): boolean {
+  const name = normaliseParamName(rawName);
+  return isCredentialName(name) || ALSO_HIDDEN_HEADERS.has(name) || extra.has(name);
+}

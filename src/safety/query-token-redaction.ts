@@ -62,8 +62,14 @@ const QUERY_PARAM = /(^|[?&])([^?&=\s]*)=([^&\s]*)/g;
  * @example redactQueryTokens("/hooks/wake?%74oken=s3cret&a=1") // "/hooks/wake?%74oken=[REDACTED]&a=1"
  */
 export function redactQueryTokens(text: string): string {
+  return redactQueryParams(text, isTokenParamName);
+}
+
+/**
+ * The text with the value of every query parameter whose raw name `hide` accepts
+ * replaced by `[REDACTED]` (linear: one pass of a non-backtracking pattern).
+ */
+export function redactQueryParams(text: string, hide: (rawName: string) => boolean): string {
   if (!text.includes("=")) return text;
-  return text.replace(QUERY_PARAM, (whole, sep: string, name: string, value: string) =>
-    value !== "" && isTokenParamName(name) ? `${sep}${name}=[REDACTED]` : whole,
-  );
+  return text.replace(QUERY_PARAM, (whole, sep: string, name: string, value: string) => (value !== "" && hide(name) ? `${sep}${name}=[REDACTED]` : whole));
 }

@@ -3,7 +3,10 @@
  * token query parameters (whatever their case or percent-encoding) and Bearer
  * credentials are hidden in every string.
  */
-import { redactQueryTokens } from "./query-token-redaction";
+import { isCredentialName, isHiddenHeaderName } from "./credential-name";
+import { redactQueryParams, redactQueryTokens } from "./query-token-redaction";
+
+export const REDACTED = "[REDACTED]";
 
 const SECRET_KEYS = /^(token|authorization|x-service-token|cookie|password|secret|apikey|api_key)$/i;
 
@@ -27,4 +30,30 @@ export function redact(value: unknown, depth = 0): unknown {
     return out;
   }
   return value;
+}
+
+/**
+ * Request headers as the delivery ledger keeps them: lower-case names, the value of
+ * every credential, signature and cookie header (and of each name in `extra`)
+ * replaced by `[REDACTED]`, and any Bearer credential hidden in the others.
+ *
+ * @example redactHeaders({ Authorization: "Bearer x", "X-GitHub-Event": "push" }) // { authorization: "[REDACTED]", "x-github-event": "push" }
+ */
+export function redactHeaders(headers: Readonly<Record<string, string>>, extra?: ReadonlySet<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    out[lower] = isHiddenHeaderName(lower, extra) ? REDACTED : redactString(value);
+  }
+  return out;
+}
+
+/**
+ * A URL with the value of every credential-named query parameter hidden (`token`,
+ * `access_token`, `sig`, `api_key`, …), not only the hook token.
+ *
+ * @example redactUrlCredentials("/hooks/x?sig=abc&a=1") // "/hooks/x?sig=[REDACTED]&a=1"
+ */
+export function redactUrlCredentials(url: string): string {
+  return redactQueryParams(redactString(url), isCredentialName);
 }

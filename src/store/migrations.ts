@@ -7,6 +7,39 @@
  */
 import type Database from "better-sqlite3";
 
+/**
+ * The `deliveries` table. `seq` orders rows (newest first is `seq DESC`); times are
+ * ms since the epoch; `headers` is a JSON object of redacted headers; `body` the raw
+ * bytes (NULL when not stored); `response` the JSON answer. Also used to recreate the
+ * table when it is found missing at start (src/store/ledger-store.ts).
+ */
+export const LEDGER_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS deliveries (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    id              TEXT NOT NULL UNIQUE,
+    received_at     INTEGER NOT NULL,
+    method          TEXT NOT NULL,
+    url             TEXT NOT NULL,
+    hook            TEXT,
+    mapping_id      TEXT,
+    client          TEXT NOT NULL,
+    status          INTEGER NOT NULL,
+    code            TEXT,
+    latency_ms      INTEGER NOT NULL,
+    idempotency_key TEXT,
+    run_id          TEXT,
+    run_ids         TEXT NOT NULL DEFAULT '[]',
+    replay_of       TEXT,
+    headers         TEXT,
+    body            BLOB,
+    body_stored     INTEGER NOT NULL DEFAULT 0,
+    response        TEXT
+  );
+  CREATE INDEX IF NOT EXISTS deliveries_received_at ON deliveries (received_at);
+  CREATE INDEX IF NOT EXISTS deliveries_hook_seq ON deliveries (hook, seq);
+  CREATE INDEX IF NOT EXISTS deliveries_run_id ON deliveries (run_id) WHERE run_id IS NOT NULL;
+`;
+
 export const MIGRATIONS: readonly string[] = [
   // 1: durable runs and idempotency records.
   `
@@ -45,6 +78,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE runs ADD COLUMN summary_pending INTEGER NOT NULL DEFAULT 0;
   `,
+  // 3: the delivery ledger (SPEC §11): one row per request that reached a hook route.
+  LEDGER_SCHEMA,
 ];
 
 /** Applies pending migrations; returns the resulting schema version. */

@@ -59,11 +59,10 @@ describe("GET /metrics on the real gateway", () => {
     // Series that exist before any traffic, so rate() works from the first scrape.
     expect(labelValues(s, "inbound_webhooks_runs_total", "status").sort()).toEqual(["failed", "interrupted", "succeeded", "timed_out"]);
     expect(sample(s, "inbound_webhooks_signature_failures_total", { scheme: "github" })).toBe(0);
-    // Not wired until the delivery ledger exists: no made-up value.
-    expect(familyType(s, "inbound_webhooks_ledger_entries")).toBeUndefined();
+    expect(familyType(s, "inbound_webhooks_ledger_entries")).toBe("GAUGE");
   });
 
-  test("requests, accept latency, runs, signature failures and idempotent replays move with traffic", async () => {
+  test("requests, accept latency, runs, signature failures, idempotent replays and ledger entries move with traffic", async () => {
     const before = await scrape();
 
     expect((await postJson(`${gw.baseUrl}/hooks/wake`, { text: "one" })).status).toBe(200);
@@ -86,8 +85,10 @@ describe("GET /metrics on the real gateway", () => {
     let after = await scrape();
     await until(async () => {
       after = await scrape();
-      return sample(after, "inbound_webhooks_runs_total", { status: "succeeded" }) > sample(before, "inbound_webhooks_runs_total", { status: "succeeded" });
-    }, "the agent run to be counted as succeeded");
+      const ran = sample(after, "inbound_webhooks_runs_total", { status: "succeeded" }) > sample(before, "inbound_webhooks_runs_total", { status: "succeeded" });
+      // The ledger writes each turn's rows just after the answers went out.
+      return ran && sample(after, "inbound_webhooks_ledger_entries") - sample(before, "inbound_webhooks_ledger_entries") >= 7;
+    }, "the agent run to be counted as succeeded and the seven requests to be in the ledger");
 
     const delta = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
     expect(delta(REQUESTS, { hook: "wake", status: "200" })).toBe(3);
@@ -102,6 +103,8 @@ describe("GET /metrics on the real gateway", () => {
     expect(delta("inbound_webhooks_signature_failures_total", { scheme: "github" })).toBe(1);
     expect(delta("inbound_webhooks_idempotent_replays_total")).toBe(1);
     expect(sample(after, "inbound_webhooks_run_queue_depth")).toBe(0);
+    // Every request that reached a hook route is a ledger row: 7 sent, 7 recorded.
+    expect(delta("inbound_webhooks_ledger_entries")).toBe(7);
   });
 
   test("probes of random hook names do not create label values: they count as hook=\"unknown\"", async () => {

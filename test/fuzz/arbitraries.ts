@@ -109,7 +109,9 @@ const segment = fc.oneof(
 const subPath = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom("/wake", "/agent", "/crm", "/xf", "/mail", "/monitor-anything") },
   { weight: 2, arbitrary: fc.array(segment, { minLength: 0, maxLength: 3 }).map((s) => "/" + s.join("/")) },
-  { weight: 1, arbitrary: fc.constantFrom("", "/", "//wake", "/wake/", "/runs/", "/runs/x/y") },
+  { weight: 1, arbitrary: fc.constantFrom("", "/", "//wake", "/wake/", "/runs/", "/runs/x/y", "/deliveries", "/deliveries/x/y", "/runs?status=failed&limit=3", "/deliveries?status=4xx") },
+  { weight: 1, arbitrary: fc.oneof(fc.uuid(), printable.map(encodeURIComponent)).map((id) => `/deliveries/${id}`) },
+  { weight: 1, arbitrary: fc.uuid().map((id) => `/deliveries/${id}/replay`) },
   { weight: 1, arbitrary: fc.oneof(fc.uuid(), printable.map(encodeURIComponent)).map((id) => `/runs/${id}`) },
 );
 const query = fc.oneof(

@@ -65,8 +65,8 @@ export function checkResponse(req: FuzzRequest, res: FuzzResponse, secrets: stri
   if (res.status === 202) {
     if (typeof body.runId !== "string" || typeof body.sessionKey !== "string") fail(req, res, "a 202 without runId/sessionKey");
     if (!body.sessionKey.startsWith("hook:")) fail(req, res, "a run outside the hook session namespace");
-  } else if (body.run === undefined && !["now", "next-heartbeat"].includes(body.mode as string)) {
-    fail(req, res, "a 200 that is neither a wake nor a run status");
+  } else if (body.run === undefined && !Array.isArray(body.runs) && !Array.isArray(body.deliveries) && body.delivery === undefined && !["now", "next-heartbeat"].includes(body.mode as string)) {
+    fail(req, res, "a 200 that is neither a wake, a run status, nor a run or delivery listing");
   }
   return requestId;
 }

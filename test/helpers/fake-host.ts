@@ -20,6 +20,7 @@ import type {
   SystemEventMeta,
 } from "../../src/host-contract/host-api";
 import { HOST_API_VERSION } from "../../src/host-contract/host-api";
+import type { HookInspector } from "../../src/host-contract/inspection";
 
 export const BUILTIN_CHANNELS = ["phone_chat", "bot_chat", "community_chat", "workspace_chat", "privacy_chat", "device_chat", "enterprise_chat"];
 
@@ -53,6 +54,8 @@ export interface FakeHost {
   routes: HttpRouteRegistration[];
   services: ServiceRegistration[];
   clis: CliRegistrar[];
+  /** What the plugin offered with `registerInspector` (host API 1.3). */
+  inspectors: HookInspector[];
   channels: string[];
   lastRoute?: LastRoute;
   /** Conversation history per session key (user/assistant pairs), as a real host keeps it. */
@@ -77,6 +80,7 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
     routes: [],
     services: [],
     clis: [],
+    inspectors: [],
     channels: opts.channels ?? [...BUILTIN_CHANNELS],
     lastRoute: opts.lastRoute,
     history: new Map(),
@@ -112,6 +116,9 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
     logger,
     events,
     hostApiVersion: HOST_API_VERSION,
+    registerInspector(inspector) {
+      host.inspectors.push(inspector);
+    },
     runtime: {
       sessions: {
         mainKey: "main",

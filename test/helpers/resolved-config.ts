@@ -24,6 +24,7 @@ export function resolvedConfig(overrides: Partial<ResolvedHooksConfig> = {}): Re
     idempotency: { ttlSeconds: 86_400 },
     rateLimit: { enabled: false, max: 120, windowSeconds: 60 },
     authThrottle: { maxFailures: 20, windowSeconds: 60 },
+    ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10_000 },
     defaultTimeoutSeconds: 600,
     ...overrides,
   };

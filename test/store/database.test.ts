@@ -39,13 +39,17 @@ describe("openPluginDatabase", () => {
     database.close();
   });
 
-  it("creates the runs and idempotency tables with their indexes", () => {
+  it("creates the runs, idempotency and delivery-ledger tables with their indexes", () => {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     const names = database.db
       .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table','index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
       .all()
       .map((r) => r.name);
     expect(names).toEqual([
+      "deliveries",
+      "deliveries_hook_seq",
+      "deliveries_received_at",
+      "deliveries_run_id",
       "idempotency_keys",
       "idempotency_keys_expires_at",
       "runs",

@@ -1,0 +1,78 @@
+/**
+ * Query parameters of `GET {path}/deliveries` and `GET {path}/runs` (SPEC §11).
+ * Every value is checked; a bad or unknown parameter is a 400 `invalid_request`
+ * naming it and its rule. `token` is the (deprecated) hook-token carrier and is
+ * accepted everywhere. Repeated parameters count by their first value.
+ *
+ * @example parseDeliveryQuery({ limit: "20", status: "4xx" }) // ok: { limit: 20, status: [400, 499] }
+ */
+import { err, hookErrors, ok, type HookError, type Result } from "../../core/errors";
+import { TERMINAL_RUN_STATUSES, type RunStatus } from "../../core/runs";
+import type { LedgerListQuery } from "../../store/ledger-store";
+
+export const DEFAULT_LIST_LIMIT = 50;
+export const MAX_LIST_LIMIT = 500;
+const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", ...TERMINAL_RUN_STATUSES];
+const MAX_HOOK_FILTER_LENGTH = 200;
+const ID = /^[A-Za-z0-9-]{1,100}$/;
+
+const invalidParameter = (name: string, rule: string): Result<never> => err(hookErrors.queryParameterInvalid({ name, rule }, { details: [{ field: name, message: `${name} ${rule}` }] }));
+
+function unknownParameter(query: Record<string, string>, accepted: readonly string[]): HookError | undefined {
+  const unknown = Object.keys(query).find((k) => k !== "token" && !accepted.includes(k));
+  return unknown === undefined ? undefined : hookErrors.queryParameterUnknown({ name: unknown.slice(0, 100), accepted: accepted.join(", ") });
+}
+
+function parseLimit(raw: string | undefined): Result<number> {
+  if (raw === undefined) return ok(DEFAULT_LIST_LIMIT);
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIST_LIMIT) return invalidParameter("limit", `must be a whole number from 1 to ${MAX_LIST_LIMIT}`);
+  return ok(Number(raw));
+}
+
+/** `404` → [404, 404]; `4xx` → [400, 499]. */
+export function parseStatusFilter(raw: string): readonly [number, number] | undefined {
+  const exact = /^([1-5])(\d\d)$/.exec(raw);
+  if (exact) return [Number(raw), Number(raw)];
+  const cls = /^([1-5])xx$/i.exec(raw);
+  return cls ? [Number(cls[1]) * 100, Number(cls[1]) * 100 + 99] : undefined;
+}
+
+const DELIVERY_PARAMS = ["limit", "before", "hook", "status", "since"] as const;
+
+export function parseDeliveryQuery(query: Record<string, string>): Result<LedgerListQuery> {
+  const unknown = unknownParameter(query, DELIVERY_PARAMS);
+  if (unknown) return err(unknown);
+  const limit = parseLimit(query.limit);
+  if (!limit.ok) return limit;
+  const out: LedgerListQuery = { limit: limit.value };
+  if (query.before !== undefined) {
+    if (!ID.test(query.before)) return invalidParameter("before", "must be the id of a delivery (letters, digits and -)");
+    out.before = query.before;
+  }
+  if (query.hook !== undefined) {
+    if (query.hook === "" || query.hook.length > MAX_HOOK_FILTER_LENGTH) return invalidParameter("hook", `must be a hook name of 1 to ${MAX_HOOK_FILTER_LENGTH} characters`);
+    out.hook = query.hook;
+  }
+  if (query.status !== undefined) {
+    const range = parseStatusFilter(query.status);
+    if (!range) return invalidParameter("status", "must be an HTTP status (404) or a class (4xx)");
+    out.status = range;
+  }
+  if (query.since !== undefined) {
+    const t = /^\d{4}-\d\d-\d\dT/.test(query.since) ? Date.parse(query.since) : NaN;
+    if (Number.isNaN(t)) return invalidParameter("since", "must be an ISO-8601 time such as 2026-01-31T12:00:00Z");
+    out.since = t;
+  }
+  return ok(out);
+}
+
+export function parseRunQuery(query: Record<string, string>): Result<{ limit: number; status?: RunStatus }> {
+  const unknown = unknownParameter(query, ["limit", "status"]);
+  if (unknown) return err(unknown);
+  const limit = parseLimit(query.limit);
+  if (!limit.ok) return limit;
+  if (query.status === undefined) return ok({ limit: limit.value });
+  const status = RUN_STATUSES.find((s) => s === query.status);
+  if (!status) return invalidParameter("status", `must be one of ${RUN_STATUSES.join(", ")}`);
+  return ok({ limit: limit.value, status });
+}

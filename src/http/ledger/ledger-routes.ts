@@ -1,0 +1,94 @@
+/**
+ * The read and replay routes below `hooks.path` (SPEC §7, §11), reached after the
+ * same stages as every route (credentials and throttle, route and method, auth,
+ * shutdown, rate limiter):
+ *
+ *   GET  runs/<id>                → { ok, run }
+ *   GET  runs?limit=&status=      → { ok, runs: [...] } newest first
+ *   GET  deliveries?limit=&before=&hook=&status=&since= → { ok, deliveries: [...] } newest first
+ *   GET  deliveries/<id>          → { ok, delivery: { ..., headers, body | bodyBase64, response } }
+ *   POST deliveries/<id>/replay   → the answer a fresh request gets today, with X-Delivery-Id
+ *
+ * None of these requests is recorded in the ledger (the replay's new delivery is).
+ * A store that cannot be read answers 503 `storage_unavailable`.
+ */
+import { hookErrors, HookError } from "../../core/errors";
+import type { HookResponse, RunLookup } from "../../core/ports";
+import type { ModuleLogger } from "../../core/logger";
+import type { LedgerStore } from "../../store/ledger-store";
+import type { RunLister } from "../../store/run-list";
+import { allowedMethod, hookName, isLedgerRoute, type HookRoute, type LedgerRoute } from "../hook-route";
+import { lookupRun } from "../run-status";
+import { parseDeliveryQuery, parseRunQuery } from "./ledger-query";
+import type { Replayer } from "./replay";
+
+/** The ledger as the router needs it (created with the store, src/plugin/hooks-runtime.ts). */
+export interface LedgerAccess {
+  store: LedgerStore;
+  runs: RunLister;
+  replay: Replayer;
+  /** Lower-case header names redacted besides the credential rule (configured `verify.header`s). */
+  hiddenHeaders: ReadonlySet<string>;
+}
+
+/** Header carrying the id of the delivery a replay recorded. */
+export const DELIVERY_ID_HEADER = "X-Delivery-Id";
+
+export interface LedgerRouteDeps {
+  ledger?: LedgerAccess;
+  runs?: RunLookup;
+  logger: ModuleLogger;
+}
+
+/** The 405 of a route asked with another method than its one (`Allow` names it). */
+export function methodNotAllowed(route: HookRoute, hooksPath: string): HookError {
+  const allowed = allowedMethod(route);
+  const headers = { headers: { Allow: allowed } };
+  if (route.kind === "run") return hookErrors.methodNotAllowedOnRunStatus({ allowed }, headers);
+  if (isLedgerRoute(route)) return hookErrors.methodNotAllowedOnLedger({ allowed, route: `${hooksPath}/${route.kind === "replay" ? "deliveries/<id>/replay" : hookName(route)}` }, headers);
+  return hookErrors.methodNotAllowedOnHook({ allowed }, headers);
+}
+
+/** A read of the store; a failure (disk, damaged table) becomes 503 `storage_unavailable`, logged without content. */
+function read<T>(logger: ModuleLogger, what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof HookError) throw e;
+    logger.error(`${what} could not be read`, { error: (e as Error).message, code: (e as { code?: string }).code });
+    throw hookErrors.ledgerUnreadable({ cause: e });
+  }
+}
+
+/** Answers one ledger route; throws HookErrors like the rest of the pipeline. */
+export async function serveLedgerRoute(route: LedgerRoute, query: Record<string, string>, client: string, deps: LedgerRouteDeps): Promise<HookResponse> {
+  const { ledger, logger } = deps;
+  // A damaged run row keeps its 500 internal_error (DamagedRunError), as before the ledger.
+  if (route.kind === "run") return lookupRun(deps.runs, route.runId);
+  if (route.kind === "runs") {
+    const q = parseRunQuery(query);
+    if (!q.ok) throw q.error;
+    if (!ledger) return { status: 200, body: { ok: true, runs: [] } };
+    return { status: 200, body: { ok: true, runs: read(logger, "the run list", () => ledger.runs.list(q.value)) } };
+  }
+  if (route.kind === "deliveries") {
+    const q = parseDeliveryQuery(query);
+    if (!q.ok) throw q.error;
+    const deliveries = ledger ? read(logger, "the delivery ledger", () => ledger.store.list(q.value)) : [];
+    if (!deliveries) throw hookErrors.queryParameterInvalid({ name: "before", rule: "names no delivery in the ledger (unknown, or pruned)" });
+    return { status: 200, body: { ok: true, deliveries } };
+  }
+  if (route.kind === "delivery") {
+    const found = ledger ? read(logger, "the delivery ledger", () => ledger.store.get(route.id)) : undefined;
+    if (!found) throw hookErrors.deliveryNotFound();
+    const { rawBody: _raw, bodyStored: _stored, ...delivery } = found;
+    return { status: 200, body: { ok: true, delivery } };
+  }
+  if (!ledger) throw hookErrors.deliveryNotFound();
+  // The replay answers the pipeline's own errors in its response; what escapes is a HookError (404/409) or a failed read.
+  const replayed = await ledger.replay(route.id, client).catch((e: unknown) => read(logger, "the delivery to replay", () => {
+    throw e;
+  }));
+  const response = replayed.response;
+  return { ...response, headers: { ...(response.headers ?? {}), [DELIVERY_ID_HEADER]: replayed.deliveryId } };
+}

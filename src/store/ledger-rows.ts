@@ -1,0 +1,160 @@
+/**
+ * Reading the `deliveries` table (the delivery ledger, SPEC §11): a filtered page of
+ * rows newest first, one row in full, and the counts the summary needs. Rows are
+ * turned into the host contract's DeliverySummary / DeliveryDetail shapes here, so
+ * the HTTP API, the CLI and the host's inspector all see the same fields.
+ */
+import type Database from "better-sqlite3";
+import type { DeliveryDetail, DeliverySummary } from "../host-contract/inspection";
+
+export interface DeliveryRow {
+  seq: number;
+  id: string;
+  received_at: number;
+  method: string;
+  url: string;
+  hook: string | null;
+  mapping_id: string | null;
+  client: string;
+  status: number;
+  code: string | null;
+  latency_ms: number;
+  idempotency_key: string | null;
+  run_ids: string;
+  replay_of: string | null;
+  headers?: string | null;
+  body?: Buffer | null;
+  body_stored?: number;
+  response?: string | null;
+}
+
+/** A validated listing query (src/http/ledger/ledger-query.ts checks the raw one). */
+export interface LedgerListQuery {
+  limit: number;
+  /** Only rows older than the row with this id. */
+  before?: string;
+  hook?: string;
+  /** Inclusive status range: `[404, 404]` or `[400, 499]`. */
+  status?: readonly [number, number];
+  /** ms since the epoch. */
+  since?: number;
+}
+
+/** A stored delivery in full, with the raw body bytes for replay and dry runs. */
+export interface StoredDelivery extends DeliveryDetail {
+  /** False when the ledger kept no body (`hooks.ledger.storeBodies: false`). */
+  bodyStored: boolean;
+  rawBody?: Buffer;
+}
+
+const SUMMARY_COLUMNS = "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_ids, replay_of";
+
+function parseRunIds(text: string): string[] {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
+  const d: DeliverySummary = {
+    id: row.id,
+    receivedAt: new Date(row.received_at).toISOString(),
+    method: row.method,
+    url: row.url,
+    client: row.client,
+    status: row.status,
+    latencyMs: row.latency_ms,
+    runIds: parseRunIds(row.run_ids),
+  };
+  if (row.hook !== null) d.hook = row.hook;
+  if (row.mapping_id !== null) d.mappingId = row.mapping_id;
+  if (row.code !== null) d.code = row.code;
+  if (row.idempotency_key !== null) d.idempotencyKey = row.idempotency_key;
+  if (row.replay_of !== null) d.replayOf = row.replay_of;
+  return d;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function toStoredDelivery(row: DeliveryRow): StoredDelivery {
+  const out: StoredDelivery = { ...toDeliverySummary(row), headers: {}, bodyStored: row.body_stored === 1 };
+  if (row.headers) {
+    try {
+      out.headers = JSON.parse(row.headers) as Record<string, string>;
+    } catch {
+      out.headers = {};
+    }
+  }
+  if (out.bodyStored) {
+    const raw = row.body ?? Buffer.alloc(0);
+    out.rawBody = raw;
+    try {
+      out.body = utf8.decode(raw);
+    } catch {
+      out.bodyBase64 = raw.toString("base64");
+    }
+  }
+  if (row.response) {
+    try {
+      out.response = JSON.parse(row.response) as unknown;
+    } catch {
+      /* an unreadable answer is left out */
+    }
+  }
+  return out;
+}
+
+/** Prepared reads of the ledger. Each call throws when the table cannot be read. */
+export function createLedgerReader(db: Database.Database) {
+  const byId = db.prepare<[string], DeliveryRow>("SELECT * FROM deliveries WHERE id = ?");
+  const seqOf = db.prepare<[string], { seq: number }>("SELECT seq FROM deliveries WHERE id = ?");
+  const byRun = db.prepare<[string], { id: string }>("SELECT id FROM deliveries WHERE run_id = ? ORDER BY seq DESC LIMIT 1");
+  const count = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries");
+  const last = db.prepare<[], { t: number | null }>("SELECT MAX(received_at) AS t FROM deliveries");
+
+  return {
+    /** Undefined when `before` names no row (the caller reports it). */
+    list(q: LedgerListQuery): DeliverySummary[] | undefined {
+      const where: string[] = [];
+      const params: Array<string | number> = [];
+      if (q.before !== undefined) {
+        const anchor = seqOf.get(q.before);
+        if (!anchor) return undefined;
+        where.push("seq < ?");
+        params.push(anchor.seq);
+      }
+      if (q.hook !== undefined) {
+        where.push("hook = ?");
+        params.push(q.hook);
+      }
+      if (q.status !== undefined) {
+        where.push("status BETWEEN ? AND ?");
+        params.push(q.status[0], q.status[1]);
+      }
+      if (q.since !== undefined) {
+        where.push("received_at >= ?");
+        params.push(q.since);
+      }
+      const sql = `SELECT ${SUMMARY_COLUMNS} FROM deliveries${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
+      return db.prepare<Array<string | number>, DeliveryRow>(sql).all(...params, q.limit).map(toDeliverySummary);
+    },
+    get(id: string): StoredDelivery | undefined {
+      const row = byId.get(id);
+      return row ? toStoredDelivery(row) : undefined;
+    },
+    deliveryOfRun(runId: string): string | undefined {
+      return byRun.get(runId)?.id;
+    },
+    count(): number {
+      return count.get()?.n ?? 0;
+    },
+    lastReceivedAt(): number | undefined {
+      return last.get()?.t ?? undefined;
+    },
+  };
+}
+
+export type LedgerReader = ReturnType<typeof createLedgerReader>;

@@ -1,0 +1,231 @@
+/**
+ * The delivery ledger (SPEC §11): one row per request that reached a hook route,
+ * in the `deliveries` table of the plugin database.
+ *
+ * Recording never delays or fails the answer: `record()` only appends to a buffer;
+ * the buffer is written in one transaction per event-loop turn (a `setImmediate`
+ * flush), after the answer has been handed to the socket. A failed write (full disk,
+ * a dropped or damaged table) is logged — the error only, never a header or a body —
+ * and the batch is dropped: the ledger is diagnostic, runs are not.
+ *
+ * Pruning by age (`retentionDays`) and count (`maxEntries`) runs after each flush and
+ * on an unref'd timer, against the injected clock.
+ *
+ * @example
+ *   const ledger = createLedgerStore(database, { logger, ...config.ledger });
+ *   ledger.record(entry); // written on the next turn
+ */
+import type { PluginDatabase } from "./database";
+import type { ModuleLogger } from "../core/logger";
+import type { DeliverySummary } from "../host-contract/inspection";
+import { LEDGER_SCHEMA } from "./migrations";
+import { createLedgerReader, toDeliverySummary, type DeliveryRow, type LedgerListQuery, type LedgerReader, type StoredDelivery } from "./ledger-rows";
+
+export type { LedgerListQuery, StoredDelivery } from "./ledger-rows";
+
+/** What the pipeline records about one request (headers already redacted). */
+export interface LedgerEntry {
+  id: string;
+  /** ms since the epoch. */
+  receivedAt: number;
+  method: string;
+  /** Credentials redacted. */
+  url: string;
+  hook?: string;
+  mappingId?: string;
+  client: string;
+  status: number;
+  code?: string;
+  latencyMs: number;
+  idempotencyKey?: string;
+  runIds: string[];
+  replayOf?: string;
+  /** Lower-case names, credentials/signatures/cookies redacted. */
+  headers: Record<string, string>;
+  /** Undefined when the body was not read (refused before, or too large). */
+  body?: Buffer;
+  /** The JSON answer the sender got (undefined for 204). */
+  response?: unknown;
+}
+
+export interface LedgerStoreOptions {
+  logger: ModuleLogger;
+  /** `hooks.ledger.storeBodies`: false keeps neither body, headers nor answer. */
+  storeBodies: boolean;
+  retentionDays: number;
+  maxEntries: number;
+  /** ms since the epoch; default Date.now. */
+  clock?: () => number;
+  /** Background pruning period; default 60 s. */
+  pruneIntervalMs?: number;
+  /** How a flush is scheduled; default setImmediate (one transaction per event-loop turn). */
+  schedule?: (flush: () => void) => void;
+}
+
+export interface LedgerStore {
+  /** Buffers one row; written on the next event-loop turn. Never throws. */
+  record(entry: LedgerEntry): void;
+  /** Writes the buffer now (one transaction). Never throws: a failure is logged and the batch dropped. */
+  flush(): void;
+  /** Deletes rows older than the retention and beyond `maxEntries`; returns how many. */
+  prune(): number;
+  /** Newest first; undefined when `before` names no delivery. Throws when the table cannot be read. */
+  list(query: LedgerListQuery): DeliverySummary[] | undefined;
+  get(id: string): StoredDelivery | undefined;
+  /** The delivery that started a run, when the ledger knows it. */
+  deliveryOfRun(runId: string): string | undefined;
+  count(): number;
+  /** ms since the epoch of the newest row. */
+  lastReceivedAt(): number | undefined;
+  /** Called with each row once it is written; returns the unsubscribe function. */
+  subscribe(listener: (delivery: DeliverySummary) => void): () => void;
+  /** Flushes and stops the timer (the database is closed by its owner). */
+  close(): void;
+}
+
+const DAY_MS = 86_400_000;
+
+function toRow(e: LedgerEntry, storeBodies: boolean): Record<string, unknown> {
+  return {
+    id: e.id,
+    received_at: e.receivedAt,
+    method: e.method,
+    url: e.url,
+    hook: e.hook ?? null,
+    mapping_id: e.mappingId ?? null,
+    client: e.client,
+    status: e.status,
+    code: e.code ?? null,
+    latency_ms: Math.max(0, Math.round(e.latencyMs)),
+    idempotency_key: e.idempotencyKey ?? null,
+    run_id: e.runIds[0] ?? null,
+    run_ids: JSON.stringify(e.runIds),
+    replay_of: e.replayOf ?? null,
+    headers: storeBodies ? JSON.stringify(e.headers) : null,
+    body: storeBodies && e.body ? e.body : null,
+    body_stored: storeBodies && e.body ? 1 : 0,
+    response: storeBodies && e.response !== undefined ? JSON.stringify(e.response) : null,
+  };
+}
+
+const COLUMNS = "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response";
+
+/**
+ * Creates the table again, empty, when it is missing or unusable (columns missing):
+ * the ledger is diagnostic, so a damaged one does not stop the gateway (runs are kept).
+ */
+function ensureTable(database: PluginDatabase, logger: ModuleLogger): void {
+  const { db } = database;
+  const found = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'deliveries'").get();
+  if (found) {
+    try {
+      db.prepare(`SELECT ${COLUMNS} FROM deliveries LIMIT 0`).all();
+      return;
+    } catch (e) {
+      logger.error(`the delivery ledger table in ${database.file} is damaged (${(e as Error).message}); it was dropped and created again, empty (runs are not affected)`, { database: database.file });
+      db.exec("DROP TABLE deliveries");
+    }
+  } else {
+    logger.warn(`the delivery ledger table was missing from ${database.file}; it was created again, empty`, { database: database.file });
+  }
+  db.exec(LEDGER_SCHEMA);
+}
+
+export function createLedgerStore(database: PluginDatabase, options: LedgerStoreOptions): LedgerStore {
+  const { db } = database;
+  const { logger, storeBodies } = options;
+  const clock = options.clock ?? Date.now;
+  const schedule = options.schedule ?? ((fn) => setImmediate(fn));
+  ensureTable(database, logger);
+  const reader: LedgerReader = createLedgerReader(db);
+
+  const insert = db.prepare(
+    `INSERT INTO deliveries (id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response)
+     VALUES (@id, @received_at, @method, @url, @hook, @mapping_id, @client, @status, @code, @latency_ms, @idempotency_key, @run_id, @run_ids, @replay_of, @headers, @body, @body_stored, @response)`,
+  );
+  const pruneAge = db.prepare<[number]>("DELETE FROM deliveries WHERE received_at < ?");
+  const pruneCount = db.prepare<[number]>("DELETE FROM deliveries WHERE seq <= (SELECT seq FROM deliveries ORDER BY seq DESC LIMIT 1 OFFSET ?)");
+  const pruneNow = (): number => pruneAge.run(clock() - options.retentionDays * DAY_MS).changes + pruneCount.run(options.maxEntries).changes;
+
+  const listeners = new Set<(d: DeliverySummary) => void>();
+  let buffer: LedgerEntry[] = [];
+  let scheduled = false;
+  let closed = false;
+
+  const writeBatch = db.transaction((batch: LedgerEntry[]) => {
+    for (const e of batch) insert.run(toRow(e, storeBodies));
+    pruneNow();
+  });
+
+  function notify(batch: LedgerEntry[]): void {
+    for (const e of batch) {
+      const summary = toDeliverySummary({ ...(toRow(e, false) as unknown as DeliveryRow), seq: 0 });
+      for (const l of listeners) {
+        try {
+          l(summary);
+        } catch (err) {
+          logger.warn("a delivery ledger subscriber failed", { error: (err as Error).message });
+        }
+      }
+    }
+  }
+
+  function flush(): void {
+    scheduled = false;
+    if (buffer.length === 0) return;
+    const batch = buffer;
+    buffer = [];
+    try {
+      if (!db.open) throw new Error("the database is closed");
+      writeBatch(batch);
+    } catch (e) {
+      // The error only: never a header, a body or a URL (they may hold what the sender sent).
+      logger.error("delivery ledger write failed; these deliveries are not recorded (the senders' answers were not affected)", {
+        dropped: batch.length,
+        error: (e as Error).message,
+        code: (e as { code?: string }).code,
+      });
+      return;
+    }
+    notify(batch);
+  }
+
+  const timer = setInterval(() => {
+    try {
+      if (db.open) pruneNow();
+    } catch (e) {
+      logger.warn("delivery ledger pruning failed", { error: (e as Error).message, code: (e as { code?: string }).code });
+    }
+  }, options.pruneIntervalMs ?? 60_000);
+  timer.unref();
+
+  return {
+    record(entry) {
+      if (closed) return;
+      buffer.push(entry);
+      if (scheduled) return;
+      scheduled = true;
+      schedule(flush);
+    },
+    flush,
+    prune() {
+      return pruneNow();
+    },
+    list: (q) => reader.list(q),
+    get: (id) => reader.get(id),
+    deliveryOfRun: (runId) => reader.deliveryOfRun(runId),
+    count: () => reader.count(),
+    lastReceivedAt: () => reader.lastReceivedAt(),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      if (closed) return;
+      flush();
+      closed = true;
+      clearInterval(timer);
+      listeners.clear();
+    },
+  };
+}
