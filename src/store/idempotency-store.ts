@@ -6,7 +6,9 @@
  * handled and becomes `complete` (status, body, headers) when a storable response
  * was produced; otherwise it is deleted. A run accepted under a key carries
  * `runIdempotencyKey(scope, key)` in its row, so a `pending` record whose request
- * died after the run was persisted can be completed with that run's 202.
+ * died after the run was persisted can be completed with that run's 202. The runs
+ * of a fan-out carry `<that key>#<index>` and are stored in one transaction (all
+ * or none), so a fan-out's pending record is completed with the 202 listing them.
  */
 import type Database from "better-sqlite3";
 import { acceptedRunBody, type HookResponse } from "../core/ports";
@@ -71,7 +73,7 @@ export interface IdempotencyStore {
   /** Stores the response of a pending record and marks it complete. */
   complete(scope: string, key: string, response: HookResponse): void;
   remove(scope: string, key: string): void;
-  /** Completes a pending record from its run, or deletes it. Returns the record after resolution. */
+  /** Completes a pending record from its run (or a fan-out's runs), or deletes it. Returns the record after resolution. */
   resolvePending(scope: string, key: string): IdempotencyRecord | undefined;
   /** Deletes records that expired at `now`; returns how many. */
   purgeExpired(now: number): number;
@@ -81,6 +83,30 @@ interface RunRow {
   id: string;
   action: string;
   source: string;
+}
+
+interface KeyedRunRow extends RunRow {
+  idempotency_key: string;
+}
+
+const sessionKeyOf = (run: RunRow): string => (JSON.parse(run.action) as { sessionKey: string }).sessionKey;
+const mappingIdOf = (run: RunRow): string | undefined => (JSON.parse(run.source) as { mappingId?: string }).mappingId;
+
+/**
+ * The 202 a fan-out answers (see src/http/responses/fan-out-dispatch.ts), rebuilt from
+ * its runs `<prefix><index>`. `events` is 0: wake events are not stored, so those a
+ * dead request posted cannot be counted.
+ */
+function fanOutAcceptedResponse(prefix: string, rows: readonly KeyedRunRow[]): HookResponse | undefined {
+  const runs = rows
+    .map((r) => ({ index: r.idempotency_key.slice(prefix.length), row: r }))
+    .filter((r) => /^\d{1,6}$/.test(r.index))
+    .map((r) => ({ index: Number(r.index), runId: r.row.id, sessionKey: sessionKeyOf(r.row), mappingId: mappingIdOf(r.row) }))
+    .sort((a, b) => a.index - b.index);
+  if (runs.length === 0) return undefined;
+  const body: Record<string, unknown> = { ok: true, runs: runs.map(({ index, runId, sessionKey }) => ({ index, runId, sessionKey })), events: 0 };
+  if (runs[0].mappingId !== undefined) body.mapping = runs[0].mappingId;
+  return { status: 202, body };
 }
 
 /** Prepared statements over one connection. */
@@ -98,6 +124,10 @@ export function createIdempotencyStore(db: Database.Database): IdempotencyStore 
   const del = db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?");
   const purge = db.prepare("DELETE FROM idempotency_keys WHERE expires_at <= ?");
   const runByKey = db.prepare<[string], RunRow>("SELECT id, action, source FROM runs WHERE idempotency_key = ? ORDER BY seq LIMIT 1");
+  // `<key>#<index>` sorts between `<key>#` and `<key>$` ('$' follows '#'): a range on the index, no LIKE escaping.
+  const fanOutRuns = db.prepare<[string, string], KeyedRunRow>(
+    "SELECT id, action, source, idempotency_key FROM runs WHERE idempotency_key >= ? AND idempotency_key < ? ORDER BY seq",
+  );
 
   const store: IdempotencyStore = {
     get(scope, key) {
@@ -123,14 +153,16 @@ export function createIdempotencyStore(db: Database.Database): IdempotencyStore 
       return db.transaction(() => {
         const row = selectOne.get(scope, key);
         if (!row || row.state !== "pending") return row ? toIdempotencyRecord(row) : undefined;
-        const run = runByKey.get(runIdempotencyKey(scope, key));
-        if (!run) {
+        const runKey = runIdempotencyKey(scope, key);
+        const run = runByKey.get(runKey);
+        const response = run
+          ? { status: 202, body: acceptedRunBody({ id: run.id, sessionKey: sessionKeyOf(run), mappingId: mappingIdOf(run) }) }
+          : fanOutAcceptedResponse(`${runKey}#`, fanOutRuns.all(`${runKey}#`, `${runKey}$`));
+        if (!response) {
           del.run(scope, key);
           return undefined;
         }
-        const action = JSON.parse(run.action) as { sessionKey: string };
-        const source = JSON.parse(run.source) as { mappingId?: string };
-        store.complete(scope, key, { status: 202, body: acceptedRunBody({ id: run.id, sessionKey: action.sessionKey, mappingId: source.mappingId }) });
+        store.complete(scope, key, response);
         return toIdempotencyRecord(selectOne.get(scope, key)!);
       }).immediate();
     },
@@ -143,7 +175,7 @@ export function createIdempotencyStore(db: Database.Database): IdempotencyStore 
 
 /**
  * Resolves every pending record (run at open, when no request of this process can
- * be in flight): completed from its run when one was persisted, else deleted.
+ * be in flight): completed from its run (or its fan-out's runs) when persisted, else deleted.
  */
 export function recoverPendingIdempotency(db: Database.Database): { completed: number; dropped: number } {
   const store = createIdempotencyStore(db);

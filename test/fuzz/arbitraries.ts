@@ -2,9 +2,11 @@
  * fast-check generators of hostile and ordinary hook requests: methods, paths,
  * credentials, media types, encodings, idempotency headers and bodies of every
  * shape (valid actions with wrong types, arbitrary JSON, raw bytes, deep nesting,
- * prototype-polluting keys, oversized bodies, form data).
+ * prototype-polluting keys, oversized bodies, form data), plus the response-mode,
+ * fan-out, handshake and body-type requests of `response-arbitraries.ts`.
  */
 import fc from "fast-check";
+import { preferHeader, RESPONSE_HOOK_PATHS, responseModeRequest } from "./response-arbitraries";
 
 export const FUZZ_TOKEN = "fuzz-hook-token-0123456789abcdef";
 /** Small enough that generated bodies cross it often. */
@@ -108,6 +110,7 @@ const segment = fc.oneof(
 );
 const subPath = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom("/wake", "/agent", "/crm", "/xf", "/mail", "/monitor-anything") },
+  { weight: 2, arbitrary: fc.constantFrom(...RESPONSE_HOOK_PATHS) },
   { weight: 2, arbitrary: fc.array(segment, { minLength: 0, maxLength: 3 }).map((s) => "/" + s.join("/")) },
   { weight: 1, arbitrary: fc.constantFrom("", "/", "//wake", "/wake/", "/runs/", "/runs/x/y", "/deliveries", "/deliveries/x/y", "/runs?status=failed&limit=3", "/deliveries?status=4xx") },
   { weight: 1, arbitrary: fc.oneof(fc.uuid(), printable.map(encodeURIComponent)).map((id) => `/deliveries/${id}`) },
@@ -159,11 +162,16 @@ const idempotency = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(fc.constantFrom("idempotency-key", "webhook-id", "svix-id", "x-github-delivery"), fc.constantFrom("k1", "k2", "k3", "evt_1")).map(([h, k]) => ({ [h]: k })) },
   fc.tuple(fc.constantFrom("idempotency-key", "webhook-id"), headerValue).map(([h, k]) => ({ [h]: k })),
 );
-const extraHeaders = fc.dictionary(
-  fc.constantFrom("x-foo", "accept", "user-agent", "x-forwarded-for", "cookie", "expect-ct", "x-github-event", "webhook-signature", "x-hub-signature-256"),
-  headerValue,
-  { maxKeys: 3 },
-);
+const extraHeaders = fc
+  .tuple(
+    fc.dictionary(
+      fc.constantFrom("x-foo", "accept", "user-agent", "x-forwarded-for", "cookie", "expect-ct", "x-github-event", "webhook-signature", "x-hub-signature-256", "x-slack-signature"),
+      headerValue,
+      { maxKeys: 3 },
+    ),
+    fc.option(preferHeader, { nil: undefined, freq: 4 }),
+  )
+  .map(([extra, prefer]) => (prefer === undefined ? extra : { ...extra, prefer }));
 
 /** Any combination of the parts above: mostly rejected somewhere along the pipeline. */
 const anyRequest: fc.Arbitrary<FuzzRequest> = fc
@@ -209,8 +217,13 @@ const coherentRequest: fc.Arbitrary<FuzzRequest> = fc
     return { method: "POST", path: r.route.path, headers, body: Buffer.from(JSON.stringify(r.route.body)), contentLength: r.contentLength };
   });
 
+/** Requests at the §12 features (Prefer, forEach, multipart, text, handshakes), mostly with the hook token. */
+const responseRequest: fc.Arbitrary<FuzzRequest> = fc
+  .record({ req: responseModeRequest, auth: fc.oneof({ weight: 4, arbitrary: fc.constant<Record<string, string>>({ authorization: `Bearer ${FUZZ_TOKEN}` }) }, fc.constant<Record<string, string>>({})), idempotency, contentLength: fc.boolean() })
+  .map(({ req, auth: a, idempotency: idem, contentLength }) => ({ ...req, path: `/hooks${req.path}`, headers: { ...idem, ...a, ...req.headers }, contentLength }));
+
 /** One generated request. */
-export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(anyRequest, coherentRequest);
+export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof({ weight: 2, arbitrary: anyRequest }, { weight: 2, arbitrary: coherentRequest }, { weight: 1, arbitrary: responseRequest });
 
 /** Requests that can never be accepted: no or a wrong credential, or a refused method. */
 export const rejectedRequest: fc.Arbitrary<FuzzRequest> = fc
@@ -225,5 +238,8 @@ export const rejectedRequest: fc.Arbitrary<FuzzRequest> = fc
     const headers = { ...req.headers };
     delete headers.authorization;
     delete headers["x-service-token"];
+    // A Slack signature authenticates its path by itself: a rejected request carries none.
+    delete headers["x-slack-signature"];
+    delete headers["x-slack-request-timestamp"];
     return { ...req, path: req.path.replace(/\?.*$/, ""), headers: { ...headers, ...badAuth } };
   });

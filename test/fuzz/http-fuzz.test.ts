@@ -8,7 +8,9 @@
  *   - no request answered 4xx (or 204) caused any effect: no system event or run
  *     carries its request id — and a stream of only rejected requests leaves the
  *     host with nothing recorded at all;
- *   - every 202 run is persisted under the hook namespace.
+ *   - every 202 run (each run of a fan-out too) is persisted under the hook namespace;
+ *   - the §12 answers (Meta's text challenge, Slack's challenge, a mapping's own
+ *     response, a waited run, a fan-out) appear only where they belong.
  * FUZZ_RUNS scales the number of requests (default 10,000); FUZZ_SEED replays a run.
  */
 import fs from "node:fs";
@@ -17,6 +19,7 @@ import fc from "fast-check";
 import Database from "better-sqlite3";
 import { startPluginApp, type PluginApp } from "../helpers/plugin-app";
 import { FUZZ_MAX_BODY_BYTES, FUZZ_TOKEN, fuzzRequest, rejectedRequest } from "./arbitraries";
+import { FUZZ_MAX_FAN_OUT, FUZZ_MAX_WAIT_SECONDS, FUZZ_META_TOKEN, FUZZ_SLACK_SECRET } from "./response-arbitraries";
 import { startFuzzServer, type FuzzClient } from "./fuzz-client";
 import { checkResponse } from "./invariants";
 import { tempDir } from "../helpers/temp-dir";
@@ -48,16 +51,33 @@ async function startFuzzPlugin(dir: string): Promise<PluginApp> {
     hooks: {
       token: FUZZ_TOKEN,
       maxBodyBytes: FUZZ_MAX_BODY_BYTES,
+      maxFanOut: FUZZ_MAX_FAN_OUT,
       rateLimit: { enabled: false },
-      runs: { maxConcurrent: 2, maxQueued: 200, shutdownGraceSeconds: 1 },
+      runs: { maxConcurrent: 2, maxQueued: 200, shutdownGraceSeconds: 1, maxWaitSeconds: FUZZ_MAX_WAIT_SECONDS },
       presets: ["mail"],
       mappings: [
         { id: "crm", match: { path: "crm" }, action: "agent", name: "CRM", messageTemplate: "Deal {{ payload.deal }} {{ headers.x-foo }}" },
         { id: "xf", match: { path: "xf" }, action: "agent", transform: { module: "fuzz.cjs" } },
+        { id: "fwd", match: { path: "fwd" }, action: "agent", messageTemplate: "mail {{ payload.id }}", response: { status: 200, body: { received: "{{ payload.id }}" } } },
+        { id: "batch", match: { path: "batch" }, action: "agent", forEach: "events", messageTemplate: "event {{ index }}: {{ item.text }}", sessionKey: "hook:batch:{{ item.id }}" },
+        { id: "wbatch", match: { path: "wbatch" }, action: "wake", forEach: "events", textTemplate: "event {{ index }}: {{ item }}" },
+        { id: "slack", match: { path: "slack" }, action: "agent", handshake: "slack", verify: { scheme: "slack", secret: FUZZ_SLACK_SECRET }, messageTemplate: "slack {{ payload.event.text }}" },
+        { id: "meta", match: { path: "whatsapp" }, action: "agent", handshake: { meta: { verifyToken: FUZZ_META_TOKEN } }, messageTemplate: "wa {{ payload.entry }}" },
+        { id: "form", match: { path: "form" }, action: "agent", messageTemplate: "form {{ payload.subject }} {{ payload.tag }} {{ payload.text }}" },
         { id: "monitor", match: { source: "monitor" }, action: "wake", textTemplate: "Alert {{ payload.alert }}" },
       ],
     },
   });
+}
+
+/** Which §12 answers a response is (for the reach check): the invariants already checked its shape. */
+function answerKinds(res: { status: number; headers: Record<string, unknown>; text: string }): string[] {
+  const kinds: string[] = [];
+  if (res.status === 200 && String(res.headers["content-type"]).startsWith("text/plain")) kinds.push("meta challenge");
+  if (res.status === 200 && res.text.startsWith('{"challenge":')) kinds.push("slack challenge");
+  if (res.headers["preference-applied"] !== undefined) kinds.push(`waited ${res.status}`);
+  if (res.status === 202 && res.text.includes('"runs":[')) kinds.push("fan-out");
+  return kinds;
 }
 
 describe("HTTP fuzz", () => {
@@ -104,6 +124,7 @@ describe("HTTP fuzz", () => {
     const countRuns = runsOf();
     const findRun = runById();
     const seen: Record<number, number> = {};
+    const reached = new Set<string>();
     await fc.assert(
       fc.asyncProperty(fuzzRequest, async (req) => {
         const res = await client.send(req);
@@ -115,22 +136,26 @@ describe("HTTP fuzz", () => {
         seen[res.status] = (seen[res.status] ?? 0) + 1;
         const requestId = checkResponse(req, res, secrets());
         if (requestId === undefined) return;
+        for (const kind of answerKinds(res)) reached.add(kind);
         if (res.status >= 400 || res.status === 204) {
           expect(plugin.host.systemEvents.filter((e) => e.meta?.requestId === requestId)).toEqual([]);
           expect(countRuns.get(requestId)!.n).toBe(0);
         }
         if (res.status === 202 && req.method !== "HEAD") {
-          const body = JSON.parse(res.text) as { runId: string; sessionKey: string };
-          const row = findRun.get(body.runId);
-          expect(row).toBeDefined(); // accepted means persisted
-          expect((JSON.parse(row!.action) as { sessionKey: string }).sessionKey).toBe(body.sessionKey);
+          const body = JSON.parse(res.text) as { runId: string; sessionKey: string; runs?: Array<{ runId: string; sessionKey: string }> };
+          for (const run of body.runs ?? [body]) {
+            const row = findRun.get(run.runId);
+            expect(row).toBeDefined(); // accepted means persisted
+            expect((JSON.parse(row!.action) as { sessionKey: string }).sessionKey).toBe(run.sessionKey);
+          }
         }
       }),
       { numRuns: MIXED_RUNS, seed: SEED, endOnFailure: false },
     );
     if (process.env.FUZZ_DEBUG) console.log(JSON.stringify(seen));
     // The generators reach the interesting outcomes (guards against a generator that only produces 401s).
-    for (const status of [200, 202, 400, 401, 404, 405, 413]) expect({ status, seen: (seen[status] ?? 0) > 0 }).toEqual({ status, seen: true });
+    for (const status of [200, 202, 400, 401, 403, 404, 405, 413, 415]) expect({ status, seen: (seen[status] ?? 0) > 0 }).toEqual({ status, seen: true });
+    expect([...reached].sort()).toEqual(["fan-out", "meta challenge", "slack challenge", "waited 200"]);
     await stillAlive();
   });
 

@@ -36,6 +36,20 @@ describe("createSqliteRunStore", () => {
     expect(store.get("missing")).toBeUndefined();
   });
 
+  it("insertAll stores every run in one transaction: one bad row (a duplicate id) → none of the batch is inserted", () => {
+    const store = createSqliteRunStore(database);
+    const existing = runRecord({ id: "0b7f6a2e-0000-4000-8000-0000000000aa", seq: store.nextSeq() });
+    store.insert(existing);
+    const first = runRecord({ id: "0b7f6a2e-0000-4000-8000-0000000000b1", seq: existing.seq + 1, idempotencyKey: '["/hooks/batch","k"]#0' });
+    const second = runRecord({ id: "0b7f6a2e-0000-4000-8000-0000000000b2", seq: existing.seq + 2, idempotencyKey: '["/hooks/batch","k"]#1' });
+    const clash = runRecord({ id: existing.id, seq: existing.seq + 3 });
+    expect(() => store.insertAll([first, second, clash])).toThrow(/UNIQUE constraint failed/);
+    expect([store.get(first.id), store.get(second.id)]).toEqual([undefined, undefined]);
+    expect(database.db.prepare("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 1 });
+    store.insertAll([first, second]);
+    expect([store.get(first.id)?.id, store.get(second.id)?.id]).toEqual([first.id, second.id]);
+  });
+
   it("omits absent optional fields rather than returning nulls", () => {
     const store = createSqliteRunStore(database);
     store.insert(runRecord({ id: "a", seq: store.nextSeq() }));

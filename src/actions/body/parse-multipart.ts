@@ -56,6 +56,10 @@ export function parseMultipart(raw: Buffer, contentType: string): Promise<Result
       else out[name] = [prev, value];
     });
     parser.on("file", (name, stream) => {
+      // Busboy destroys an unfinished file stream with the parser's error (a body cut
+      // mid-file): the request is refused by the parser's own handlers, so the stream's
+      // error needs a listener or it would be thrown as an unhandled 'error' event.
+      stream.on("error", () => undefined);
       stream.resume();
       const part = printablePart(name);
       fail(part ? hookErrors.multipartFilePart({ part }) : hookErrors.unnamedMultipartFilePart());
