@@ -37,6 +37,7 @@ import { createDashboard } from "./ui/ui-router";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
+import { readJournalTail } from "./journal/journal-tail";
 
 /** After the grace period, how long requests still in flight may take before their connections are cut. */
 const IN_FLIGHT_CLOSE_MS = 1000;
@@ -180,7 +181,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   }
 
   let draining = false;
-  const dashboard = createDashboard({ authToken, inspectors: plugins.inspectors, logger: logger.child("ui") });
+  const dashboard = createDashboard({ authToken, inspectors: plugins.inspectors, logger: logger.child("ui"), journal: () => readJournalTail(host.journal.file) });
   const app = createGatewayApp({
     ui: dashboard.router,
     isStopping: () => draining,

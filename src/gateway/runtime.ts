@@ -48,7 +48,14 @@ export function createServeRuntime(d: ServeRuntimeDeps): HostRuntime {
         // The event and its journal line are one change: when either cannot be stored
         // (disk full …) neither remains, and the StorageWriteError (code ENOSPC …) is thrown.
         d.sessions.enqueue(sessionKey, text, meta, () =>
-          d.journal.append({ type: "system_event", sessionKey, text, ...(typeof meta?.source === "string" ? { source: meta.source } : {}) }),
+          d.journal.append({
+            type: "system_event",
+            sessionKey,
+            text,
+            ...(typeof meta?.source === "string" ? { source: meta.source } : {}),
+            // A run's summary names its run, so the dashboard can show it among the run's effects.
+            ...(typeof meta?.runId === "string" ? { runId: meta.runId } : {}),
+          }),
         );
       },
     },

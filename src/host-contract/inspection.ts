@@ -144,4 +144,12 @@ export interface HookInspector {
   summary(): HooksSummary;
   /** Calls `listener` with each new ledger row as it is recorded; returns the unsubscribe function. */
   subscribe(listener: (delivery: DeliverySummary) => void): () => void;
+  /**
+   * Optional (added in 1.3 without a version bump: hosts check for it): calls
+   * `listener` with a run each time it starts or finishes; returns the unsubscribe
+   * function. `deliveryId` is absent when the run changed before the ledger recorded
+   * its request (the request's row then carries the status). A host without it
+   * shows run status as of the page load.
+   */
+  subscribeRuns?(listener: (run: RunSummary) => void): () => void;
 }

@@ -17,6 +17,7 @@ import type { MappingDescription, MappingEngine } from "../mappings/engine";
 import type { LedgerAccess } from "../http/ledger";
 import { parseDeliveryQuery, parseRunQuery } from "../http/ledger/ledger-query";
 import type { RunView } from "../core/runs";
+import type { PluginEmitter } from "../core/events";
 
 export interface HookInspectorDeps {
   config: HooksConfig;
@@ -26,6 +27,8 @@ export interface HookInspectorDeps {
   ledger: () => LedgerAccess | undefined;
   /** ms since the epoch; default Date.now. */
   clock?: () => number;
+  /** The plugin's events: `run:started` / `run:finished` feed `subscribeRuns`. */
+  events?: Pick<PluginEmitter, "on" | "off">;
 }
 
 const HOUR_MS = 3_600_000;
@@ -136,6 +139,22 @@ export function createHookInspector(deps: HookInspectorDeps): PluginInspector {
       return () => void listeners.delete(listener);
     },
   };
+  const events = deps.events;
+  if (events) {
+    inspector.subscribeRuns = (listener) => {
+      // Read back from the store, so the listener sees the run as recorded (status, times, summary).
+      const changed = (e: { runId: string }) => {
+        const run = inspector.getRun(e.runId);
+        if (run) listener(run);
+      };
+      events.on("run:started", changed);
+      events.on("run:finished", changed);
+      return () => {
+        events.off("run:started", changed);
+        events.off("run:finished", changed);
+      };
+    };
+  }
   return {
     inspector,
     publish(delivery) {

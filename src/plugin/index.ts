@@ -70,7 +70,7 @@ export function activate(api: PluginApi): PluginActivation {
 
   let runtime: HooksRuntime | undefined;
   // Offered to hosts of contract 1.3+ (the dashboard, /api/status); it reads through the runtime once started.
-  const inspection = createHookInspector({ config, runtime: api.runtime, mappings, ledger: () => runtime?.ledger });
+  const inspection = createHookInspector({ config, runtime: api.runtime, mappings, ledger: () => runtime?.ledger, events: emitter });
   api.registerInspector?.(inspection.inspector);
   // The route exists from activation; it serves through the runtime once the runs
   // service has started it, and refuses (503, retryable) before and after.

@@ -13,7 +13,10 @@ export interface FakeInspector extends HookInspector {
   dryRuns: DryRunInput[];
   /** Adds a delivery (newest) and tells subscribers. */
   emit(d: DeliveryDetail): void;
+  /** Stores a run's new state and tells run subscribers. */
+  emitRun(r: RunSummary): void;
   listeners(): number;
+  runListeners(): number;
 }
 
 /** A valid delivery; `over` changes what the test is about. */
@@ -38,6 +41,7 @@ export function delivery(over: Partial<DeliveryDetail> = {}): DeliveryDetail {
 
 export function createFakeInspector(init: { deliveries?: DeliveryDetail[]; runs?: RunSummary[]; mappings?: MappingSummary[] } = {}): FakeInspector {
   const subs = new Set<(d: DeliverySummary) => void>();
+  const runSubs = new Set<(r: RunSummary) => void>();
   const f: FakeInspector = {
     deliveries: [...(init.deliveries ?? [])],
     runs: [...(init.runs ?? [])],
@@ -48,7 +52,12 @@ export function createFakeInspector(init: { deliveries?: DeliveryDetail[]; runs?
       f.deliveries.unshift(d);
       for (const s of subs) s(d);
     },
+    emitRun(r) {
+      f.runs = [r, ...f.runs.filter((x) => x.id !== r.id)];
+      for (const s of runSubs) s(r);
+    },
     listeners: () => subs.size,
+    runListeners: () => runSubs.size,
     listDeliveries: (q) =>
       f.deliveries
         .slice(q.before === undefined ? 0 : f.deliveries.findIndex((d) => d.id === q.before) + 1)
@@ -72,6 +81,10 @@ export function createFakeInspector(init: { deliveries?: DeliveryDetail[]; runs?
     subscribe(listener) {
       subs.add(listener);
       return () => void subs.delete(listener);
+    },
+    subscribeRuns(listener) {
+      runSubs.add(listener);
+      return () => void runSubs.delete(listener);
     },
   };
   return f;

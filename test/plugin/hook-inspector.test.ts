@@ -4,7 +4,7 @@
  * mappings, dry run, summary and the live feed of new rows.
  */
 import request from "supertest";
-import type { DeliverySummary, HookInspector } from "../../src/host-contract/inspection";
+import type { DeliverySummary, HookInspector, RunSummary } from "../../src/host-contract/inspection";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 import { until } from "../helpers/until";
 
@@ -46,6 +46,24 @@ describe("the plugin's HookInspector", () => {
     expect(inspector.listRuns({})[0]).toMatchObject({ id: res.body.runId, name: "CRM", deliveryId: listed!.id });
     expect(inspector.summary()).toMatchObject({ queued: 0, running: 0, failedLastHour: 0, ledgerEntries: 1, lastDeliveryAt: listed!.receivedAt });
     expect(() => inspector.listDeliveries({ status: "4x" })).toThrow("Query parameter status must be an HTTP status (404) or a class (4xx).");
+  });
+
+  it("subscribeRuns tells each start and finish of a run, read back from the store; none after unsubscribing", async () => {
+    const seen: RunSummary[] = [];
+    const off = inspector.subscribeRuns!((r) => seen.push(r));
+    const res = await request(plugin.app).post("/hooks/crm").set(AUTH).send({ deal: "10" }).expect(202);
+    await until(() => seen.some((r) => r.status === "succeeded"), "the finished run on the feed");
+    // The fake host's turn is instant, so the run may finish before the ledger records its request: deliveryId is then absent.
+    expect(seen.map((r) => [r.id, r.status])).toEqual([
+      [res.body.runId, "running"],
+      [res.body.runId, "succeeded"],
+    ]);
+    expect(seen[1]!.finishedAt).toBeDefined();
+    off();
+    await request(plugin.app).post("/hooks/crm").set(AUTH).send({ deal: "11" }).expect(202);
+    await plugin.host.waitFor(() => plugin.host.turns.length === 2, 5000, "the second run");
+    await until(() => inspector.listRuns({ status: "succeeded" }).length === 2, "the second run to succeed");
+    expect(seen).toHaveLength(2);
   });
 
   it("replays a delivery into a new run, and answers undefined for an unknown id", async () => {

@@ -21,7 +21,7 @@ import { dropTornTail, openLineFile } from "../storage/line-file";
 export type JournalRecord =
   | { type: "gateway"; phase: "started" | "stopping" | "stopped"; url?: string; pid?: number }
   | { type: "plugin"; id: string; status: "active" | "broken" | "disabled" | "shadowed"; reason?: string }
-  | { type: "system_event"; sessionKey: string; text: string; source?: string }
+  | { type: "system_event"; sessionKey: string; text: string; source?: string; runId?: string }
   | { type: "system_events_consumed"; sessionKey: string; count: number }
   | { type: "heartbeat"; reason: string; pending: number }
   | { type: "agent_turn"; sessionKey: string; model?: string; thinking?: string; status: "ok" | "error" | "timeout"; reply?: string; error?: string; durationMs: number }

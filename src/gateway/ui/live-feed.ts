@@ -6,6 +6,12 @@
  *   event: delivery
  *   data: <DeliveryRow as one line of JSON>
  *
+ * When the inspector offers `subscribeRuns`, a run that starts or finishes sends
+ * its delivery's row again (the Run cell changed), as `event: run` with no id:
+ *
+ *   event: run
+ *   data: <DeliveryRow as one line of JSON>
+ *
  * A comment line every `keepAliveMs` keeps proxies from closing an idle stream;
  * `closeAll()` ends every stream (the gateway calls it when it stops, so open
  * dashboards never hold the shutdown up).
@@ -48,12 +54,19 @@ export function createLiveFeed(opts: { keepAliveMs?: number } = {}): LiveFeed {
         if (!matchesFilters(d, query)) return;
         res.write(`id: ${d.id}\nevent: delivery\ndata: ${JSON.stringify(deliveryRow(d, runStatus))}\n\n`);
       });
+      // A run that starts or finishes updates the Run cell of its delivery's row (when the row passes the filters).
+      const unsubscribeRuns = inspector.subscribeRuns?.((run) => {
+        const d = run.deliveryId === undefined ? undefined : inspector.getDelivery(run.deliveryId);
+        if (!d || !matchesFilters(d, query)) return;
+        res.write(`event: run\ndata: ${JSON.stringify(deliveryRow(d, runStatus))}\n\n`);
+      });
       const timer = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
       timer.unref();
       const end = () => {
         if (!streams.delete(end)) return;
         clearInterval(timer);
         unsubscribe();
+        unsubscribeRuns?.();
         res.end();
       };
       streams.add(end);

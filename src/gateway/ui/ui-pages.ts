@@ -9,7 +9,9 @@ import type { Request, Response, Router } from "express";
 import type { HostLogger } from "../../host-contract/host-api";
 import type { HookInspector, ReplayResult } from "../../host-contract/inspection";
 import { parseDeliveryFilters, PAGE_SIZE } from "./delivery-filters";
+import type { JournalEntry } from "../journal/journal";
 import { html, type SafeHtml } from "./html";
+import { journalEffects } from "./journal-effects";
 import type { LiveFeed } from "./live-feed";
 import { overviewSeries, runsByOutcome } from "./overview-stats";
 import { sendUiError } from "./ui-error";
@@ -30,6 +32,8 @@ export interface PagesOptions {
   feed: LiveFeed;
   now: () => number;
   logger: HostLogger;
+  /** The newest journal entries (the gateway reads the end of journal.jsonl); absent: no journal effects shown. */
+  journal?: () => readonly JournalEntry[];
 }
 
 function csrfOf(res: Response): string | undefined {
@@ -71,7 +75,9 @@ export function mountPages(router: Router, opts: PagesOptions): void {
     const id = String(req.params.id);
     const delivery = inspector.getDelivery(id);
     if (!delivery) return sendUiError(req, res, 404, "not_found", "No delivery has this id (it may have been pruned).");
-    const data: DeliveryPageData = { delivery, runs: delivery.runIds.map((r) => ({ id: r, run: inspector.getRun(r) })), csrf: csrfOf(res), ...(replay ? { replay } : {}) };
+    const runs = delivery.runIds.map((r) => ({ id: r, run: inspector.getRun(r) }));
+    const data: DeliveryPageData = { delivery, runs, csrf: csrfOf(res), ...(replay ? { replay } : {}) };
+    if (opts.journal) data.effects = journalEffects(delivery, runs.map((r) => r.run), opts.journal());
     if (delivery.hook === undefined) data.dryRunNote = "The request named no hook.";
     else if (delivery.body === undefined) data.dryRunNote = "The body was not stored, so there is nothing to dry-run.";
     else data.dryRun = await inspector.dryRun({ hook: delivery.hook, body: delivery.body, headers: delivery.headers });

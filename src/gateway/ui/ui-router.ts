@@ -13,6 +13,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { HostLogger } from "../../host-contract/host-api";
 import type { HookInspector } from "../../host-contract/inspection";
+import type { JournalEntry } from "../journal/journal";
 import { sameSecret } from "../http/operator-token";
 import { createAssetHandler } from "./assets";
 import { createLiveFeed } from "./live-feed";
@@ -40,6 +41,8 @@ export interface DashboardOptions {
   /** Default Date.now. */
   now?: () => number;
   keepAliveMs?: number;
+  /** The newest journal entries, for a delivery's journal effects. */
+  journal?: () => readonly JournalEntry[];
 }
 
 export interface Dashboard {
@@ -143,7 +146,7 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     res.redirect(303, "/ui/login");
   });
 
-  mountPages(router, { inspectors: opts.inspectors, feed, now, logger: opts.logger });
+  mountPages(router, { inspectors: opts.inspectors, feed, now, logger: opts.logger, ...(opts.journal ? { journal: opts.journal } : {}) });
   router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     const type = (err as { type?: unknown })?.type;
     if (type === "entity.too.large" || type === "parameters.too.many") {

@@ -1,20 +1,28 @@
 /**
  * The dashboard end to end in a real headless Chromium (Debian's, driven by
- * playwright-core) against a real gateway process: the login form without the
- * token and no data; log in, three hooks appearing live without a reload, one
- * delivery with redacted headers and body, Replay with the new result; a body
- * with <script> and HTML shown as text and never executed; the Mappings dry run;
- * the Overview charts; the phone layout. With UPDATE_SCREENSHOTS=1 it writes the
- * screenshots in docs/img/.
+ * playwright-core) against a real gateway process with the real hooks plugin
+ * (ledger, runs, echo runner): the login form without the token and no data;
+ * log in, a mapped agent, a wake and a 404 sent to /hooks/… appearing live
+ * without a reload, the agent's Run cell going to succeeded live; one delivery
+ * with redacted headers (no hook token, signature or cookie anywhere on the
+ * page), the body and the journal effects; Replay with the result inline and
+ * the new run reaching the runner; replay without the CSRF token refused; a
+ * body with <script> and HTML shown as text and never executed; the Mappings
+ * dry run; the Overview charts; the phone layout. With UPDATE_SCREENSHOTS=1 it
+ * writes the screenshots in docs/img/.
  */
 import type { Browser, Page } from "playwright-core";
 import type { GatewayProcess } from "../../helpers/gateway-process";
+import { until } from "../../helpers/until";
 import { DeliveriesPage, launchChromium, logIn, MappingsPage, newContext, OverviewPage, PHONE, screenshot } from "./dashboard-browser";
-import { OPERATOR_TOKEN, sendHook, startInspectorGateway } from "./inspector-gateway";
+import { HOOK_TOKEN, OPERATOR_TOKEN, sendHook, startHooksGateway } from "./hooks-gateway";
 
-const XSS_BODY = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"><b>bold?</b>`;
+const SIGNATURE = "sha256=9a8b7c6d5e4f30211203f4e5d6c7b8a99a8b7c6d5e4f30211203f4e5d6c7b8a9";
+const COOKIE_VALUE = "cookie-value-ui-e2e-77aa55";
+const PUSH = '{"ref":"refs/heads/main","commits":[{"id":"abc123","message":"Fix the build"}]}';
+const XSS_TEXT = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"><b>bold?</b>`;
 
-describe("dashboard e2e in headless Chromium", () => {
+describe("dashboard e2e in headless Chromium, on the real hooks plugin", () => {
   let gw: GatewayProcess;
   let browser: Browser;
   const pages: Page[] = [];
@@ -26,9 +34,10 @@ describe("dashboard e2e in headless Chromium", () => {
     if (opts.login !== false) await logIn(page, gw.baseUrl, OPERATOR_TOKEN);
     return page;
   }
+  const hookTurns = () => gw.journal().filter((e) => e.type === "agent_turn" && String(e.sessionKey).startsWith("hook:"));
 
   beforeAll(async () => {
-    [gw, browser] = await Promise.all([startInspectorGateway(), launchChromium()]);
+    [gw, browser] = await Promise.all([startHooksGateway(), launchChromium()]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -39,13 +48,12 @@ describe("dashboard e2e in headless Chromium", () => {
   });
 
   it("without the token /ui shows only the login form, and no data", async () => {
-    expect(await sendHook(gw, "before-login", '{"secret":"not for strangers"}')).toBe(202);
+    expect(await sendHook(gw, "wake", '{"text":"before-login secret"}')).toBe(200);
     const page = await freshPage({ login: false });
     const res = await page.goto(`${gw.baseUrl}/ui/deliveries`);
     expect(res?.status()).toBe(401);
     await expect(page.getByLabel("Operator token").isVisible()).resolves.toBe(true);
-    const text = await page.locator("body").innerText();
-    expect(text).not.toContain("before-login");
+    expect(await page.content()).not.toContain("before-login");
     expect(await page.locator("nav").count()).toBe(0);
     const api = await page.request.get(`${gw.baseUrl}/ui/api/events`);
     expect(api.status()).toBe(401);
@@ -56,45 +64,85 @@ describe("dashboard e2e in headless Chromium", () => {
     await expect(page.getByRole("alert").innerText()).resolves.toBe("The token is not valid.");
   });
 
-  it("log in, three hooks appear live without reload, open one (redacted headers, body), replay it and see the new result", async () => {
+  it("log in; an agent, a wake and a 404 appear live, the run status follows live; one delivery (redacted headers, body, journal effects); replay reaches the runner", async () => {
     const page = await freshPage();
     const list = new DeliveriesPage(page, gw.baseUrl);
     await list.waitForLive();
     await page.evaluate("window.__sameDocument = true");
 
-    expect(await sendHook(gw, "github", '{"ref":"refs/heads/main","commits":[{"id":"abc123","message":"Fix the build"}]}', { "x-hub-signature-256": "sha256=deadbeef", authorization: "Bearer sender-secret", "x-github-event": "push" })).toBe(202);
-    expect(await sendHook(gw, "stripe", '{"type":"invoice.paid","data":{"amount":4200}}', { "stripe-signature": "t=1,v1=abc" })).toBe(202);
-    expect(await sendHook(gw, "missing", '{"x":1}')).toBe(404);
+    const secrets = { "x-hub-signature-256": SIGNATURE, cookie: `sid=${COOKIE_VALUE}`, "x-github-event": "push" };
+    expect(await sendHook(gw, "github", PUSH, secrets)).toBe(202);
+    expect(await sendHook(gw, "wake", '{"text":"Build finished"}')).toBe(200);
+    expect(await sendHook(gw, "nowhere", '{"x":1}')).toBe(404);
 
-    for (const hook of ["github", "stripe", "missing"]) await list.rows().filter({ has: page.getByRole("link", { name: hook, exact: true }) }).first().waitFor();
+    for (const hook of ["github", "wake", "nowhere"]) await list.rows().filter({ has: page.getByRole("link", { name: hook, exact: true }) }).first().waitFor();
     expect(await page.evaluate("window.__sameDocument")).toBe(true);
-    expect((await list.hookLinks().allInnerTexts()).slice(0, 3)).toEqual(["missing", "stripe", "github"]);
+    expect((await list.hookLinks().allInnerTexts()).slice(0, 3)).toEqual(["nowhere", "wake", "github"]);
     await expect(page.locator("#live-status").innerText()).resolves.toBe("Live: 3 new deliveries since the page loaded.");
     await expect(list.rows().first().locator(".status").innerText()).resolves.toBe("404");
+
+    // The echo turn takes 1.5 s: the row arrived before the run ended, and the Run cell follows it without a reload.
+    const runCell = list.rows().nth(2).locator("td:last-child");
+    expect(["queued", "running"]).toContain(await runCell.innerText());
+    await until(async () => (await runCell.innerText()) === "succeeded", "the Run cell of the github row to turn succeeded", { timeoutMs: 15_000, intervalMs: 100 });
+    expect(await page.evaluate("window.__sameDocument")).toBe(true);
     await screenshot(page, "dashboard-deliveries");
 
+    const wakeHref = await list.rows().nth(1).locator("td:nth-child(2) a").getAttribute("href");
     const detail = await list.openDelivery("github");
-    await expect(detail.headerValue("x-hub-signature-256").innerText()).resolves.toBe("[redacted]");
-    await expect(detail.headerValue("authorization").innerText()).resolves.toBe("[redacted]");
+    for (const name of ["authorization", "x-hub-signature-256", "cookie"]) await expect(detail.headerValue(name).innerText()).resolves.toBe("[REDACTED]");
     await expect(detail.headerValue("x-github-event").innerText()).resolves.toBe("push");
-    expect(await page.locator("main").innerText()).not.toContain("sender-secret");
+    const html = await page.content();
+    for (const secret of [HOOK_TOKEN, SIGNATURE, COOKIE_VALUE]) expect(html).not.toContain(secret);
     await expect(detail.body().innerText()).resolves.toContain('"message": "Fix the build"');
-    await screenshot(page, "dashboard-delivery");
+    const effects = await page.locator("#journal-effects").innerText();
+    expect(effects).toMatch(/agent turn on session hook:\S+: ok in \d+ ms; reply: echo: /);
+    expect(effects).toContain("delivery on channel phone_chat: echo: ");
+    expect(effects).toMatch(/system event on session main from hook:github: /);
+    await screenshot(page, "dashboard-delivery", { fullPage: true });
 
     await detail.replay();
-    await expect(detail.replayResult().innerText()).resolves.toMatch(/^Replayed: status 202, new delivery dlv-\S+\.$/);
-    await Promise.all([page.waitForURL(/\/ui\/deliveries\/dlv-/), detail.replayResult().getByRole("link").click()]);
+    await expect(detail.replayResult().innerText()).resolves.toMatch(/^Replayed: status 202, new delivery \S+\.$/);
+    await until(() => hookTurns().length === 2, "the replayed run to reach the echo runner", { timeoutMs: 15_000 });
+    await Promise.all([page.waitForURL(/\/ui\/deliveries\/[^/]+$/), detail.replayResult().getByRole("link").click()]);
     await expect(page.locator("main > .facts").innerText()).resolves.toContain("Replay of");
+    await expect(page.locator("article.run h3").innerText()).resolves.toMatch(/: succeeded$/);
+    await expect(page.locator("#journal-effects").innerText()).resolves.toMatch(/agent turn on session hook:\S+: ok/);
+
+    // The wake's event, then the heartbeat it asked for (which runs on its own schedule: reload until it is journaled).
+    let wakeEffects = "";
+    await until(async () => {
+      await page.goto(`${gw.baseUrl}${wakeHref}`);
+      wakeEffects = await page.locator("main").innerText();
+      return wakeEffects.includes("heartbeat reason");
+    }, "the wake's heartbeat among its journal effects", { timeoutMs: 15_000, intervalMs: 250, detail: () => wakeEffects });
+    expect(wakeEffects).toMatch(/system event on session main from hook:wake: .*Build finished/);
+    expect(wakeEffects).toMatch(/heartbeat reason hook:wake, \d+ pending system event/);
   });
 
-  it("a body with <script> and HTML is shown as text and never executed", async () => {
+  it("replay without the session's CSRF token is refused with 403 csrf_token_invalid, and starts nothing", async () => {
     const page = await freshPage();
-    expect(await sendHook(gw, "<i>xss</i>", XSS_BODY, { "content-type": "text/plain" })).toBe(202);
+    expect(await sendHook(gw, "wake", '{"text":"replay me"}')).toBe(200);
     const list = new DeliveriesPage(page, gw.baseUrl);
     await list.open();
-    const detail = await list.openDelivery("<i>xss</i>");
-    await expect(detail.body().innerText()).resolves.toBe(XSS_BODY);
-    expect(await page.locator("main img, main b, main i").count()).toBe(0);
+    const href = await list.rows().first().locator("td:nth-child(2) a").getAttribute("href");
+    const before = (await list.hookLinks().allInnerTexts()).length;
+    const res = await page.request.post(`${gw.baseUrl}${href}/replay`, { headers: { origin: gw.baseUrl }, form: { other: "x" } });
+    expect(res.status()).toBe(403);
+    expect(await res.text()).toContain('data-code="csrf_token_invalid"');
+    await list.open();
+    expect((await list.hookLinks().allInnerTexts()).length).toBe(before);
+  });
+
+  it("a body with <script> and HTML is shown as text and never executed (body and journal effects)", async () => {
+    const page = await freshPage();
+    expect(await sendHook(gw, "wake", JSON.stringify({ text: XSS_TEXT }))).toBe(200);
+    const list = new DeliveriesPage(page, gw.baseUrl);
+    await list.open();
+    const detail = await list.openDelivery("wake");
+    await expect(detail.body().innerText()).resolves.toContain(XSS_TEXT.replace(/"/g, '\\"'));
+    await expect(page.locator("#journal-effects").innerText()).resolves.toContain("<script>window.__pwned = 1</script>");
+    expect(await page.locator("main img, main b, main script").count()).toBe(0);
     expect(await page.evaluate("typeof window.__pwned")).toBe("undefined");
   });
 
@@ -102,12 +150,13 @@ describe("dashboard e2e in headless Chromium", () => {
     const page = await freshPage();
     const mappings = new MappingsPage(page, gw.baseUrl);
     await mappings.open();
-    expect(await mappings.rows().locator("td:nth-child(2)").allInnerTexts()).toEqual(["fixture-github", "fixture-any", "fixture-late"]);
-    await expect(mappings.rows().nth(2).innerText()).resolves.toContain("shadowed by fixture-github");
-    await mappings.dryRun({ hook: "github", headers: "x-github-event: push\ncontent-type: application/json", body: '{"ref":"refs/heads/main"}' });
+    const ids = await mappings.rows().locator("td:nth-child(2)").allInnerTexts();
+    expect(ids.slice(0, 2)).toEqual(["github-push", "github-late"]);
+    await expect(mappings.rows().nth(1).innerText()).resolves.toContain("shadowed by github-push");
+    await mappings.dryRun({ hook: "github", headers: "x-github-event: push\ncontent-type: application/json", body: PUSH });
     const result = await mappings.result().innerText();
-    expect(result).toContain("Accepted by mapping fixture-github");
-    expect(result).toContain('message: Event push: {"ref":"refs/heads/main"}');
+    expect(result).toContain("Accepted by mapping github-push");
+    expect(result).toContain("Push to refs/heads/main");
     await screenshot(page, "dashboard-mappings", { fullPage: true });
   });
 

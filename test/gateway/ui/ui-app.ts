@@ -10,6 +10,7 @@ import { createDashboard, type Dashboard } from "../../../src/gateway/ui/ui-rout
 import { createUiSessionStore } from "../../../src/gateway/ui/ui-sessions";
 import { createLoginThrottle } from "../../../src/gateway/ui/login-throttle";
 import type { HostLogger } from "../../../src/host-contract/host-api";
+import type { JournalEntry } from "../../../src/gateway/journal/journal";
 import { createFakeInspector, type FakeInspector } from "../../helpers/fake-inspector";
 
 export const OPERATOR_TOKEN = "operator-token-0123456789abcdef";
@@ -22,7 +23,7 @@ export interface UiApp {
   dashboard: Dashboard;
 }
 
-export function uiApp(opts: { inspector?: FakeInspector | null; authToken?: string | null; now?: () => number } = {}): UiApp {
+export function uiApp(opts: { inspector?: FakeInspector | null; authToken?: string | null; now?: () => number; journal?: () => readonly JournalEntry[] } = {}): UiApp {
   const inspector = opts.inspector === null ? undefined : (opts.inspector ?? createFakeInspector());
   let n = 0;
   const now = opts.now ?? (() => NOW);
@@ -33,6 +34,7 @@ export function uiApp(opts: { inspector?: FakeInspector | null; authToken?: stri
     sessions: createUiSessionStore({ now, randomId: () => `rand-${++n}` }),
     throttle: createLoginThrottle({ now }),
     now,
+    ...(opts.journal ? { journal: opts.journal } : {}),
   });
   const app = createGatewayApp({ routes: [], logger: quiet, status: () => ({}), ui: dashboard.router });
   return { app, inspector: inspector ?? createFakeInspector(), dashboard };

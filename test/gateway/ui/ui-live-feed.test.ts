@@ -60,6 +60,22 @@ describe("/ui/api/events (Server-Sent Events)", () => {
     });
   });
 
+  it("a run that starts or finishes sends its delivery's row again as an `event: run` block; rows outside the filters are left out", async () => {
+    const run = { id: "r-9", status: "queued", name: "github", sessionKey: "hook:gh", createdAt: "2026-11-22T10:00:00.000Z" };
+    const ui = uiApp({ inspector: createFakeInspector({ deliveries: [delivery({ id: "d-7", runIds: ["r-9"] }), delivery({ id: "d-8", hook: "stripe", runIds: ["r-8"] })], runs: [run] }) });
+    await withServer(ui, async (open) => {
+      const s = await open("/ui/api/events?hook=github");
+      await until(() => ui.inspector.listeners() === 1 && ui.inspector.runListeners() === 1, "the feed to subscribe to deliveries and runs");
+      ui.inspector.emitRun({ id: "r-8", status: "running", name: "stripe", sessionKey: "hook:st", createdAt: run.createdAt, deliveryId: "d-8" });
+      ui.inspector.emitRun({ ...run, status: "succeeded", deliveryId: "d-7" });
+      await until(() => s.text().includes("event: run") && s.text().endsWith("\n\n"), "the run event");
+      const row = { id: "d-7", href: "/ui/deliveries/d-7", receivedAt: "2026-11-22T10:00:00.000Z", time: "2026-11-22 10:00:00", hook: "github", mapping: "gh", status: 202, statusClass: "s2xx", code: "", latency: "3 ms", runStatus: "succeeded" };
+      expect(s.text()).toBe(`retry: 3000\n\nevent: run\ndata: ${JSON.stringify(row)}\n\n`);
+      s.close();
+      await until(() => ui.inspector.listeners() === 0 && ui.inspector.runListeners() === 0, "both subscriptions to end when the client leaves");
+    });
+  });
+
   it("leaves out deliveries that do not pass the hook and status filters", async () => {
     const ui = uiApp();
     await withServer(ui, async (open) => {

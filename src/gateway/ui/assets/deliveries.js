@@ -1,7 +1,8 @@
 /*
  * Deliveries page: the live feed. Each `delivery` event of /ui/api/events (one
  * row as JSON) becomes a table row at the top, built with textContent only —
- * a hook name or code can never become markup.
+ * a hook name or code can never become markup. A `run` event (a run started or
+ * finished) rewrites the Run cell of its row, if the row is on the page.
  */
 (function () {
   "use strict";
@@ -54,6 +55,12 @@
     if (empty) empty.remove();
     added += 1;
     if (status) status.textContent = "Live: " + added + " new " + (added === 1 ? "delivery" : "deliveries") + " since the page loaded.";
+  });
+  // A run started or finished: its row's Run cell (the last one) changes in place.
+  source.addEventListener("run", function (event) {
+    var r = JSON.parse(event.data);
+    var tr = tbody.querySelector('tr[data-id="' + CSS.escape(r.id) + '"]');
+    if (tr && tr.lastElementChild) tr.lastElementChild.textContent = r.runStatus;
   });
   source.addEventListener("error", function () {
     if (status) status.textContent = "Live feed interrupted; reconnecting…";

@@ -5,6 +5,7 @@
  */
 import type { DeliveryDetail, DryRunView, ReplayResult, RunSummary } from "../../../host-contract/inspection";
 import { html, type SafeHtml } from "../html";
+import type { JournalEffect } from "../journal-effects";
 import { CSRF_FIELD } from "../ui-auth";
 import { bodyText, prettyJson } from "./body-view";
 import { displayTime } from "./delivery-row";
@@ -18,6 +19,8 @@ export interface DeliveryPageData {
   /** The CSRF token of a cookie session (absent for Bearer access). */
   csrf?: string;
   replay?: { result?: ReplayResult; error?: string };
+  /** What the journal recorded of this delivery's wake or runs; undefined when the dashboard has no journal. */
+  effects?: JournalEffect[];
 }
 
 function dl(entries: Array<[string, unknown]>): SafeHtml {
@@ -46,6 +49,14 @@ ${dl([["Action", run.name], ["Session", run.sessionKey]])}${timeline(run)}
 ${run.summary !== undefined ? html`<h4>Summary</h4><pre class="text">${run.summary}</pre>` : ""}</article>`
       : html`<article class="run"><h3>Run <code>${id}</code></h3><p class="muted">No longer in the run store.</p></article>`,
   )}`;
+}
+
+function effectsSection(effects: JournalEffect[] | undefined): SafeHtml {
+  if (effects === undefined) return html`<p class="muted">This gateway gave the dashboard no journal.</p>`;
+  if (effects.length === 0) return html`<p class="muted" id="journal-effects-none">No journal entry matches this delivery (yet).</p>`;
+  return html`<ol class="timeline journal" id="journal-effects">${effects.map(
+    (e) => html`<li><time datetime="${e.ts}">${displayTime(e.ts)}</time> <strong>${e.kind}</strong> ${e.text}</li>`,
+  )}</ol>`;
 }
 
 function replaySection(d: DeliveryDetail, data: DeliveryPageData): SafeHtml {
@@ -85,7 +96,8 @@ ${body.kind === "none" ? html`<p class="muted">The body was not stored.</p>` : h
 <section aria-labelledby="h-response"><h2 id="h-response">Answer</h2><pre class="text">${d.response === undefined ? "(not recorded)" : prettyJson(d.response)}</pre></section>
 <section aria-labelledby="h-dry"><h2 id="h-dry">What the mapping produces (dry run)</h2>
 ${data.dryRun ? renderDryRun(data.dryRun) : html`<p class="muted">${data.dryRunNote ?? "No dry run."}</p>`}</section>
-<section aria-labelledby="h-runs"><h2 id="h-runs">Runs</h2>${runSection(data.runs)}</section>`;
+<section aria-labelledby="h-runs"><h2 id="h-runs">Runs</h2>${runSection(data.runs)}</section>
+<section aria-labelledby="h-journal"><h2 id="h-journal">Journal effects</h2>${effectsSection(data.effects)}</section>`;
 }
 
 /** A dry run's verdict: its report lines and the action it would take. */

@@ -1,0 +1,49 @@
+/**
+ * Reads the newest entries of the journal for the dashboard: the last
+ * `maxBytes` of `journal.jsonl` (a line cut by that window is skipped), parsed
+ * line by line, in file order. A line that is not a JSON object with `ts` and
+ * `type` is skipped; a missing file is an empty journal. Linear in `maxBytes`.
+ *
+ * @example
+ *   const recent = readJournalTail("/state/journal.jsonl").filter((e) => e.ts >= since);
+ */
+import fs from "node:fs";
+import type { JournalEntry } from "./journal";
+
+/** How much of the journal's end the dashboard reads at most (older effects are not shown). */
+export const JOURNAL_TAIL_BYTES = 4 * 1024 * 1024;
+
+export function readJournalTail(file: string, maxBytes = JOURNAL_TAIL_BYTES): JournalEntry[] {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw e;
+  }
+  let text: string;
+  let cut: boolean;
+  try {
+    const size = fs.fstatSync(fd).size;
+    const length = Math.min(size, maxBytes);
+    const buf = Buffer.alloc(length);
+    fs.readSync(fd, buf, 0, length, size - length);
+    text = buf.toString("utf8");
+    cut = length < size;
+  } finally {
+    fs.closeSync(fd);
+  }
+  const lines = text.split("\n");
+  if (cut) lines.shift();
+  const entries: JournalEntry[] = [];
+  for (const line of lines) {
+    if (line === "") continue;
+    try {
+      const v = JSON.parse(line) as unknown;
+      if (v !== null && typeof v === "object" && typeof (v as JournalEntry).ts === "string" && typeof (v as JournalEntry).type === "string") entries.push(v as JournalEntry);
+    } catch {
+      // A foreign or damaged line: not an effect the dashboard can show.
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,39 @@
+/**
+ * The gateway the dashboard e2e tests drive: a real `gateway` process with the
+ * built-in inbound-webhooks plugin (this package's dist/) feeding the dashboard,
+ * hooks enabled with two mappings on `github` (an agent one, and a wake one it
+ * shadows), and the echo runner slowed to ECHO_DELAY_MS per turn so a run is
+ * seen queued/running before it succeeds.
+ */
+import { startGateway, type GatewayProcess } from "../../helpers/gateway-process";
+import { GATEWAY_TOKEN, HOOK_TOKEN, hooksConfig } from "../gateway-setup";
+
+export const OPERATOR_TOKEN = GATEWAY_TOKEN;
+export { HOOK_TOKEN };
+/**
+ * How long each echo turn takes. The deliveries list gets its row when the
+ * request is answered (milliseconds), so 1.5 s leaves a wide margin for the row
+ * to show a run that has not finished yet, and for the live update to follow.
+ */
+export const ECHO_DELAY_MS = 1500;
+
+export function startHooksGateway(): Promise<GatewayProcess> {
+  return startGateway({
+    config: hooksConfig({
+      hooks: {
+        mappings: [
+          { id: "github-push", match: { path: "github" }, action: "agent", name: "GitHub", messageTemplate: "Push to {{ payload.ref }}: {{ payload.commits[0].message }}", deliver: true, channel: "phone_chat" },
+          { id: "github-late", match: { path: "github" }, action: "wake", textTemplate: "never reached" },
+        ],
+      },
+      agents: { runner: { kind: "echo", delayMs: ECHO_DELAY_MS }, defaults: { heartbeat: { every: "off" } } },
+    }),
+  });
+}
+
+/** POSTs to the real `/hooks/<hook>` with the hook token; resolves with the status. */
+export async function sendHook(gw: GatewayProcess, hook: string, body: string, headers: Record<string, string> = {}): Promise<number> {
+  const res = await fetch(`${gw.baseUrl}/hooks/${hook}`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", ...headers }, body });
+  await res.text();
+  return res.status;
+}
