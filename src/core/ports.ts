@@ -68,7 +68,7 @@ export interface Dispatcher {
   /** Enqueues the (wrapped) text on the main session; requests a heartbeat for mode "now". */
   wake(action: WakeAction, source: ActionSource): Promise<Result<DispatchResult>>;
   /** Persists the run and schedules it; never waits for it. `overloaded` / `shutting_down` errors. */
-  agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<DispatchResult>;
+  agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Promise<Result<DispatchResult>>;
 }
 
 /** Implemented by src/http/idempotency/idempotency-guard.ts (durable). */

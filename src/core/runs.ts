@@ -62,6 +62,14 @@ export function toRunView(r: RunRecord): RunView {
 export interface RunStore {
   /** Persists a new run (status "queued"). Synchronous so it completes before the 202 is sent. */
   insert(run: RunRecord): void;
+  /**
+   * Persists a new run with the turn's group commit (one transaction for the runs of
+   * every request of an event-loop turn); resolves once committed. Optional: a store
+   * without it is written with `insert`.
+   */
+  stageInsert?(run: RunRecord): Promise<void>;
+  /** Commits what `stageInsert` staged, now (before the store closes). */
+  flush?(): void;
   /** Applies a partial update (status transitions, timestamps, summary). */
   update(id: string, patch: Partial<Omit<RunRecord, "id" | "seq" | "action" | "source">>): void;
   get(id: string): RunRecord | undefined;
@@ -98,6 +106,12 @@ export interface RunQueue {
    * Fails with `overloaded` (Retry-After header) beyond `hooks.runs.maxQueued`.
    */
   enqueue(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<RunRecord>;
+  /**
+   * `enqueue` through the store's group commit: the run is persisted with the other
+   * runs of this event-loop turn in one transaction, and the result (like `enqueue`'s)
+   * comes once it is committed — the 202 still means stored.
+   */
+  accept(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Promise<Result<RunRecord>>;
   get(id: string): RunRecord | undefined;
   /**
    * Reads what recovery will act on (runs found queued, running, or with a summary

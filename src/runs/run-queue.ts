@@ -237,44 +237,79 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       for (const r of running.values()) r.controller.abort(new Error(SHUTDOWN_REASON));
       await waitAtMost(allDone(), cancelSettleMs);
     }
+    store.flush?.();
     closed = true;
     phase = "stopped";
     logger.info("run queue stopped", { queued: queued.length, leftRunning: running.size });
   }
 
-  function enqueue(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Result<RunRecord> {
+  /** Staged inserts not yet committed: they count towards `maxQueued`. */
+  let accepting = 0;
+
+  /** The checks before a run is stored, and the record to store; an error Result when refused. */
+  function admit(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string }): Result<RunRecord> {
     if (phase === "stopping" || phase === "stopped") return err(hookErrors.shuttingDown());
     if (action.sessionKey === runtime.sessions.mainKey) {
       return err(hookErrors.sessionKeyIsMainSession());
     }
-    const depth = phase === "started" ? queued.length : store.countQueued();
+    const depth = (phase === "started" ? queued.length : store.countQueued()) + accepting;
     if (depth >= config.maxQueued) {
       logger.warn("run refused: queue full", { code: "overloaded", queued: depth, maxQueued: config.maxQueued, requestId: source.requestId });
       return err(hookErrors.overloaded({ maxQueued: config.maxQueued }, { headers: { "Retry-After": retryAfter } }));
     }
-    let record: RunRecord;
-    try {
-      record = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
-      if (opts.idempotencyKey !== undefined) record.idempotencyKey = opts.idempotencyKey;
-      store.insert(record);
-    } catch (e) {
-      const fault = storageFaultCode(e);
-      logger.error("run could not be stored; not accepted", {
-        code: fault ? "storage_unavailable" : "store_failed",
-        cause: errorCode(e) ?? "unknown",
-        requestId: source.requestId,
-        error: e instanceof Error ? e.message : String(e),
-      });
-      return err(fault ? storageUnavailable(e) : hookErrors.runNotStored({ cause: e }));
-    }
+    const record: RunRecord = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
+    if (opts.idempotencyKey !== undefined) record.idempotencyKey = opts.idempotencyKey;
+    return ok(record);
+  }
+
+  function notStored(e: unknown, source: RunRecord["source"]): Result<RunRecord> {
+    const fault = storageFaultCode(e);
+    logger.error("run could not be stored; not accepted", {
+      code: fault ? "storage_unavailable" : "store_failed",
+      cause: errorCode(e) ?? "unknown",
+      requestId: source.requestId,
+      error: e instanceof Error ? e.message : String(e),
+    });
+    return err(fault ? storageUnavailable(e) : hookErrors.runNotStored({ cause: e }));
+  }
+
+  /** A stored run joins the queue. Per-run line at debug: the accept itself is reported by the request log. */
+  function queuedNow(record: RunRecord): Result<RunRecord> {
     addQueued(record);
-    logger.info("run queued", { runId: record.id, seq: record.seq, sessionKey: action.sessionKey, hook: source.hook, requestId: source.requestId });
+    logger.debug("run queued", { runId: record.id, seq: record.seq, sessionKey: record.action.sessionKey, hook: record.source.hook, requestId: record.source.requestId });
     schedulePump();
     return ok({ ...record });
   }
 
+  function enqueue(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Result<RunRecord> {
+    const admitted = admit(action, source, opts);
+    if (!admitted.ok) return admitted;
+    try {
+      store.insert(admitted.value);
+    } catch (e) {
+      return notStored(e, source);
+    }
+    return queuedNow(admitted.value);
+  }
+
+  async function accept(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Promise<Result<RunRecord>> {
+    if (!store.stageInsert) return enqueue(action, source, opts);
+    const admitted = admit(action, source, opts);
+    if (!admitted.ok) return admitted;
+    accepting++;
+    try {
+      await store.stageInsert(admitted.value);
+    } catch (e) {
+      return notStored(e, source);
+    } finally {
+      accepting--;
+    }
+    return queuedNow(admitted.value);
+  }
+
   return {
     enqueue,
+    accept,
     get: (id) => store.get(id),
     open,
     start,

@@ -98,9 +98,7 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     return [];
   };
 
-  return {
-    insert(run) {
-      insertStmt.run({
+  const rowOf = (run: RunRecord) => ({
         id: run.id,
         seq: run.seq,
         status: run.status,
@@ -114,8 +112,18 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
         idempotencyKey: run.idempotencyKey ?? null,
         summaryPending: run.summaryPending ? 1 : 0,
       });
+
+  return {
+    insert(run) {
+      insertStmt.run(rowOf(run));
       if (run.seq >= seq) seq = run.seq + 1;
     },
+    stageInsert(run) {
+      const row = rowOf(run);
+      if (run.seq >= seq) seq = run.seq + 1;
+      return database.batch.stage(() => void insertStmt.run(row));
+    },
+    flush: () => database.batch.flush(),
     update(id, patch) {
       // Like the memory store: a key whose value is `undefined` leaves the column unchanged.
       const fields = (Object.keys(patch) as Array<keyof Patch>).filter((k) => k in PATCH_COLUMNS && patch[k] !== undefined).sort();

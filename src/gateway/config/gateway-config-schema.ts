@@ -34,6 +34,7 @@ export const GATEWAY_CONFIG_SCHEMA = {
         port: { type: "integer", minimum: 0, maximum: 65535 },
         stateDir: { type: "string", minLength: 1 },
         logLevel: { enum: ["debug", "info", "warn", "error"] },
+        durability: { enum: ["process", "os"] },
         auth: {
           type: "object",
           additionalProperties: false,

@@ -14,6 +14,13 @@ export type GatewaySecret = string | { env: string } | { file: string };
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
+/**
+ * What an accepted hook survives (docs/reliability.md): "process" — a crash or `kill -9`
+ * of the gateway (plain writes, no fsync per request); "os" — also an OS crash or power
+ * loss (one `fdatasync` per group commit of the line files).
+ */
+export type Durability = "process" | "os";
+
 export interface GatewayConfig {
   /** The whole config as loaded (handed to plugins as `api.config`). */
   raw: Record<string, unknown>;
@@ -29,6 +36,8 @@ export interface GatewayConfig {
   /** `gateway.auth.token` as configured (read at start by resolveGatewayAuthToken; never log). */
   authTokenSource?: GatewaySecret;
   logLevel: LogLevel;
+  /** `gateway.durability` (default: `hooks.durability`, else "process") of the journal and session logs. */
+  durability: Durability;
   /** Absolute plugin directories from `plugins.paths[]`. */
   pluginPaths: string[];
   /** Heartbeat period in ms; 0 = periodic heartbeats disabled. */
