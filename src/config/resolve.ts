@@ -98,6 +98,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
     idempotency: { ...hooks.idempotency },
     rateLimit: { ...hooks.rateLimit },
     authThrottle: { ...hooks.authThrottle },
+    durability: hooks.durability,
     defaultTimeoutSeconds: cfg.agents.defaults.timeoutSeconds,
   };
 }

@@ -149,6 +149,8 @@ export interface HooksConfig {
   idempotency: { ttlSeconds: number };
   rateLimit: RateLimitConfig;
   authThrottle: AuthThrottleConfig;
+  /** `hooks.durability`: "process" (default, WAL synchronous=NORMAL) or "os" (synchronous=FULL). */
+  durability: "process" | "os";
   /** From `agents.defaults.timeoutSeconds` (default 600). */
   defaultTimeoutSeconds: number;
 }

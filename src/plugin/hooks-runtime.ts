@@ -51,7 +51,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   let stopping = false;
   const isShuttingDown = (): boolean => stopping || opts.hostStopping();
 
-  const db = openPluginDatabase({ dir: opts.stateDir, logger: logs.forModule("store") });
+  const db = openPluginDatabase({ dir: opts.stateDir, logger: logs.forModule("store"), synchronous: config.durability === "os" ? "FULL" : "NORMAL" });
   const queue = createRunQueue({
     store: createSqliteRunStore(db, { logger: logs.forModule("store") }),
     executor: createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter }),

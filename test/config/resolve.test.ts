@@ -50,6 +50,7 @@ describe("defaults", () => {
       idempotency: { ttlSeconds: 86400 },
       rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
       authThrottle: { maxFailures: 20, windowSeconds: 60 },
+      durability: "process",
       defaultTimeoutSeconds: 600,
     });
   });
@@ -91,6 +92,7 @@ describe("defaults", () => {
       idempotency: { ttlSeconds: 60 },
       rateLimit: { enabled: false, max: 3, windowSeconds: 2 },
       authThrottle: { maxFailures: 2, windowSeconds: 5 },
+      durability: "process",
       defaultTimeoutSeconds: 30,
     });
   });

@@ -23,6 +23,7 @@ export function resolvedConfig(overrides: Partial<ResolvedHooksConfig> = {}): Re
     idempotency: { ttlSeconds: 86_400 },
     rateLimit: { enabled: false, max: 120, windowSeconds: 60 },
     authThrottle: { maxFailures: 20, windowSeconds: 60 },
+    durability: "process",
     defaultTimeoutSeconds: 600,
     ...overrides,
   };
