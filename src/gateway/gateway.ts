@@ -31,6 +31,7 @@ import { loadPlugins, type LoadedPlugins, type PluginReport } from "./plugins/pl
 import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayApp } from "./http/create-app";
+import { createExpressServer } from "./http/express-server";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
@@ -190,7 +191,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
       heartbeat: { everyMs: config.heartbeatEveryMs },
     }),
   });
-  server = http.createServer(app);
+  server = createExpressServer(app);
   server.on("clientError", createClientErrorHandler({ logger: log }));
   let port: number;
   try {
