@@ -31,6 +31,8 @@ export interface WriteBatch {
   readonly staged: number;
 }
 
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 interface Staged {
   write: () => unknown;
   resolve: (v: unknown) => void;
@@ -41,25 +43,29 @@ export function createWriteBatch(db: Database.Database): WriteBatch {
   let items: Staged[] = [];
   let scheduled = false;
 
+  /** One write in its savepoint (a nested better-sqlite3 transaction), and the batch in one transaction: built once. */
+  const inSavepoint = db.transaction((write: () => unknown) => write());
+  const inTransaction = db.transaction((batch: Staged[], outcomes: Outcome[]) => {
+    for (const item of batch) {
+      try {
+        outcomes.push({ ok: true, value: inSavepoint(item.write) });
+      } catch (error) {
+        // SQLite rolls the whole transaction back on some errors (SQLITE_FULL, SQLITE_IOERR …):
+        // then nothing of the batch is stored, and every write of it fails with that error.
+        if (!db.inTransaction) throw error;
+        outcomes.push({ ok: false, error });
+      }
+    }
+  });
+
   const flush = (): void => {
     if (items.length === 0) return;
     const batch = items;
     items = [];
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    const outcomes: Outcome[] = [];
     try {
       if (!db.open) throw new Error("the plugin database is closed");
-      db.transaction(() => {
-        for (const item of batch) {
-          try {
-            outcomes.push({ ok: true, value: db.transaction(item.write)() });
-          } catch (error) {
-            // SQLite rolls the whole transaction back on some errors (SQLITE_FULL, SQLITE_IOERR …):
-            // then nothing of the batch is stored, and every write of it fails with that error.
-            if (!db.inTransaction) throw error;
-            outcomes.push({ ok: false, error });
-          }
-        }
-      })();
+      inTransaction(batch, outcomes);
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;

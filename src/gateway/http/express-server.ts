@@ -14,18 +14,21 @@
 import http from "node:http";
 import type { Express } from "express";
 
+type Ctor<T> = new (...args: never[]) => T;
+
 export function createExpressServer(app: Express): http.Server {
-  // `new IncomingMessage(socket)` by node:http builds a real IncomingMessage whose prototype is app.request.
-  function Request(...args: ConstructorParameters<typeof http.IncomingMessage>): http.IncomingMessage {
-    return Reflect.construct(http.IncomingMessage, args, Request) as http.IncomingMessage;
+  // node:http's IncomingMessage and ServerResponse are plain constructor functions: these
+  // run them on `this`, so node:http builds real ones whose prototype is Express's.
+  function Request(this: http.IncomingMessage, socket: import("node:net").Socket): void {
+    (http.IncomingMessage as unknown as (this: http.IncomingMessage, socket: import("node:net").Socket) => void).call(this, socket);
   }
   Request.prototype = app.request;
-  function Response(...args: ConstructorParameters<typeof http.ServerResponse>): http.ServerResponse {
-    return Reflect.construct(http.ServerResponse, args, Response) as http.ServerResponse;
+  function Response(this: http.ServerResponse, req: http.IncomingMessage, options?: unknown): void {
+    (http.ServerResponse as unknown as (this: http.ServerResponse, req: http.IncomingMessage, options?: unknown) => void).call(this, req, options);
   }
   Response.prototype = app.response;
   return http.createServer(
-    { IncomingMessage: Request as unknown as typeof http.IncomingMessage, ServerResponse: Response as unknown as typeof http.ServerResponse },
+    { IncomingMessage: Request as unknown as Ctor<http.IncomingMessage> as typeof http.IncomingMessage, ServerResponse: Response as unknown as typeof http.ServerResponse },
     app,
   );
 }
