@@ -111,6 +111,14 @@ describe("defaults", () => {
   });
 });
 
+describe("hooks.durability", () => {
+  it('is "process" by default, "os" when asked; any other value is an error naming both', () => {
+    expect(resolve({ hooks: { enabled: true, token: TOKEN } }).durability).toBe("process");
+    expect(resolve({ hooks: { enabled: true, token: TOKEN, durability: "os" } }).durability).toBe("os");
+    expect(problem({ hooks: { enabled: true, token: TOKEN, durability: "fsync" } })).toBe("hooks.durability must be one of: process, os");
+  });
+});
+
 describe("hooks.enabled", () => {
   it("is true only when exactly true; a non-boolean is an error, not a silent false", () => {
     expect(resolve(enabled()).enabled).toBe(true);
