@@ -6,8 +6,9 @@
  * is stored, but a burst of requests costs one commit (one WAL sync with
  * `synchronous=FULL`) instead of one per request.
  *
- * Each write runs in its own savepoint: a write that throws (a constraint, a
- * damaged row) is rolled back alone and only its promise rejects. When the
+ * A write that throws (a constraint, a damaged row) fails alone: the batch is
+ * rolled back and run again with each write in its own savepoint, so only that
+ * write's promise rejects (writes are SQL only, so running them again is safe). When the
  * transaction itself fails (disk full, I/O error: at the commit, or on a write
  * after which SQLite rolled the transaction back) every write of the batch is
  * rolled back and every promise rejects with that error.
@@ -43,9 +44,17 @@ export function createWriteBatch(db: Database.Database): WriteBatch {
   let items: Staged[] = [];
   let scheduled = false;
 
-  /** One write in its savepoint (a nested better-sqlite3 transaction), and the batch in one transaction: built once. */
+  /**
+   * The batch in one transaction, each write plainly: the common case. When a write
+   * throws, the whole transaction is rolled back and the batch runs again with each
+   * write in its own savepoint (`isolated`), so only the failing write fails.
+   */
+  const plain = db.transaction((batch: Staged[], outcomes: Outcome[]) => {
+    for (const item of batch) outcomes.push({ ok: true, value: item.write() });
+  });
+  /** One write in its savepoint (a nested better-sqlite3 transaction). Transactions built once, not per batch. */
   const inSavepoint = db.transaction((write: () => unknown) => write());
-  const inTransaction = db.transaction((batch: Staged[], outcomes: Outcome[]) => {
+  const isolated = db.transaction((batch: Staged[], outcomes: Outcome[]) => {
     for (const item of batch) {
       try {
         outcomes.push({ ok: true, value: inSavepoint(item.write) });
@@ -62,10 +71,15 @@ export function createWriteBatch(db: Database.Database): WriteBatch {
     if (items.length === 0) return;
     const batch = items;
     items = [];
-    const outcomes: Outcome[] = [];
+    let outcomes: Outcome[] = [];
     try {
       if (!db.open) throw new Error("the plugin database is closed");
-      inTransaction(batch, outcomes);
+      try {
+        plain(batch, outcomes);
+      } catch {
+        outcomes = [];
+        isolated(batch, outcomes);
+      }
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
