@@ -13,7 +13,7 @@
  *   app.use(config.path, createHooksRouter({ config, runtime, logger, emitter, dispatcher }));
  */
 import { createHash, randomUUID } from "node:crypto";
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { ResolvedHooksConfig } from "../config/types";
 import { hookErrors } from "../core/errors";
 import type { PluginEmitter } from "../core/events";
@@ -40,6 +40,7 @@ import { REQUEST_ID_HEADER, resolveRequestId } from "./request-id";
 import { flatHeaders, flatQuery } from "./request-input";
 import { codeForStatus, createRequestReporter, type RequestRecord } from "./request-reporter";
 import { lookupRun } from "./run-status";
+import { stagePipeline } from "./stage-pipeline";
 import type { Dispatcher, HookResponse, IdempotencyGuard, MappedHookResolver, RunLookup } from "../core/ports";
 
 export interface HooksRouterDeps {
@@ -74,7 +75,7 @@ interface RequestState extends RequestRecord {
   signedBy?: PathVerifier;
 }
 
-export function createHooksRouter(deps: HooksRouterDeps): Router {
+export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
   const { config, logger } = deps;
   const clock = deps.clock ?? Date.now;
   const idGen = deps.idGen ?? randomUUID;
@@ -281,14 +282,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     renderHookError(res, error);
   }
 
-  const router = express.Router();
-  router.use(begin);
-  router.use(checkCredentials);
-  router.use(routeAndMethod);
-  router.use(authenticate);
-  router.use(refuseWhileShuttingDown);
-  if (deps.rateLimiter) router.use(deps.rateLimiter);
-  router.use(serve);
-  router.use(renderError);
-  return router;
+  const stages: RequestHandler[] = [begin, checkCredentials, routeAndMethod, authenticate, refuseWhileShuttingDown];
+  if (deps.rateLimiter) stages.push(deps.rateLimiter);
+  return stagePipeline(stages, serve, renderError);
 }
