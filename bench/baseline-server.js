@@ -1,41 +1,125 @@
 "use strict";
 /**
  * Baseline servers for `npm run bench`, run as a child process like the gateway:
- * `node bench/baseline-server.js http|express` prints `listening: <url>`.
- * - http: node:http, reads the body, answers 200 {"ok":true}.
- * - express: express with express.json() on POST /hooks/wake, answers 200 {"ok":true}.
- * They are the floor the gateway is compared against (same machine, same run).
+ * `node bench/baseline-server.js wake|agent <stateDir> [process|os]` prints `listening: <url>`.
+ *
+ * Each does the same durable work as the gateway's accept path, written plainly
+ * with node:http (no framework), so the ratio gateway ÷ baseline is what our
+ * pipeline costs on top of the work itself:
+ *   bearer token check (constant time) → bounded body read (256 KiB, 413 beyond)
+ *   → JSON.parse → required-field check → the content wrapped between random-id
+ *   markers after one linear look-alike scan → the durable write → the reply.
+ * - wake:  appends one JSON line to a file kept open (`fs.writeSync`), then 200.
+ *          "os": one `fdatasync` per request after the write.
+ * - agent: INSERTs one row with better-sqlite3 (WAL; `synchronous=NORMAL`, or FULL for "os"),
+ *          one autocommitted statement per request, then 202 with the run id.
  */
+const crypto = require("node:crypto");
+const fs = require("node:fs");
 const http = require("node:http");
-const express = require("express");
+const path = require("node:path");
+const Database = require("better-sqlite3");
 
-const kind = process.argv[2] ?? "express";
+const [kind = "wake", stateDir, durability = "process"] = process.argv.slice(2);
+const TOKEN = process.env.BENCH_TOKEN ?? "bench-hook-token-0123456789abcdef";
+const LIMIT = 256 * 1024;
+const tokenHash = crypto.createHash("sha256").update(TOKEN).digest();
+fs.mkdirSync(stateDir, { recursive: true });
 
-function listen(server) {
-  server.listen(0, "127.0.0.1", () => {
-    const { port } = server.address();
-    process.stdout.write(`listening: http://127.0.0.1:${port}\n`);
-  });
-  process.on("SIGTERM", () => server.close(() => process.exit(0)));
+function authorised(req) {
+  const h = req.headers.authorization;
+  if (typeof h !== "string" || !h.startsWith("Bearer ")) return false;
+  return crypto.timingSafeEqual(crypto.createHash("sha256").update(h.slice(7).trim()).digest(), tokenHash);
 }
 
-if (kind === "http") {
-  listen(
-    http.createServer((req, res) => {
+function send(res, status, body) {
+  const data = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(data) });
+  res.end(data);
+}
+
+/** One linear pass: marker look-alikes ("<<<" runs and the marker words, any case) replaced, then framed. */
+function wrap(text) {
+  const lower = text.toLowerCase();
+  let out = text;
+  if (lower.includes("<<<") || lower.includes("external_untrusted_content")) {
+    out = text.replace(/<<</g, "[[marker removed]]").replace(/external_untrusted_content/gi, "[[marker removed]]");
+  }
+  const id = crypto.randomBytes(16).toString("hex");
+  return `SECURITY NOTICE: untrusted.\n<<<EXTERNAL_UNTRUSTED_CONTENT id="${id}">>>\nSource: webhook "bench"\n---\n${out}\n<<<END_EXTERNAL_UNTRUSTED_CONTENT id="${id}">>>`;
+}
+
+function readJson(req, res, then) {
+  const chunks = [];
+  let size = 0;
+  let refused = false;
+  req.on("data", (c) => {
+    if (refused) return;
+    size += c.length;
+    if (size > LIMIT) {
+      refused = true;
+      res.setHeader("connection", "close");
+      send(res, 413, { ok: false, code: "payload_too_large" });
       req.resume();
-      req.on("end", () => {
-        res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-        res.end('{"ok":true}');
-      });
-    }),
-  );
-} else if (kind === "express") {
-  const app = express();
-  app.post("/hooks/wake", express.json({ type: () => true, limit: "256kb" }), (_req, res) => {
-    res.status(200).json({ ok: true });
+      return;
+    }
+    chunks.push(c);
   });
-  listen(http.createServer(app));
-} else {
-  process.stderr.write(`unknown baseline "${kind}" (use http or express)\n`);
-  process.exit(2);
+  req.on("end", () => {
+    if (refused) return;
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    } catch {
+      send(res, 400, { ok: false, code: "invalid_json" });
+      return;
+    }
+    then(body);
+  });
 }
+
+function handler(field, store) {
+  return (req, res) => {
+    if (req.method !== "POST") return send(res, 405, { ok: false });
+    if (!authorised(req)) {
+      req.resume();
+      return send(res, 401, { ok: false, code: "unauthorized" });
+    }
+    readJson(req, res, (body) => {
+      const text = body && typeof body === "object" ? body[field] : undefined;
+      if (typeof text !== "string" || text.trim() === "") return send(res, 400, { ok: false, code: "invalid_payload" });
+      const reply = store(wrap(text));
+      send(res, reply.status, reply.body);
+    });
+  };
+}
+
+function wakeStore() {
+  const fd = fs.openSync(path.join(stateDir, "wake.jsonl"), "a");
+  return (text) => {
+    fs.writeSync(fd, `${JSON.stringify({ ts: new Date().toISOString(), type: "system_event", text })}\n`);
+    if (durability === "os") fs.fdatasyncSync(fd);
+    return { status: 200, body: { ok: true, mode: "next-heartbeat" } };
+  };
+}
+
+function agentStore() {
+  const db = new Database(path.join(stateDir, "runs.sqlite"));
+  db.pragma("journal_mode = WAL");
+  db.pragma(`synchronous = ${durability === "os" ? "FULL" : "NORMAL"}`);
+  db.exec("CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, seq INTEGER, status TEXT, action TEXT, created_at TEXT)");
+  const insert = db.prepare("INSERT INTO runs (id, seq, status, action, created_at) VALUES (?, ?, 'queued', ?, ?)");
+  let seq = 0;
+  return (message) => {
+    const id = crypto.randomUUID();
+    const sessionKey = `hook:${crypto.randomUUID()}`;
+    insert.run(id, ++seq, JSON.stringify({ message, sessionKey, name: "Hook" }), new Date().toISOString());
+    return { status: 202, body: { ok: true, runId: id, sessionKey } };
+  };
+}
+
+const server = http.createServer(kind === "agent" ? handler("message", agentStore()) : handler("text", wakeStore()));
+server.listen(0, "127.0.0.1", () => {
+  process.stdout.write(`listening: http://127.0.0.1:${server.address().port}\n`);
+});
+process.on("SIGTERM", () => server.close(() => process.exit(0)));

@@ -1,125 +1,136 @@
 #!/usr/bin/env node
 "use strict";
 /**
- * `npm run bench`: loopback autocannon benchmark of the real gateway (built dist)
- * against baselines measured in the same run on the same machine:
- *   node:http  → bare HTTP server that reads the body and answers 200
- *   express    → express + express.json() answering 200
- *   gateway    → POST /hooks/wake, POST /hooks/agent, POST /hooks/agent with Idempotency-Key
- * It prints requests/s and latency percentiles, and ratios against the express
- * baseline. Absolute numbers depend on the machine; only the ratios are comparable.
+ * `npm run bench`: the accept path of the real gateway (built dist) against bare
+ * node:http servers doing the same durable work (bench/baseline-server.js), on
+ * loopback, with autocannon — the SPEC §14 figures.
  *
- * Environment: BENCH_DURATION (seconds per target, default 5), BENCH_CONNECTIONS (default 10).
- * Exits 1 when the gateway answered anything but 2xx or a connection failed.
+ * Throughput: 3 alternating rounds (baseline, gateway, baseline, gateway, …) per
+ * pair, same connections and duration; the table shows medians and the ratio of
+ * the medians. Pairs: /wake vs the append-a-line baseline; /agent and /agent with
+ * Idempotency-Key vs the one-row-per-request SQLite baseline — each in "process"
+ * durability and in "os" (baselines then fdatasync / synchronous=FULL per request).
+ * A mapped GitHub push with a template is gateway-only (absolute, and ÷ /agent).
+ * Then: p99 with 1,000 queued runs vs an empty queue; RSS over 1,000 rejected
+ * 10 MB bodies; the slowest /healthz probe while adversarial bodies are posted at
+ * default limits; runs/s over the first vs the last 1,000 of 10,000 runs.
+ *
+ * Flags: --quick (short rounds, smaller counts: for a development loop),
+ * --process-only (skip the "os" pairs, e.g. on a build without hooks.durability).
+ * Environment: BENCH_DURATION (s per round), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3).
+ * Nothing is asserted: it prints (the acceptance targets are shown beside the figures).
  */
-const path = require("node:path");
-const fs = require("node:fs");
-const { spawn } = require("node:child_process");
+const os = require("node:os");
 const { randomUUID } = require("node:crypto");
-const autocannon = require("autocannon");
-const { createJiti } = require("jiti");
+const T = require("./lib/targets");
+const S = require("./lib/scenarios");
 
-const ROOT = path.resolve(__dirname, "..");
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const QUICK = process.argv.includes("--quick");
+const PROCESS_ONLY = process.argv.includes("--process-only");
+const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 2 : 5));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const TOKEN = "bench-hook-token-0123456789abcdef";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
+const log = (...a) => console.error(...a);
 
-// The e2e helper that starts `gateway start` as a child process (TypeScript, loaded with jiti).
-const { startGateway } = createJiti(__filename)(path.join(ROOT, "test/helpers/gateway-process.ts"));
+const withKey = (body) => [{ body, setupRequest: (req) => ({ ...req, headers: { ...req.headers, "idempotency-key": randomUUID() } }) }];
 
-function startBaseline(kind) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname, "baseline-server.js"), kind], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d.toString();
-      const m = /^listening: (\S+)$/m.exec(out);
-      if (m) resolve({ url: m[1], stop: () => new Promise((r) => (child.on("exit", r), child.kill("SIGTERM"))) });
-    });
-    child.on("exit", (code) => reject(new Error(`baseline ${kind} exited with ${code} before listening`)));
-  });
-}
-
-function cannon(opts) {
-  return autocannon({ duration: DURATION, connections: CONNECTIONS, method: "POST", ...opts });
-}
-
-function row(name, r) {
+/** Median req/s and p99 of `rounds` alternating rounds of baseline and gateway. */
+async function pair({ label, baseline, durability, path, body, keyed }) {
+  const base = { rps: [], p99: [] };
+  const gwr = { rps: [], p99: [], bad: 0 };
+  for (let i = 0; i < ROUNDS; i++) {
+    const b = await T.startBaseline(baseline, durability ?? "process");
+    try {
+      const r = T.summary(await T.cannon({ url: `${b.url}/hooks/${path}`, body, headers: T.AUTH, connections: CONNECTIONS, duration: DURATION }));
+      base.rps.push(r.rps);
+      base.p99.push(r.p99);
+    } finally {
+      await b.stop();
+    }
+    const gw = await T.launchGateway({ durability });
+    try {
+      const opts = { url: `${gw.baseUrl}/hooks/${path}`, headers: T.AUTH, connections: CONNECTIONS, duration: DURATION };
+      const r = T.summary(await T.cannon(keyed ? { ...opts, requests: withKey(body) } : { ...opts, body }));
+      gwr.rps.push(r.rps);
+      gwr.p99.push(r.p99);
+      gwr.bad += r.bad;
+    } finally {
+      await T.stopGateway(gw);
+    }
+    log(`  ${label} round ${i + 1}: baseline ${Math.round(base.rps.at(-1))} req/s, gateway ${Math.round(gwr.rps.at(-1))} req/s`);
+  }
+  const b = T.median(base.rps);
+  const g = T.median(gwr.rps);
   return {
-    target: name,
-    "req/s": Math.round(r.requests.average),
-    "p50 ms": r.latency.p50,
-    "p99 ms": r.latency.p99,
-    "2xx": Object.entries(r.statusCodeStats ?? {})
-      .filter(([code]) => code.startsWith("2"))
-      .reduce((n, [, s]) => n + Number(s.count), 0),
-    non2xx: r.non2xx,
-    errors: r.errors,
+    pair: label,
+    "baseline req/s": Math.round(b),
+    "gateway req/s": Math.round(g),
+    ratio: (g / b).toFixed(2),
+    "baseline p99 ms": T.median(base.p99),
+    "gateway p99 ms": T.median(gwr.p99),
+    "gateway non-2xx": gwr.bad,
   };
 }
 
-async function main() {
-  const results = [];
-  for (const kind of ["http", "express"]) {
-    const base = await startBaseline(kind);
+async function gatewayOnly({ path, body, durability }) {
+  const rps = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const gw = await T.launchGateway({ durability });
     try {
-      const r = await cannon({ url: `${base.url}/hooks/wake`, body: '{"text":"bench"}', headers: { "content-type": "application/json" } });
-      results.push(row(kind === "http" ? "node:http" : "express", r));
+      rps.push(T.summary(await T.cannon({ url: `${gw.baseUrl}/hooks/${path}`, body, headers: T.AUTH, connections: CONNECTIONS, duration: DURATION })));
     } finally {
-      await base.stop();
+      await T.stopGateway(gw);
     }
   }
+  return { rps: T.median(rps.map((r) => r.rps)), p99: T.median(rps.map((r) => r.p99)), bad: rps.reduce((n, r) => n + r.bad, 0) };
+}
 
-  const gw = await startGateway({
-    config: {
-      hooks: {
-        enabled: true,
-        token: TOKEN,
-        rateLimit: { enabled: false },
-        runs: { maxQueued: 1000000, maxConcurrent: 4 },
-      },
-      agents: { runner: { kind: "echo", delayMs: 0 }, defaults: { heartbeat: { every: "off" } } },
-      // Heartbeats are off, so every accepted wake stays pending: lift the main queue's bound
-      // (session.main.maxPending, default 10000) so the bench measures accepting, not refusing.
-      session: { main: { maxPending: 10000000 } },
+async function main() {
+  const started = new Date();
+  log(`bench: ${QUICK ? "quick, " : ""}${ROUNDS} round(s) × ${DURATION} s, ${CONNECTIONS} connections`);
+  const pairs = [];
+  for (const durability of PROCESS_ONLY ? [undefined] : [undefined, "os"]) {
+    const d = durability ?? "process";
+    pairs.push(await pair({ label: `/wake (${d})`, baseline: "wake", durability, path: "wake", body: T.WAKE_BODY }));
+    pairs.push(await pair({ label: `/agent (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY }));
+    if (!durability) pairs.push(await pair({ label: `/agent + Idempotency-Key (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY, keyed: true }));
+  }
+  const agentRow = pairs.find((p) => p.pair === "/agent (process)");
+  const push = await gatewayOnly({ path: "github", body: T.PUSH_BODY });
+  log("  mapped GitHub push done");
+  const backlog = await S.p99WithBacklog({ backlog: QUICK ? 300 : 1000, sample: QUICK ? 150 : 500, connections: CONNECTIONS });
+  log("  p99 with a backlog done");
+  const rss = await S.rssOverHugeBodies({ count: QUICK ? 100 : 1000, mb: 10, parallel: 4 });
+  log("  RSS over rejected bodies done");
+  const stalls = await S.stallUnderAdversarialBodies({ repeat: QUICK ? 1 : 3 });
+  log("  adversarial bodies done");
+  const runs = await S.runsPerSecond({ total: QUICK ? 2000 : 10000, window: QUICK ? 200 : 1000, connections: CONNECTIONS });
+  log("  runs/s done");
+
+  const cpus = os.cpus();
+  console.log(`\n${started.toISOString()} · node ${process.version} · ${cpus.length} × ${cpus[0]?.model ?? "cpu"} · ${os.platform()} ${os.release()}`);
+  console.log(`loopback, autocannon ${CONNECTIONS} connections, ${ROUNDS} alternating round(s) × ${DURATION} s (medians)\n`);
+  console.table(pairs);
+  console.table([
+    { figure: "mapped GitHub push (template) req/s", value: Math.round(push.rps), note: `÷ /agent ${(push.rps / agentRow["gateway req/s"]).toFixed(2)}; p99 ${push.p99} ms; non-2xx ${push.bad}` },
+    {
+      figure: `/agent p99 ms, empty → ${QUICK ? 300 : 1000} queued`,
+      value: `${backlog.empty.p99} → ${backlog.full.p99}`,
+      note: `ratio ${(backlog.full.p99 / Math.max(1, backlog.empty.p99)).toFixed(2)} (target ≤ 1.5)`,
     },
-  });
-  const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
-  try {
-    results.push(row("gateway /wake", await cannon({ url: `${gw.baseUrl}/hooks/wake`, body: '{"text":"bench","mode":"next-heartbeat"}', headers: auth })));
-    results.push(row("gateway /agent", await cannon({ url: `${gw.baseUrl}/hooks/agent`, body: '{"message":"bench","deliver":false,"wakeMode":"next-heartbeat"}', headers: auth })));
-    results.push(
-      row(
-        "gateway /agent +key",
-        await cannon({
-          url: `${gw.baseUrl}/hooks/agent`,
-          headers: auth,
-          requests: [
-            {
-              body: '{"message":"bench","deliver":false,"wakeMode":"next-heartbeat"}',
-              setupRequest: (req) => ({ ...req, headers: { ...req.headers, "idempotency-key": randomUUID() } }),
-            },
-          ],
-        }),
-      ),
-    );
-  } finally {
-    await gw.stop("SIGTERM");
-    fs.rmSync(gw.dir, { recursive: true, force: true });
-  }
-
-  const express = results.find((r) => r.target === "express");
-  for (const r of results) {
-    r["req/s ÷ express"] = (r["req/s"] / express["req/s"]).toFixed(2);
-    r["p99 ÷ express"] = express["p99 ms"] > 0 ? (r["p99 ms"] / express["p99 ms"]).toFixed(2) : "n/a";
-  }
-  console.log(`\nloopback, ${CONNECTIONS} connections, ${DURATION} s per target (node ${process.version})`);
-  console.table(results);
-  const bad = results.filter((r) => r.target.startsWith("gateway") && (r.non2xx > 0 || r.errors > 0));
-  if (bad.length > 0) {
-    console.error(`gateway answered non-2xx or failed: ${bad.map((r) => r.target).join(", ")}`);
-    process.exit(1);
-  }
+    {
+      figure: `RSS MB over ${QUICK ? 100 : 1000} rejected 10 MB bodies`,
+      value: `${rss.before.toFixed(0)} → ${rss.after.toFixed(0)} (peak ${rss.peak.toFixed(0)})`,
+      note: `growth ${(rss.after - rss.before).toFixed(1)} MB (target < 50); answers ${JSON.stringify(rss.statuses)}`,
+    },
+    {
+      figure: `runs/s, first vs last ${QUICK ? 200 : 1000} of ${QUICK ? 2000 : 10000}`,
+      value: `${runs.first.toFixed(0)} → ${runs.last.toFixed(0)}`,
+      note: `last ÷ first ${(runs.last / runs.first).toFixed(2)} (target ≥ 0.8); finished ${runs.finished}`,
+    },
+  ]);
+  console.log("slowest /healthz probe while adversarial bodies are posted (default limits; target < 50 ms)");
+  console.table(stalls);
 }
 
 main().catch((e) => {

@@ -11,6 +11,7 @@ import { PHONE_CHANNELS, normalizePhoneNumber } from "./phone-number";
 import { confineSessionKey, defaultSessionKey } from "./session-key";
 import type { AgentAction } from "../core/actions";
 import { requiredText, wakeModeField } from "./validate-wake";
+import { fastAgentFields } from "./fast-fields";
 import type { ValidationContext } from "./validation-context";
 import { BASE_MESSAGES, MODEL_NOT_ALLOWED, REQUEST_VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";
 
@@ -109,11 +110,22 @@ type AgentFields = { message: string } & Partial<Omit<AgentAction, "kind" | "mes
  * @example validateAgent({ message: "hi", sessionKey: "main" }, ctx) // sessionKey "hook:main"
  */
 export function validateAgent(raw: unknown, ctx: ValidationContext, subject = "request body"): Result<AgentAction> {
-  const { runtime, config } = ctx;
-  const schema = schemaFor(runtime.channels.list(), runtime.models.allowList());
+  const limits = { channels: ctx.runtime.channels.list(), maxName: MAX_NAME_LENGTH, maxSessionKey: MAX_SESSION_KEY_LENGTH, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS };
+  const fast = fastAgentFields(raw, limits) as AgentFields | undefined;
+  return fast ? ok(agentAction(fast, ctx)) : validateAgentWithSchema(raw, ctx, subject);
+}
+
+/** `validateAgent` through joi alone (what the fast path must agree with; the path of every invalid body). */
+export function validateAgentWithSchema(raw: unknown, ctx: ValidationContext, subject = "request body"): Result<AgentAction> {
+  const schema = schemaFor(ctx.runtime.channels.list(), ctx.runtime.models.allowList());
   const { error, value } = schema.validate(raw, REQUEST_VALIDATION_OPTIONS);
   if (error) return err(validationError(toProblems(error), subject));
-  const v = value as AgentFields;
+  return ok(agentAction(value as AgentFields, ctx));
+}
+
+/** The action of validated fields, defaults resolved. */
+function agentAction(v: AgentFields, ctx: ValidationContext): AgentAction {
+  const { runtime, config } = ctx;
 
   const action: AgentAction = {
     kind: "agent",
@@ -128,5 +140,5 @@ export function validateAgent(raw: unknown, ctx: ValidationContext, subject = "r
   if (v.to !== undefined) action.to = v.to;
   if (v.model !== undefined) action.model = runtime.models.resolve(v.model);
   if (v.thinking !== undefined) action.thinking = v.thinking;
-  return ok(action);
+  return action;
 }

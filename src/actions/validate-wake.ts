@@ -5,6 +5,7 @@
 import Joi from "joi";
 import { ok, err, type Result } from "../core/errors";
 import { WAKE_MODES, type WakeAction, type WakeMode } from "../core/actions";
+import { fastWakeFields } from "./fast-fields";
 import { BASE_MESSAGES, REQUEST_VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";
 
 /** A required string with at least one non-whitespace character. */
@@ -35,6 +36,13 @@ const wakeSchema = Joi.object({
  * @example validateWake({ text: "disk full" }) // ok: { kind: "wake", text: "disk full", mode: "now" }
  */
 export function validateWake(raw: unknown, subject = "request body"): Result<WakeAction> {
+  const fast = fastWakeFields(raw);
+  if (fast) return ok({ kind: "wake", text: fast.text.trim(), mode: fast.mode ?? "now" });
+  return validateWakeWithSchema(raw, subject);
+}
+
+/** `validateWake` through joi alone (what the fast path must agree with; the path of every invalid body). */
+export function validateWakeWithSchema(raw: unknown, subject = "request body"): Result<WakeAction> {
   const { error, value } = wakeSchema.validate(raw, REQUEST_VALIDATION_OPTIONS);
   if (error) return err(validationError(toProblems(error), subject));
   const v = value as { text: string; mode?: WakeMode };

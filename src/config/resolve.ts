@@ -100,6 +100,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
     rateLimit: { ...hooks.rateLimit },
     authThrottle: { ...hooks.authThrottle },
     ledger: { ...hooks.ledger },
+    durability: hooks.durability,
     defaultTimeoutSeconds: cfg.agents.defaults.timeoutSeconds,
   };
 }

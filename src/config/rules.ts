@@ -23,7 +23,12 @@ export const HOOKS_DEFAULTS = {
   rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
   authThrottle: { maxFailures: 20, windowSeconds: 60 },
   ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
+  /** What an accepted request survives: "process" (a crash, kill -9) or "os" (also an OS crash or power loss). */
+  durability: "process",
 } as const;
+
+/** Values of `hooks.durability` (docs/reliability.md). */
+export const DURABILITIES = ["process", "os"] as const;
 
 /** Defaults of `hooks.mappings[]` entries. */
 export const MAPPING_DEFAULTS = { action: "agent", idPrefix: "mapping-" } as const;

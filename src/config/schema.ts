@@ -15,7 +15,7 @@ import { THINKING_LEVELS } from "../host-contract/host-api";
 import { mailSchema } from "./mail-schema";
 import { mappingSchema } from "./mapping-schema";
 import { describeProblems } from "./problems";
-import { BOUNDS, DEFAULT_AGENT_TIMEOUT_SECONDS, GITHUB_DEFAULTS, HOOKS_DEFAULTS, MAX_LENGTHS, REGEXES } from "./rules";
+import { BOUNDS, DEFAULT_AGENT_TIMEOUT_SECONDS, DURABILITIES, GITHUB_DEFAULTS, HOOKS_DEFAULTS, MAX_LENGTHS, REGEXES } from "./rules";
 
 const d = HOOKS_DEFAULTS;
 
@@ -97,6 +97,12 @@ export const hooksSectionSchema: Joi.ObjectSchema = Joi.object({
   rateLimit: rateLimitSchema,
   authThrottle: authThrottleSchema,
   ledger: ledgerSchema,
+  durability: Joi.string()
+    .valid(...DURABILITIES)
+    .default(d.durability)
+    .description(
+      'What an accepted request survives: "process" (a crash or kill -9 of the gateway; no fsync per request) or "os" (also an OS crash or power loss: synchronous=FULL, one fdatasync per group commit). The gateway\'s journal and session logs follow it unless gateway.durability is set.',
+    ),
 }).default();
 
 /** One entry of `agents.defaults.models` (host-owned: other keys are left to the host). */

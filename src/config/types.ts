@@ -182,6 +182,8 @@ export interface HooksConfig {
   rateLimit: RateLimitConfig;
   authThrottle: AuthThrottleConfig;
   ledger: LedgerConfig;
+  /** `hooks.durability`: "process" (default, WAL synchronous=NORMAL) or "os" (synchronous=FULL). */
+  durability: "process" | "os";
   /** From `agents.defaults.timeoutSeconds` (default 600). */
   defaultTimeoutSeconds: number;
 }

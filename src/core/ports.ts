@@ -84,8 +84,11 @@ export interface MappedHookResolver {
 export interface Dispatcher {
   /** Enqueues the (wrapped) text on the main session; requests a heartbeat for mode "now". */
   wake(action: WakeAction, source: ActionSource): Promise<Result<DispatchResult>>;
-  /** Persists the run and schedules it; never waits for it. `overloaded` / `shutting_down` errors. */
-  agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<DispatchResult>;
+  /**
+   * Persists the run and schedules it; resolves once the run is stored (with the other
+   * runs of its event-loop turn), never waits for it to run. `overloaded` / `shutting_down` errors.
+   */
+  agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Promise<Result<DispatchResult>>;
   /**
    * Persists several runs in one transaction and schedules them: all are accepted or
    * none (`overloaded` when they do not all fit the queue). Results in input order.

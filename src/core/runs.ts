@@ -64,6 +64,14 @@ export interface RunStore {
   insert(run: RunRecord): void;
   /** Persists several new runs in one transaction: all of them, or (when it throws) none. */
   insertAll(runs: readonly RunRecord[]): void;
+  /**
+   * Persists a new run with the turn's group commit (one transaction for the runs of
+   * every request of an event-loop turn); resolves once committed. Optional: a store
+   * without it is written with `insert`.
+   */
+  stageInsert?(run: RunRecord): Promise<void>;
+  /** Commits what `stageInsert` staged, now (before the store closes). */
+  flush?(): void;
   /** Applies a partial update (status transitions, timestamps, summary). */
   update(id: string, patch: Partial<Omit<RunRecord, "id" | "seq" | "action" | "source">>): void;
   get(id: string): RunRecord | undefined;
@@ -105,6 +113,12 @@ export interface RunQueue {
    * accepted, or none (`overloaded` when they would not all fit `maxQueued`).
    */
   enqueueAll(entries: ReadonlyArray<{ action: AgentAction; source: ActionSource; idempotencyKey?: string }>): Result<RunRecord[]>;
+  /**
+   * `enqueue` through the store's group commit: the run is persisted with the other
+   * runs of this event-loop turn in one transaction, and the result (like `enqueue`'s)
+   * comes once it is committed — the 202 still means stored.
+   */
+  accept(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Promise<Result<RunRecord>>;
   get(id: string): RunRecord | undefined;
   /**
    * Reads what recovery will act on (runs found queued, running, or with a summary

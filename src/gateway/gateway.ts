@@ -34,6 +34,7 @@ import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayApp } from "./http/create-app";
 import { createGatewayMetrics } from "./metrics/gateway-metrics";
 import { createDashboard } from "./ui/ui-router";
+import { createExpressServer } from "./http/express-server";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
@@ -201,7 +202,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
       hooks: hooksStatus(plugins.inspectors, log),
     }),
   });
-  server = http.createServer(app);
+  server = createExpressServer(app);
   server.on("clientError", createClientErrorHandler({ logger: log }));
   let port: number;
   try {

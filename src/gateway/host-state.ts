@@ -10,6 +10,7 @@ import type { GatewayConfig } from "./config/gateway-config";
 import type { GatewayLogger } from "./logger";
 import { STATE_FILES } from "./paths";
 import { createJournal, type Journal } from "./journal/journal";
+import { createGroupCommit } from "./storage/group-commit";
 import { createSessionStore, type SessionStore } from "./sessions/session-store";
 import { createChannelRegistry, type ChannelRegistry } from "./channels/channel-registry";
 import { createRunner } from "./runners/create-runner";
@@ -29,9 +30,15 @@ export interface HostState {
 
 export function createHostState(config: GatewayConfig, logger: GatewayLogger, env: NodeJS.ProcessEnv = process.env): HostState {
   const events = new EventEmitter<HostEvents>();
-  const journal = createJournal({ file: path.join(config.stateDir, STATE_FILES.journal), logger: logger.child("journal") });
+  // One group commit for the journal and the session logs: a turn's hook changes cost one write per file.
+  const commit = createGroupCommit();
+  const sync = config.durability === "os";
+  const journal = createJournal({ file: path.join(config.stateDir, STATE_FILES.journal), logger: logger.child("journal"), commit, sync });
   const sessions = createSessionStore({
     dir: path.join(config.stateDir, STATE_FILES.sessions),
+    commit,
+    sync,
+    keepOpen: (key) => key === MAIN_SESSION_KEY,
     onCreated: (sessionKey) => events.emit("session", { phase: "created", sessionKey }),
     logger: logger.child("sessions"),
   });

@@ -100,11 +100,14 @@ export function createGatewayLogger(level: LogLevel = "info", streamOrOptions: N
   return {
     child(label) {
       const c = root.child({ label });
+      // Lines below the level are dropped before winston builds them (per-request debug lines cost nothing at info).
+      const on = (lvl: LogLevel) => root.isLevelEnabled(lvl);
       return {
-        debug: (m, meta) => void c.debug(m, meta ?? {}),
-        info: (m, meta) => void c.info(m, meta ?? {}),
+        debug: (m, meta) => void (on("debug") && c.debug(m, meta ?? {})),
+        info: (m, meta) => void (on("info") && c.info(m, meta ?? {})),
         warn: (m, meta) => void c.warn(m, meta ?? {}),
         error: (m, meta) => void c.error(m, meta ?? {}),
+        isLevelEnabled: on,
       };
     },
     close: () => root.close(),

@@ -39,16 +39,17 @@ export function createServeRuntime(d: ServeRuntimeDeps): HostRuntime {
         if (typeof text !== "string") throw new Error("enqueueSystemEvent: text must be a string");
         // An event whose dedupe key the session already holds (or recently consumed) is a re-send: dropped, not journaled.
         if (typeof meta?.dedupeKey === "string" && d.sessions.hasDedupeKey(sessionKey, meta.dedupeKey)) return;
-        if (sessionKey === MAIN_SESSION_KEY && d.mainMaxPending !== undefined && d.sessions.get(sessionKey).pending.length >= d.mainMaxPending) {
+        if (sessionKey === MAIN_SESSION_KEY && d.mainMaxPending !== undefined && d.sessions.pendingCount(sessionKey) >= d.mainMaxPending) {
           throw hostOverloadedError(
             `the main session already holds ${d.mainMaxPending} pending system events (session.main.maxPending); retry once a heartbeat has drained them`,
             MAIN_FULL_RETRY_AFTER_SECONDS,
           );
         }
-        // The event and its journal line are one change: when either cannot be stored
-        // (disk full …) neither remains, and the StorageWriteError (code ENOSPC …) is thrown.
-        d.sessions.enqueue(sessionKey, text, meta, () =>
-          d.journal.append({
+        // The event and its journal line are one change, written with the turn's group commit:
+        // the promise resolves once both are stored; when the batch cannot be stored (disk
+        // full …) neither remains and it rejects with the StorageWriteError (code ENOSPC …).
+        return d.sessions.stageEnqueue(sessionKey, text, meta, () =>
+          d.journal.staged({
             type: "system_event",
             sessionKey,
             text,
@@ -56,7 +57,7 @@ export function createServeRuntime(d: ServeRuntimeDeps): HostRuntime {
             // A run's summary names its run, so the dashboard can show it among the run's effects.
             ...(typeof meta?.runId === "string" ? { runId: meta.runId } : {}),
           }),
-        );
+        ).stored;
       },
     },
     heartbeat: { requestNow: ({ reason }) => d.heartbeat.requestNow(String(reason ?? "request")) },

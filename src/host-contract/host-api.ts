@@ -28,6 +28,12 @@ export interface HostLogger {
   info(message: string, meta?: Record<string, unknown>): void;
   warn(message: string, meta?: Record<string, unknown>): void;
   error(message: string, meta?: Record<string, unknown>): void;
+  /**
+   * False when lines of `level` are discarded, so a plugin can skip building them
+   * (e.g. per-request debug lines). Optional (additive in host API 1.3): absent
+   * means every level is kept.
+   */
+  isLevelEnabled?(level: "debug" | "info" | "warn" | "error"): boolean;
 }
 
 /** Metadata attached to a system event (where it came from). */

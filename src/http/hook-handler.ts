@@ -95,7 +95,7 @@ export function createHookHandler(deps: HookHandlerDeps): HookHandler {
       ctx.outcome.kind = "wake";
       return { status: 200, body: { ok: true, mode, ...mapping } };
     }
-    const r = dispatcher.agent(action, source, ctx.idempotencyKey !== undefined ? { idempotencyKey: ctx.idempotencyKey } : undefined);
+    const r = await dispatcher.agent(action, source, ctx.idempotencyKey !== undefined ? { idempotencyKey: ctx.idempotencyKey } : undefined);
     if (!r.ok) throw r.error;
     if (r.value.kind !== "agent") throw new Error("dispatcher.agent returned a non-agent result");
     ctx.outcome.kind = "agent";

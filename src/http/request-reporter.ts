@@ -89,7 +89,8 @@ export function createRequestReporter(options: RequestReporterOptions): RequestR
       if (rec.reported) return;
       rec.reported = true;
       metrics?.answered(rec.hook, status, seconds(rec), { replayed: info.replayed === true });
-      logger.info("hook request accepted", { ...base(rec, status), kind: info.kind, mappingId: info.mappingId, runId: info.runId, replayed: info.replayed });
+      // Per request: at debug (the decision is the 2xx itself; events carry it to metrics). Refusals stay at warn/error.
+      logger.debug("hook request accepted", { ...base(rec, status), kind: info.kind, mappingId: info.mappingId, runId: info.runId, replayed: info.replayed });
       emitter.emit("request:accepted", {
         requestId: rec.requestId,
         hook: rec.hook ?? "",

@@ -13,7 +13,7 @@
  *   app.use(config.path, createHooksRouter({ config, runtime, logger, emitter, dispatcher }));
  */
 import { createHash, randomUUID } from "node:crypto";
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { hookErrors } from "../core/errors";
 import { redactString } from "../safety/redact";
 import { runIdempotencyKey } from "../store/idempotency-store";
@@ -38,11 +38,12 @@ import { codeForStatus, createRequestReporter } from "./request-reporter";
 import { lookupRun } from "./run-status";
 import { writeChallenge } from "./handshake";
 import type { HooksRouterDeps, RequestState } from "./router-deps";
+import { stagePipeline } from "./stage-pipeline";
 
 export type { HooksRouterDeps } from "./router-deps";
 import type { HookResponse } from "../core/ports";
 
-export function createHooksRouter(deps: HooksRouterDeps): Router {
+export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
   const { config, logger } = deps;
   const clock = deps.clock ?? Date.now;
   const idGen = deps.idGen ?? randomUUID;
@@ -265,14 +266,7 @@ export function createHooksRouter(deps: HooksRouterDeps): Router {
     renderHookError(res, error);
   }
 
-  const router = express.Router();
-  router.use(begin);
-  router.use(checkCredentials);
-  router.use(routeAndMethod);
-  router.use(authenticate);
-  router.use(refuseWhileShuttingDown);
-  if (deps.rateLimiter) router.use(deps.rateLimiter);
-  router.use(serve);
-  router.use(renderError);
-  return router;
+  const stages: RequestHandler[] = [begin, checkCredentials, routeAndMethod, authenticate, refuseWhileShuttingDown];
+  if (deps.rateLimiter) stages.push(deps.rateLimiter);
+  return stagePipeline(stages, serve, renderError);
 }

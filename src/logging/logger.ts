@@ -1,45 +1,38 @@
 /**
- * winston loggers, one child per module (`{ plugin, module }` labels), forwarded
- * to the host logger. Every meta object passes through `redact()` so a token or
- * a `?token=` query can never reach a log line.
+ * The plugin's loggers, one per module (`{ module, plugin }` labels), forwarded
+ * straight to the host logger — one pipeline: the host's. Every meta object
+ * passes through `redact()` and every message through `redactString()`, so a
+ * token or a `?token=` query can never reach a log line. A line of a level the
+ * host discards (`HostLogger.isLevelEnabled`) is dropped before it is built or
+ * redacted, so per-request debug lines cost nothing at the default level.
  */
-import winston from "winston";
-import Transport from "winston-transport";
 import type { HostLogger } from "../host-contract/host-api";
 import type { ModuleLogger } from "../core/logger";
 import { redact, redactString } from "../safety/redact";
 
 export type { ModuleLogger };
 
-class HostTransport extends Transport {
-  constructor(private readonly host: HostLogger) {
-    super();
-  }
-  override log(info: Record<string | symbol, unknown>, next: () => void): void {
-    const { level, message, ...meta } = info as { level: string; message: string; [k: string]: unknown };
-    const clean = redact(meta) as Record<string, unknown>;
-    const text = redactString(String(message));
-    const fn = level === "error" ? this.host.error : level === "warn" ? this.host.warn : level === "debug" ? this.host.debug : this.host.info;
-    fn.call(this.host, text, clean);
-    next();
-  }
-}
+type Level = "debug" | "info" | "warn" | "error";
 
-/** Root logger of the plugin; `forModule(name)` gives the per-module child. */
-/** The plugin's loggers: one child per module, and `close()` to flush at the end. */
+/** The plugin's loggers: one child per module, and `close()` at the end (nothing is buffered here: the host writes each line). */
 export interface PluginLogs {
   forModule(name: string): ModuleLogger;
   close(): void;
 }
 
 export function createPluginLogger(host: HostLogger, pluginId = "inbound-webhooks"): PluginLogs {
-  const root = winston.createLogger({
-    level: "debug",
-    defaultMeta: { plugin: pluginId },
-    transports: [new HostTransport(host)],
-  });
+  const emit = (level: Level, module: string, message: string, meta: Record<string, unknown> | undefined): void => {
+    if (host.isLevelEnabled?.(level) === false) return;
+    const clean = redact({ module, plugin: pluginId, ...(meta ?? {}) }) as Record<string, unknown>;
+    host[level](redactString(String(message)), clean);
+  };
   return {
-    forModule: (name) => root.child({ module: name }),
-    close: () => root.close(),
+    forModule: (name) => ({
+      debug: (message, meta) => emit("debug", name, message, meta),
+      info: (message, meta) => emit("info", name, message, meta),
+      warn: (message, meta) => emit("warn", name, message, meta),
+      error: (message, meta) => emit("error", name, message, meta),
+    }),
+    close: () => undefined,
   };
 }

@@ -66,7 +66,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   let stopping = false;
   const isShuttingDown = (): boolean => stopping || opts.hostStopping();
 
-  const db = openPluginDatabase({ dir: opts.stateDir, logger: logs.forModule("store") });
+  const db = openPluginDatabase({ dir: opts.stateDir, logger: logs.forModule("store"), synchronous: config.durability === "os" ? "FULL" : "NORMAL" });
   // Requests waiting for their run (Prefer: wait) learn its outcome the moment the queue records it.
   const waiters = createRunWaiters();
   const executor = createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter });

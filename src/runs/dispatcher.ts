@@ -17,7 +17,7 @@ import { HOOK_SESSION_PREFIX } from "../actions/session-key";
 export interface DispatcherOptions {
   config: Pick<ResolvedHooksConfig, "allowedSessionKeyPrefixes">;
   runtime: HostRuntime;
-  queue: Pick<RunQueue, "enqueue" | "enqueueAll" | "get">;
+  queue: Pick<RunQueue, "accept" | "enqueueAll" | "get">;
   /** True once shutdown began: new actions are refused with `shutting_down`. */
   isShuttingDown: () => boolean;
   /** Marker id generator of the safety wrapper; default random hex. */
@@ -87,10 +87,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   // The stored message is the wrapped text, so a run resumed after a restart runs exactly what was accepted.
   const stored = (action: AgentAction, source: ActionSource): AgentAction => ({ ...action, message: contentForSession(action.message, source, idGen) });
 
-  function agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<DispatchResult> {
+  async function agent(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Promise<Result<DispatchResult>> {
     if (isShuttingDown()) return err(hookErrors.shuttingDown());
     if (!prefixAllowed(action)) return err(hookErrors.sessionKeyPrefixNotAllowed());
-    const queuedRun = queue.enqueue(stored(action, source), source, opts);
+    // Resolves once the run is committed (with the other runs of this event-loop turn): the 202 means stored.
+    const queuedRun = await queue.accept(stored(action, source), source, opts);
     if (!queuedRun.ok) return queuedRun;
     return ok({ kind: "agent", runId: queuedRun.value.id, sessionKey: queuedRun.value.action.sessionKey });
   }

@@ -237,51 +237,103 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       for (const r of running.values()) r.controller.abort(new Error(SHUTDOWN_REASON));
       await waitAtMost(allDone(), cancelSettleMs);
     }
+    store.flush?.();
     closed = true;
     phase = "stopped";
     logger.info("run queue stopped", { queued: queued.length, leftRunning: running.size });
   }
 
-  /** Persists new queued runs (one transaction for several) and schedules them: all accepted, or none. */
-  function accept(entries: ReadonlyArray<{ action: RunRecord["action"]; source: RunRecord["source"]; idempotencyKey?: string }>): Result<RunRecord[]> {
+  /** Staged inserts not yet committed: they count towards `maxQueued`. */
+  let accepting = 0;
+
+  /** The checks before a run is stored, and the record to store; an error Result when refused. */
+  function admit(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string }): Result<RunRecord> {
     if (phase === "stopping" || phase === "stopped") return err(hookErrors.shuttingDown());
-    if (entries.some((e) => e.action.sessionKey === runtime.sessions.mainKey)) return err(hookErrors.sessionKeyIsMainSession());
-    const depth = phase === "started" ? queued.length : store.countQueued();
-    const requestId = entries[0]?.source.requestId;
-    if (depth + entries.length > config.maxQueued) {
-      logger.warn("run refused: queue full", { code: "overloaded", queued: depth, runs: entries.length, maxQueued: config.maxQueued, requestId });
+    if (action.sessionKey === runtime.sessions.mainKey) {
+      return err(hookErrors.sessionKeyIsMainSession());
+    }
+    const depth = (phase === "started" ? queued.length : store.countQueued()) + accepting;
+    if (depth >= config.maxQueued) {
+      logger.warn("run refused: queue full", { code: "overloaded", queued: depth, maxQueued: config.maxQueued, requestId: source.requestId });
       return err(hookErrors.overloaded({ maxQueued: config.maxQueued }, { headers: { "Retry-After": retryAfter } }));
     }
-    let records: RunRecord[];
-    try {
-      records = entries.map(({ action, source, idempotencyKey }) => {
-        const record: RunRecord = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
-        if (idempotencyKey !== undefined) record.idempotencyKey = idempotencyKey;
-        return record;
-      });
-      if (records.length === 1) store.insert(records[0]);
-      else store.insertAll(records);
-    } catch (e) {
-      const fault = storageFaultCode(e);
-      logger.error("run could not be stored; not accepted", { code: fault ? "storage_unavailable" : "store_failed", cause: errorCode(e) ?? "unknown", requestId, error: e instanceof Error ? e.message : String(e) });
-      return err(fault ? storageUnavailable(e) : hookErrors.runNotStored({ cause: e }));
-    }
-    for (const record of records) {
-      addQueued(record);
-      logger.info("run queued", { runId: record.id, seq: record.seq, sessionKey: record.action.sessionKey, hook: record.source.hook, requestId: record.source.requestId });
-    }
+    const record: RunRecord = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
+    if (opts.idempotencyKey !== undefined) record.idempotencyKey = opts.idempotencyKey;
+    return ok(record);
+  }
+
+  function notStored(e: unknown, source: RunRecord["source"]): Result<never> {
+    const fault = storageFaultCode(e);
+    logger.error("run could not be stored; not accepted", {
+      code: fault ? "storage_unavailable" : "store_failed",
+      cause: errorCode(e) ?? "unknown",
+      requestId: source.requestId,
+      error: e instanceof Error ? e.message : String(e),
+    });
+    return err(fault ? storageUnavailable(e) : hookErrors.runNotStored({ cause: e }));
+  }
+
+  /** A stored run joins the queue. Per-run line at debug: the accept itself is reported by the request log. */
+  function queuedNow(record: RunRecord): RunRecord {
+    addQueued(record);
+    logger.debug("run queued", { runId: record.id, seq: record.seq, sessionKey: record.action.sessionKey, hook: record.source.hook, requestId: record.source.requestId });
     schedulePump();
-    return ok(records.map((r) => ({ ...r })));
+    return { ...record };
+  }
+
+  /** Persists several queued runs in one transaction (a fan-out) and schedules them: all accepted, or none. */
+  function acceptAll(entries: ReadonlyArray<{ action: RunRecord["action"]; source: RunRecord["source"]; idempotencyKey?: string }>): Result<RunRecord[]> {
+    if (phase === "stopping" || phase === "stopped") return err(hookErrors.shuttingDown());
+    if (entries.some((e) => e.action.sessionKey === runtime.sessions.mainKey)) return err(hookErrors.sessionKeyIsMainSession());
+    const depth = (phase === "started" ? queued.length : store.countQueued()) + accepting;
+    const first = entries[0].source;
+    if (depth + entries.length > config.maxQueued) {
+      logger.warn("run refused: queue full", { code: "overloaded", queued: depth, runs: entries.length, maxQueued: config.maxQueued, requestId: first.requestId });
+      return err(hookErrors.overloaded({ maxQueued: config.maxQueued }, { headers: { "Retry-After": retryAfter } }));
+    }
+    const records = entries.map(({ action, source, idempotencyKey }) => {
+      const record: RunRecord = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
+      if (idempotencyKey !== undefined) record.idempotencyKey = idempotencyKey;
+      return record;
+    });
+    try {
+      store.insertAll(records);
+    } catch (e) {
+      return notStored(e, first);
+    }
+    return ok(records.map(queuedNow));
   }
 
   function enqueue(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Result<RunRecord> {
-    const r = accept([{ action, source, ...opts }]);
-    return r.ok ? ok(r.value[0]) : r;
+    const admitted = admit(action, source, opts);
+    if (!admitted.ok) return admitted;
+    try {
+      store.insert(admitted.value);
+    } catch (e) {
+      return notStored(e, source);
+    }
+    return ok(queuedNow(admitted.value));
+  }
+
+  async function accept(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Promise<Result<RunRecord>> {
+    if (!store.stageInsert) return enqueue(action, source, opts);
+    const admitted = admit(action, source, opts);
+    if (!admitted.ok) return admitted;
+    accepting++;
+    try {
+      await store.stageInsert(admitted.value);
+    } catch (e) {
+      return notStored(e, source);
+    } finally {
+      accepting--;
+    }
+    return ok(queuedNow(admitted.value));
   }
 
   return {
     enqueue,
-    enqueueAll: (entries) => (entries.length === 0 ? ok([]) : accept(entries)),
+    enqueueAll: (entries) => (entries.length === 0 ? ok([]) : acceptAll(entries)),
+    accept,
     get: (id) => store.get(id),
     open,
     start,

@@ -26,8 +26,20 @@ export const UNTRUSTED_NOTICE =
 const MARKER_ID = /^[0-9a-f]{8,64}$/i;
 const MAX_META_CHARS = 200;
 
+/** Random bytes drawn 4 KiB at a time (one call into the CSPRNG per 256 markers, as crypto.randomUUID does). */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = POOL_BYTES;
+
+/** 16 random bytes as 32 hex characters. */
 export function defaultMarkerId(): string {
-  return randomBytes(16).toString("hex");
+  if (poolOffset + 16 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  const id = pool.toString("hex", poolOffset, poolOffset + 16);
+  poolOffset += 16;
+  return id;
 }
 
 /** Metadata values go inside the boundary on one line: controls removed, look-alikes neutralised, bounded. */

@@ -2,11 +2,13 @@
  * The plugin's durable store: one SQLite file (better-sqlite3) in the plugin's
  * state directory, shared by the run store and the idempotency guard.
  *
- * Durability choice: WAL journal with `synchronous=NORMAL`. Every committed
- * transaction is in the WAL file (the OS page cache) before the call returns, so
- * a process crash or `kill -9` right after a 202 loses nothing. Only an OS crash or
- * power loss can lose the last few commits; pass `synchronous: "FULL"` to trade
- * throughput for that too.
+ * Durability choice (`hooks.durability`): WAL journal with `synchronous=NORMAL`
+ * ("process", the default). Every committed transaction is in the WAL file (the OS
+ * page cache) before the call returns, so a process crash or `kill -9` right after
+ * a 202 loses nothing. Only an OS crash or power loss can lose the last few
+ * commits; "os" (`synchronous: "FULL"`) syncs the WAL at every commit to survive
+ * that too — affordable because the request path commits once per event-loop turn
+ * (`batch`, write-batch.ts), not once per request.
  *
  * Opening also recovers what a crash left behind: pending idempotency records are
  * completed from the run they produced, or dropped so a retry executes (see
@@ -29,6 +31,7 @@ import type { ModuleLogger } from "../core/logger";
 import { migrate } from "./migrations";
 import { checkWal } from "./wal-check";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
+import { createWriteBatch, type WriteBatch } from "./write-batch";
 
 export const DEFAULT_DATABASE_FILE = "inbound-webhooks.sqlite";
 
@@ -37,6 +40,8 @@ export interface PluginDatabase {
   readonly db: Database.Database;
   /** Absolute path of the database file. */
   readonly file: string;
+  /** The group commit of the request path (write-batch.ts): one transaction per event-loop turn. */
+  readonly batch: WriteBatch;
   /** False once `close()` ran. */
   readonly isOpen: boolean;
   /** Checkpoints the WAL and closes the connection. Idempotent. */
@@ -123,14 +128,17 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
   }
 
   let open = true;
+  const batch = createWriteBatch(db);
   return {
     db,
     file,
+    batch,
     get isOpen() {
       return open && db.open;
     },
     close() {
       if (!open) return;
+      batch.flush();
       open = false;
       if (!db.open) return;
       try {

@@ -98,33 +98,38 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     return [];
   };
 
-  const insertOne = (run: RunRecord): void => {
-    insertStmt.run({
-      id: run.id,
-      seq: run.seq,
-      status: run.status,
-      action: JSON.stringify(run.action),
-      source: JSON.stringify(run.source),
-      createdAt: run.createdAt,
-      startedAt: run.startedAt ?? null,
-      finishedAt: run.finishedAt ?? null,
-      summary: run.summary ?? null,
-      error: run.error ?? null,
-      idempotencyKey: run.idempotencyKey ?? null,
-      summaryPending: run.summaryPending ? 1 : 0,
-    });
-    if (run.seq >= seq) seq = run.seq + 1;
-  };
+  const rowOf = (run: RunRecord) => ({
+        id: run.id,
+        seq: run.seq,
+        status: run.status,
+        action: JSON.stringify(run.action),
+        source: JSON.stringify(run.source),
+        createdAt: run.createdAt,
+        startedAt: run.startedAt ?? null,
+        finishedAt: run.finishedAt ?? null,
+        summary: run.summary ?? null,
+        error: run.error ?? null,
+        idempotencyKey: run.idempotencyKey ?? null,
+        summaryPending: run.summaryPending ? 1 : 0,
+      });
 
   return {
     insert(run) {
-      insertOne(run);
+      insertStmt.run(rowOf(run));
+      if (run.seq >= seq) seq = run.seq + 1;
     },
     insertAll(runs) {
       db.transaction(() => {
-        for (const run of runs) insertOne(run);
+        for (const run of runs) insertStmt.run(rowOf(run));
       }).immediate();
+      for (const run of runs) if (run.seq >= seq) seq = run.seq + 1;
     },
+    stageInsert(run) {
+      const row = rowOf(run);
+      if (run.seq >= seq) seq = run.seq + 1;
+      return database.batch.stage(() => void insertStmt.run(row));
+    },
+    flush: () => database.batch.flush(),
     update(id, patch) {
       // Like the memory store: a key whose value is `undefined` leaves the column unchanged.
       const fields = (Object.keys(patch) as Array<keyof Patch>).filter((k) => k in PATCH_COLUMNS && patch[k] !== undefined).sort();

@@ -52,6 +52,7 @@ describe("defaults", () => {
       ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
       rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
       authThrottle: { maxFailures: 20, windowSeconds: 60 },
+      durability: "process",
       defaultTimeoutSeconds: 600,
     });
   });
@@ -95,6 +96,7 @@ describe("defaults", () => {
       ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
       rateLimit: { enabled: false, max: 3, windowSeconds: 2 },
       authThrottle: { maxFailures: 2, windowSeconds: 5 },
+      durability: "process",
       defaultTimeoutSeconds: 30,
     });
   });
@@ -110,6 +112,14 @@ describe("defaults", () => {
     const copy = JSON.parse(JSON.stringify(raw));
     resolve(raw);
     expect(raw).toEqual(copy);
+  });
+});
+
+describe("hooks.durability", () => {
+  it('is "process" by default, "os" when asked; any other value is an error naming both', () => {
+    expect(resolve({ hooks: { enabled: true, token: TOKEN } }).durability).toBe("process");
+    expect(resolve({ hooks: { enabled: true, token: TOKEN, durability: "os" } }).durability).toBe("os");
+    expect(problem({ hooks: { enabled: true, token: TOKEN, durability: "fsync" } })).toBe("hooks.durability must be one of: process, os");
   });
 });
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import { createServeRuntime, type ServeRuntimeDeps } from "../../src/gateway/runtime";
 import { isHostOverloadedError } from "../../src/host-contract/host-api";
 import { createSessionStore } from "../../src/gateway/sessions/session-store";
+import { createGroupCommit } from "../../src/gateway/storage/group-commit";
 import { createJournal } from "../../src/gateway/journal/journal";
 
 describe("gateway runtime: enqueueSystemEvent with a dedupeKey", () => {
@@ -34,18 +35,25 @@ describe("gateway runtime: enqueueSystemEvent with a dedupeKey", () => {
 });
 
 describe("gateway runtime: enqueueSystemEvent when a write fails", () => {
-  it("throws the cause (ENOSPC) and keeps neither the event nor its journal line when the journal line cannot be written", () => {
+  it("rejects with the cause (ENOSPC) and keeps neither the event nor its journal line when the journal line cannot be written", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gw-atomic-"));
-    const sessions = createSessionStore({ dir: path.join(dir, "sessions") });
+    const commit = createGroupCommit();
+    const sessions = createSessionStore({ dir: path.join(dir, "sessions"), commit });
     const journalFile = path.join(dir, "journal.jsonl");
-    const journal = createJournal({ file: journalFile });
+    const journal = createJournal({ file: journalFile, commit });
     const runtime = createServeRuntime({ sessions, journal, models: [] } as unknown as ServeRuntimeDeps);
-    runtime.sessions.enqueueSystemEvent("main", "stored");
-    const full = jest.spyOn(journal, "append").mockImplementationOnce(() => {
-      throw Object.assign(new Error("cannot append to journal.jsonl: ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    await runtime.sessions.enqueueSystemEvent("main", "stored");
+    const staged = journal.staged.bind(journal);
+    const full = jest.spyOn(journal, "staged").mockImplementationOnce((record) => {
+      const [file, line] = staged(record);
+      const noSpace = () => {
+        throw Object.assign(new Error("cannot append to journal.jsonl: ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+      };
+      return [{ ...file, appendMany: noSpace }, line];
     });
-    expect(() => runtime.sessions.enqueueSystemEvent("main", "refused")).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+    await expect(runtime.sessions.enqueueSystemEvent("main", "refused")).rejects.toMatchObject({ code: "ENOSPC" });
     full.mockRestore();
+    expect(sessions.get("main").pending.map((e) => e.text)).toEqual(["stored"]);
     journal.close();
     expect(createSessionStore({ dir: path.join(dir, "sessions") }).get("main").pending.map((e) => e.text)).toEqual(["stored"]);
     expect(fs.readFileSync(journalFile, "utf8").trim().split("\n").map((l) => JSON.parse(l).text)).toEqual(["stored"]);

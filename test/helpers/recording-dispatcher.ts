@@ -46,7 +46,7 @@ export function createRecordingDispatcher(options: { runIds?: () => string } = {
       d.wakes.push({ action, source });
       return ok({ kind: "wake", mode: action.mode });
     },
-    agent(action, source, opts): Result<DispatchResult> {
+    async agent(action, source, opts): Promise<Result<DispatchResult>> {
       const failure = take();
       if (failure) return err(failure);
       d.agents.push({ action, source, opts });

@@ -25,6 +25,7 @@ export function resolvedConfig(overrides: Partial<ResolvedHooksConfig> = {}): Re
     rateLimit: { enabled: false, max: 120, windowSeconds: 60 },
     authThrottle: { maxFailures: 20, windowSeconds: 60 },
     ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10_000 },
+    durability: "process",
     defaultTimeoutSeconds: 600,
     ...overrides,
   };

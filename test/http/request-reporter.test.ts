@@ -11,7 +11,7 @@ function recordingLogger() {
 const rec = (): RequestRecord => ({ requestId: "r1", startedAt: 1000, client: "127.0.0.1", method: "POST", url: "/hooks/wake?token=[REDACTED]", hook: "wake", bodyBytes: 12, reported: false });
 
 describe("createRequestReporter", () => {
-  it("logs and emits an acceptance once", () => {
+  it("logs an acceptance once at debug and emits it", () => {
     const { lines, logger } = recordingLogger();
     const emitter = createPluginEmitter();
     const events: unknown[] = [];
@@ -23,7 +23,7 @@ describe("createRequestReporter", () => {
     reporter.rejected(r, 500, "internal_error");
     expect(events).toEqual([{ requestId: "r1", hook: "wake", status: 202, kind: "agent", runId: "run-1", mappingId: undefined, replayed: undefined }]);
     expect(lines).toHaveLength(1);
-    expect(lines[0][0]).toBe("info");
+    expect(lines[0][0]).toBe("debug"); // per-request acceptance lines are debug (refusals stay warn/error)
     expect(lines[0][2]).toMatchObject({ requestId: "r1", hook: "wake", status: 202, bytes: 12, latencyMs: 250, kind: "agent", runId: "run-1" });
   });
 

@@ -79,7 +79,7 @@ describe("POST /hooks/wake with the real dispatcher on the fake host: the wrappe
         createDispatcher({
           config,
           runtime: host.api.runtime,
-          queue: { enqueue: () => err(hookErrors.internalError()), enqueueAll: () => err(hookErrors.internalError()), get: () => undefined },
+          queue: { accept: async () => err(hookErrors.internalError()), enqueueAll: () => err(hookErrors.internalError()), get: () => undefined },
           isShuttingDown: () => false,
         }),
     });

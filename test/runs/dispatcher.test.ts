@@ -95,7 +95,7 @@ describe("dispatcher: agent", () => {
     const h = createHarness({ host: { lastRoute: { channel: "bot_chat", to: "chat-42" }, runTurn: () => gate.promise } });
     await h.queue.start();
 
-    const res: Result<DispatchResult> = h.dispatcher.agent(agentAction({ message: "Summarise PR #12" }), directSource());
+    const res: Result<DispatchResult> = await h.dispatcher.agent(agentAction({ message: "Summarise PR #12" }), directSource());
     const accepted = value(res);
     expect(accepted).toEqual({ kind: "agent", runId: "00000000-0000-4000-8000-000000000001", sessionKey: "hook:deploy-1" });
     expect(h.host.turns).toHaveLength(0);
@@ -120,7 +120,7 @@ describe("dispatcher: agent", () => {
   it("deliver:false posts the summary and delivers nothing", async () => {
     const h = createHarness({ host: { lastRoute: { channel: "bot_chat", to: "chat-42" } } });
     await h.queue.start();
-    const accepted = value(h.dispatcher.agent(agentAction({ deliver: false }), directSource()));
+    const accepted = value(await h.dispatcher.agent(agentAction({ deliver: false }), directSource()));
     await h.finished(accepted.kind === "agent" ? accepted.runId : "");
     expect(h.host.deliveries).toEqual([]);
     expect(h.host.systemEvents).toHaveLength(1);
@@ -130,7 +130,7 @@ describe("dispatcher: agent", () => {
   it("a HEARTBEAT_OK reply is not delivered", async () => {
     const h = createHarness({ host: { lastRoute: { channel: "bot_chat", to: "chat-42" }, runTurn: async () => ({ status: "ok", reply: "HEARTBEAT_OK" }) } });
     await h.queue.start();
-    const accepted = value(h.dispatcher.agent(agentAction(), directSource()));
+    const accepted = value(await h.dispatcher.agent(agentAction(), directSource()));
     await h.finished(accepted.kind === "agent" ? accepted.runId : "");
     expect(h.host.deliveries).toEqual([]);
     expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual(["Hook Deploy: HEARTBEAT_OK"]);
@@ -138,14 +138,14 @@ describe("dispatcher: agent", () => {
 
   it("passes the idempotency key to the queue", async () => {
     const h = createHarness();
-    const accepted = value(h.dispatcher.agent(agentAction(), directSource(), { idempotencyKey: "agent:k1" }));
+    const accepted = value(await h.dispatcher.agent(agentAction(), directSource(), { idempotencyKey: "agent:k1" }));
     expect(h.store.get(accepted.kind === "agent" ? accepted.runId : "")?.idempotencyKey).toBe("agent:k1");
   });
 
   it("leaves a mapped message unwrapped only when its mapping allows unsafe content", async () => {
     const h = createHarness();
-    const unsafe = value(h.dispatcher.agent(agentAction({ message: "raw" }), directSource({ hook: "ci", mappingId: "ci", allowUnsafeExternalContent: true })));
-    const safe = value(h.dispatcher.agent(agentAction({ message: "raw" }), directSource({ hook: "ci", mappingId: "ci" })));
+    const unsafe = value(await h.dispatcher.agent(agentAction({ message: "raw" }), directSource({ hook: "ci", mappingId: "ci", allowUnsafeExternalContent: true })));
+    const safe = value(await h.dispatcher.agent(agentAction({ message: "raw" }), directSource({ hook: "ci", mappingId: "ci" })));
     expect(h.store.get(unsafe.kind === "agent" ? unsafe.runId : "")?.action.message).toBe("raw");
     expect(h.store.get(safe.kind === "agent" ? safe.runId : "")?.action.message).toBe(
       wrapExternalContent("raw", { hook: "ci", mappingId: "ci" }, { idGen: () => marker(1) }),
@@ -155,21 +155,21 @@ describe("dispatcher: agent", () => {
   it("returns the queue's overloaded error", async () => {
     const h = createHarness({ config: { maxQueued: 0 } });
     await h.queue.start();
-    const res = h.dispatcher.agent(agentAction(), directSource());
+    const res = await h.dispatcher.agent(agentAction(), directSource());
     expect(!res.ok && [res.error.code, res.error.status, res.error.headers]).toEqual(["overloaded", 503, { "Retry-After": "30" }]);
   });
 
   it("refuses with shutting_down during shutdown and persists nothing", async () => {
     const h = createHarness();
     h.shuttingDown.value = true;
-    const res = h.dispatcher.agent(agentAction(), directSource());
+    const res = await h.dispatcher.agent(agentAction(), directSource());
     expect(!res.ok && res.error.code).toBe("shutting_down");
     expect(h.store.listByStatus(["queued"])).toEqual([]);
   });
 
   it("refuses a session key outside the hook namespace", async () => {
     const h = createHarness();
-    const res = h.dispatcher.agent(agentAction({ sessionKey: "user:alice" }), directSource());
+    const res = await h.dispatcher.agent(agentAction({ sessionKey: "user:alice" }), directSource());
     expect(!res.ok && [res.error.code, res.error.details?.[0].field]).toEqual(["invalid_payload", "sessionKey"]);
   });
 
@@ -190,8 +190,8 @@ describe("dispatcher: agent", () => {
       },
     });
     await h.queue.start();
-    const first = value(h.dispatcher.agent(agentAction({ message: "Ticket opened", sessionKey: "hook:crm-1" }), directSource()));
-    const second = value(h.dispatcher.agent(agentAction({ message: "Ticket closed", sessionKey: "hook:crm-1" }), directSource({ requestId: "req-2" })));
+    const first = value(await h.dispatcher.agent(agentAction({ message: "Ticket opened", sessionKey: "hook:crm-1" }), directSource()));
+    const second = value(await h.dispatcher.agent(agentAction({ message: "Ticket closed", sessionKey: "hook:crm-1" }), directSource({ requestId: "req-2" })));
     const ids = [first, second].map((a) => (a.kind === "agent" ? a.runId : ""));
     expect([first, second].map((a) => a.kind === "agent" && a.sessionKey)).toEqual(["hook:crm-1", "hook:crm-1"]);
 

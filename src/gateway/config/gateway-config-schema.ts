@@ -36,6 +36,7 @@ export const GATEWAY_CONFIG_SCHEMA = {
         logLevel: { enum: ["debug", "info", "warn", "error"] },
         logFormat: { enum: ["pretty", "json"] },
         trustProxy: { type: "array", items: { type: "string", minLength: 1 } },
+        durability: { enum: ["process", "os"] },
         auth: {
           type: "object",
           additionalProperties: false,

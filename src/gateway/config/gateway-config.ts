@@ -16,6 +16,12 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 
 /** `pretty`: aligned, coloured lines for a terminal; `json`: one object per line. */
 export type LogFormat = "pretty" | "json";
+/**
+ * What an accepted hook survives (docs/reliability.md): "process" — a crash or `kill -9`
+ * of the gateway (plain writes, no fsync per request); "os" — also an OS crash or power
+ * loss (one `fdatasync` per group commit of the line files).
+ */
+export type Durability = "process" | "os";
 
 export interface GatewayConfig {
   /** The whole config as loaded (handed to plugins as `api.config`). */
@@ -36,6 +42,8 @@ export interface GatewayConfig {
   logFormat?: LogFormat;
   /** `gateway.trustProxy`: proxies whose X-Forwarded-For is believed; empty = none (the default). */
   trustProxy: string[];
+  /** `gateway.durability` (default: `hooks.durability`, else "process") of the journal and session logs. */
+  durability: Durability;
   /** Absolute plugin directories from `plugins.paths[]`. */
   pluginPaths: string[];
   /** Heartbeat period in ms; 0 = periodic heartbeats disabled. */

@@ -12,7 +12,7 @@ import type { AllowedModel, LastRoute } from "../../host-contract/host-api";
 import { createRuleAjv, describeAjvErrors } from "./ajv-errors";
 import { GatewayConfigError } from "./config-error";
 import { GATEWAY_CONFIG_SCHEMA } from "./gateway-config-schema";
-import { DEFAULTS, type GatewayConfig, type GatewaySecret, type LogFormat, type LogLevel, type RunnerConfig } from "./gateway-config";
+import { DEFAULTS, type Durability, type GatewayConfig, type GatewaySecret, type LogFormat, type LogLevel, type RunnerConfig } from "./gateway-config";
 import { trustProxyProblems } from "./trust-proxy";
 import { parseDuration } from "./duration";
 
@@ -29,6 +29,12 @@ const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v
 const validateGatewayKeys = createRuleAjv({ allErrors: true, strict: false }).compile(GATEWAY_CONFIG_SCHEMA);
 
 /** Validates the gateway-owned keys of a raw config and applies defaults; throws every problem at once. */
+/** `gateway.durability`; unset, it follows the hooks plugin's `hooks.durability` (one setting for both stores), else "process". */
+function durabilityOf(own: unknown, hooks: unknown): Durability {
+  if (own === "process" || own === "os") return own;
+  return hooks === "os" ? "os" : "process";
+}
+
 export function resolveGatewayConfig(raw: Record<string, unknown>, opts: ResolveOptions): GatewayConfig {
   const problems: KeyedProblem[] = validateGatewayKeys(raw) ? [] : describeAjvErrors("", validateGatewayKeys.errors);
   /** True when the schema already found `key`, a key inside it or its parent wrong. */
@@ -71,6 +77,7 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
     logLevel: (gw.logLevel as LogLevel | undefined) ?? "info",
     ...(gw.logFormat === undefined ? {} : { logFormat: gw.logFormat as LogFormat }),
     trustProxy: [...((gw.trustProxy as string[] | undefined) ?? [])],
+    durability: durabilityOf(gw.durability, obj(raw.hooks).durability),
     pluginPaths: paths.map((p) => path.resolve(opts.configDir, p)),
     heartbeatEveryMs,
     heartbeatMaxPromptChars: (obj(defaults.heartbeat).maxPromptChars as number | undefined) ?? DEFAULTS.heartbeatMaxPromptChars,

@@ -3,6 +3,9 @@
  * `<stateDir>/journal.jsonl`, appended synchronously as the effect happens (so a
  * crash right after cannot lose the line).
  *
+ * Lines of a hook's change (a system event) are staged in the group commit
+ * (`staged`) and written with the turn's batch, before the hook is answered.
+ *
  * Appends are whole lines (see `storage/line-file.ts`): when the disk is full an
  * append throws a StorageWriteError (`code` ENOSPC …) and leaves no part of the
  * line behind. At creation a torn last line (a crash or power cut mid-write) is
@@ -15,7 +18,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { HostLogger } from "../../host-contract/host-api";
-import { dropTornTail, openLineFile } from "../storage/line-file";
+import { dropTornTail, openLineFile, type LineFile } from "../storage/line-file";
+import { createGroupCommit, type GroupCommit } from "../storage/group-commit";
 
 /** Entry types and their fields (beyond `ts` and `type`). */
 export type JournalRecord =
@@ -33,8 +37,10 @@ export type JournalEntry = JournalRecord & { ts: string };
 
 export interface Journal {
   readonly file: string;
-  /** Appends one line; throws a StorageWriteError (nothing written) when it cannot be stored. */
+  /** Appends one line (after what is staged in the group commit); throws a StorageWriteError (nothing written) when it cannot be stored. */
   append(record: JournalRecord): JournalEntry;
+  /** The line of `record` and the file, for a change staged in the group commit (`commit.stage([[…], journal.staged(rec)])`). */
+  staged(record: JournalRecord): readonly [LineFile, string];
   close(): void;
 }
 
@@ -43,6 +49,10 @@ export interface JournalOptions {
   now?: () => Date;
   /** Where a dropped torn tail is reported. */
   logger?: Pick<HostLogger, "warn">;
+  /** The group commit staged lines join (shared with the session store); default a private one. */
+  commit?: GroupCommit;
+  /** `fdatasync` every write ("os" durability). Default false. */
+  sync?: boolean;
 }
 
 export function createJournal(opts: JournalOptions): Journal {
@@ -52,14 +62,17 @@ export function createJournal(opts: JournalOptions): Journal {
   if (dropped > 0) {
     opts.logger?.warn(`journal ${opts.file} ended in a torn line (a write cut short by a crash); dropped its ${dropped} bytes`, { file: opts.file, bytes: dropped });
   }
-  const out = openLineFile(opts.file, { name: path.basename(opts.file), keepOpen: true });
+  const out = openLineFile(opts.file, { name: path.basename(opts.file), keepOpen: true, sync: opts.sync });
+  const commit = opts.commit ?? createGroupCommit();
   return {
     file: opts.file,
     append(record) {
+      commit.flush();
       const entry = { ts: now().toISOString(), ...record } as JournalEntry;
       out.append(JSON.stringify(entry));
       return entry;
     },
+    staged: (record) => [out, JSON.stringify({ ts: now().toISOString(), ...record })],
     close: () => out.close(),
   };
 }

@@ -26,6 +26,8 @@ import type { ChatMessage, PendingSystemEvent } from "./session-types";
 
 /** One change of a session. */
 export type SessionChange =
+  /** First line of a session that has no snapshot yet (a new session costs one line, not a snapshot file). */
+  | { op: "create"; key: string; createdAt: string }
   | { op: "enqueue"; ev: PendingSystemEvent }
   | { op: "consume"; ids: string[] }
   | { op: "history"; messages: ChatMessage[] }
@@ -62,7 +64,7 @@ export function truncateSessionLog(file: string): void {
   if (fs.existsSync(file)) fs.truncateSync(file, 0);
 }
 
-const OPS = new Set(["enqueue", "consume", "history", "route", "heartbeat"]);
+const OPS = new Set(["create", "enqueue", "consume", "history", "route", "heartbeat"]);
 
 function parseOp(line: string): SessionOp | string {
   let v: Partial<SessionOp> | null;

@@ -6,12 +6,15 @@
  *
  * Each session is a snapshot `<name>.json` (rewritten atomically) plus an
  * append-only change log `<name>.log.jsonl` (see `session-log.ts`). Every change
- * is one line appended synchronously before the call returns, so a restart keeps
- * pending events and an enqueue costs O(1) however long the queue is. The
- * snapshot is rewritten and the log emptied only when the log's dead entries
- * outweigh the live ones (e.g. right after a heartbeat consumed the queue), so
- * rewrites are amortised O(1) per change. Snapshots written before the log
- * existed (no `seq`) load as they are.
+ * is one line appended before the call returns (or, for `stageEnqueue`, before
+ * its promise resolves: the line joins the turn's group commit, see
+ * `storage/group-commit.ts`), so a restart keeps pending events and an enqueue
+ * costs O(1) however long the queue is. A new session is one `create` line in its
+ * log; its snapshot is first written when the log is compacted. The snapshot is
+ * rewritten and the log emptied only when the log's dead entries outweigh the
+ * live ones (e.g. right after a heartbeat consumed the queue), so rewrites are
+ * amortised O(1) per change. Snapshots written before the log existed (no
+ * `seq`) load as they are. `hasDedupeKey` is O(1) (dedupe-index.ts).
  *
  * Storage faults: a change whose line cannot be appended (disk full, I/O error)
  * throws a StorageWriteError and changes nothing, in memory or on disk. A
@@ -27,22 +30,22 @@ import path from "node:path";
 import type { HostLogger, LastRoute, SystemEventMeta } from "../../host-contract/host-api";
 import type { ChatMessage, PendingSystemEvent, SessionRecord } from "./session-types";
 import { openLineFile, type LineFile } from "../storage/line-file";
+import { createGroupCommit, type GroupCommit } from "../storage/group-commit";
 import { readSnapshot, writeSnapshot } from "./session-snapshot";
+import { applyOp, live, newSessionState, revertEnqueue, weight, type SessionState } from "./session-state";
 
 export type { ChatMessage, PendingSystemEvent, SessionRecord };
 export { SessionStateError } from "./session-snapshot";
+export { MAX_RECENT_DEDUPE_KEYS } from "./session-state";
 import { readSessionLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
-
-/** How many dedupe keys of consumed events a session remembers. */
-export const MAX_RECENT_DEDUPE_KEYS = 1000;
-
-const dedupeKeyOf = (e: PendingSystemEvent): string | undefined => (typeof e.meta?.dedupeKey === "string" ? e.meta.dedupeKey : undefined);
 
 export interface SessionStore {
   readonly dir: string;
   has(key: string): boolean;
-  /** The session, created (and `onCreated` called) on first use. */
+  /** The session, created (and `onCreated` called) on first use. Writes what is staged first, so it shows only stored events. */
   get(key: string): Readonly<SessionRecord>;
+  /** Pending events of the session (staged ones included), without creating it. */
+  pendingCount(key: string): number;
   /**
    * Appends a system event. `alongside` is a write that belongs to the same change
    * (the journal line): it runs once the event's line is stored, and when it throws
@@ -50,7 +53,15 @@ export interface SessionStore {
    * neither. Throws StorageWriteError when the event cannot be stored.
    */
   enqueue(key: string, text: string, meta?: SystemEventMeta, alongside?: (ev: PendingSystemEvent) => void): PendingSystemEvent;
-  /** True when the session already holds (or recently consumed) an event with this dedupe key. */
+  /**
+   * Appends a system event through the group commit: it is in the queue at once
+   * (dedupe and bounds see it), its line — and `alongside`, the journal line of the
+   * same change — is written with the turn's batch, and `stored` resolves once both
+   * are on disk. When the batch cannot be stored the event leaves the queue again
+   * and `stored` rejects with the StorageWriteError.
+   */
+  stageEnqueue(key: string, text: string, meta?: SystemEventMeta, alongside?: (ev: PendingSystemEvent) => readonly [LineFile, string]): { ev: PendingSystemEvent; stored: Promise<void> };
+  /** True when the session already holds (or recently consumed) an event with this dedupe key. O(1). */
   hasDedupeKey(key: string, dedupeKey: string): boolean;
   /** Removes the given events from the queue; returns how many were removed. */
   consume(key: string, ids: readonly string[]): number;
@@ -74,6 +85,12 @@ export interface SessionStoreOptions {
   newId?: () => string;
   /** Where recovered damage (torn or skipped log lines) and postponed compactions are reported. */
   logger?: Pick<HostLogger, "warn" | "error">;
+  /** The group commit staged enqueues join (shared with the journal); default a private one. */
+  commit?: GroupCommit;
+  /** Sessions whose log keeps its descriptor open (hot ones, e.g. the main session); default none. */
+  keepOpen?: (key: string) => boolean;
+  /** `fdatasync` every write ("os" durability). Default false. */
+  sync?: boolean;
 }
 
 /** File name of a session: a readable slug plus a hash of the exact key. */
@@ -83,69 +100,37 @@ export function sessionFileName(key: string): string {
   return `${slug}-${hash}.json`;
 }
 
-/** A session in memory with its position in the change log. */
-interface SessionState {
-  rec: SessionRecord;
-  /** Sequence number of the last logged operation (or of the snapshot). */
-  seq: number;
-  /** Entries on disk (snapshot's events + messages, plus each logged operation's weight). */
-  stored: number;
-  /** The session's change log. */
-  log: LineFile;
+/** Removes a file the failed first write of a session left empty (best effort: an empty log is no session anyway). */
+function removeIfEmpty(file: string): void {
+  try {
+    if (fs.statSync(file).size === 0) fs.rmSync(file);
+  } catch {
+    // Missing already, or not removable: it holds no session either way.
+  }
 }
-
-const weight = (op: SessionOp) => (op.op === "history" ? op.messages.length : 1);
-const live = (rec: SessionRecord) => rec.pending.length + rec.history.length;
 
 export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const now = opts.now ?? (() => new Date());
   const newId = opts.newId ?? (() => crypto.randomUUID());
   const maxHistory = opts.maxHistory ?? 200;
   const logSlack = opts.logSlack ?? 1000;
+  const commit = opts.commit ?? createGroupCommit();
   fs.mkdirSync(opts.dir, { recursive: true });
   const cache = new Map<string, SessionState>();
 
   const fileOf = (key: string) => path.join(opts.dir, sessionFileName(key));
   /** How messages name a session file: relative to the state dir (`sessions/<file>`). */
   const nameOf = (file: string) => path.join(path.basename(opts.dir), path.basename(file));
-  const logOf = (file: string) => openLineFile(sessionLogFile(file), { name: nameOf(sessionLogFile(file)) });
-
-  /** Applies one operation to the in-memory record; returns how many events it removed. */
-  const apply = (rec: SessionRecord, op: SessionOp): number => {
-    switch (op.op) {
-      case "enqueue":
-        rec.pending.push(op.ev);
-        return 0;
-      case "consume": {
-        const drop = new Set(op.ids);
-        const before = rec.pending.length;
-        const consumedKeys = rec.pending.filter((e) => drop.has(e.id)).map(dedupeKeyOf).filter((k): k is string => k !== undefined);
-        if (consumedKeys.length > 0) rec.recentDedupeKeys = [...(rec.recentDedupeKeys ?? []), ...consumedKeys].slice(-MAX_RECENT_DEDUPE_KEYS);
-        rec.pending = rec.pending.filter((e) => !drop.has(e.id));
-        return before - rec.pending.length;
-      }
-      case "history":
-        rec.history.push(...op.messages);
-        if (rec.history.length > maxHistory) rec.history.splice(0, rec.history.length - maxHistory);
-        return 0;
-      case "route":
-        rec.lastRoute = { ...op.route };
-        return 0;
-      case "heartbeat":
-        if (op.reason === null) delete rec.heartbeatRequested;
-        else rec.heartbeatRequested = op.reason;
-        return 0;
-    }
-  };
+  const logOf = (key: string, file: string) =>
+    openLineFile(sessionLogFile(file), { name: nameOf(sessionLogFile(file)), keepOpen: opts.keepOpen?.(key) ?? false, sync: opts.sync });
 
   /**
    * Writes the snapshot atomically (it covers every operation up to `st.seq`), then
    * empties the log. Throws StorageWriteError when the snapshot cannot be written.
    */
   const compact = (st: SessionState) => {
-    const file = fileOf(st.rec.key);
-    writeSnapshot(file, nameOf(file), { ...st.rec, seq: st.seq });
-    truncateSessionLog(sessionLogFile(file));
+    writeSnapshot(st.file, st.name, { ...st.rec, seq: st.seq });
+    truncateSessionLog(sessionLogFile(st.file));
     st.stored = live(st.rec);
   };
 
@@ -158,11 +143,17 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     }
   };
 
+  const compactWhenDue = (st: SessionState) => {
+    if (st.stored > 2 * live(st.rec) + logSlack && commit.staged === 0) compactIfPossible(st);
+  };
+
   /**
    * Logs then applies one change; compacts once dead entries outweigh the live ones.
-   * The line is stored first: when it (or `alongside`) fails nothing changes.
+   * What is staged is written first (file order = change order). The line is stored
+   * first: when it (or `alongside`) fails nothing changes.
    */
   const record = (st: SessionState, change: SessionChange, alongside?: () => void): number => {
+    commit.flush();
     const full: SessionOp = { s: st.seq + 1, ...change };
     const before = st.log.append(JSON.stringify(full));
     if (alongside) {
@@ -182,22 +173,28 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     }
     st.seq = full.s;
     st.stored += weight(full);
-    const removed = apply(st.rec, full);
-    if (st.stored > 2 * live(st.rec) + logSlack) compactIfPossible(st);
+    const removed = applyOp(st, full, maxHistory);
+    compactWhenDue(st);
     return removed;
   };
 
-  const load = (key: string): SessionState | undefined => {
-    const hit = cache.get(key);
-    if (hit) return hit;
+  /** Reads a session's snapshot (if any) and replays its log; undefined when neither holds the session. */
+  const read = (key: string): SessionState | undefined => {
     const file = fileOf(key);
-    const found = readSnapshot(file, nameOf(file));
-    if (!found) return undefined;
-    const { seq, ...snapshot } = found;
-    const rec: SessionRecord = snapshot;
-    const st: SessionState = { rec, seq: seq ?? 0, stored: live(rec), log: logOf(file) };
+    const name = nameOf(file);
+    const found = readSnapshot(file, name);
     const logFile = sessionLogFile(file);
+    if (!found && !fs.existsSync(logFile)) return undefined;
     const log = readSessionLog(logFile);
+    let st: SessionState;
+    if (found) {
+      const { seq, ...snapshot } = found;
+      st = newSessionState(snapshot, seq ?? 0, file, name, logOf(key, file));
+    } else {
+      const first = log.ops[0];
+      if (first?.op !== "create" || first.key !== key) return undefined;
+      st = newSessionState({ key, createdAt: first.createdAt, pending: [], history: [] }, 0, file, name, logOf(key, file));
+    }
     if (log.tornBytes > 0) {
       opts.logger?.warn(`session log ${nameOf(logFile)} ended in a torn line (a write cut short by a crash); dropped its ${log.tornBytes} bytes`, { session: key });
     }
@@ -210,12 +207,19 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
         stale++;
         continue;
       }
-      apply(rec, op);
+      applyOp(st, op, maxHistory);
       st.seq = op.s;
       st.stored += weight(op);
     }
     if (stale > 0 || log.bad.length > 0) compactIfPossible(st);
-    cache.set(key, st);
+    return st;
+  };
+
+  const load = (key: string): SessionState | undefined => {
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const st = read(key);
+    if (st) cache.set(key, st);
     return st;
   };
 
@@ -223,9 +227,15 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     const found = load(key);
     if (found) return found;
     const file = fileOf(key);
-    const st: SessionState = { rec: { key, createdAt: now().toISOString(), pending: [], history: [] }, seq: 0, stored: 0, log: logOf(file) };
-    // On disk before it is used: a session whose snapshot could not be written does not exist.
-    compact(st);
+    const st = newSessionState({ key, createdAt: now().toISOString(), pending: [], history: [] }, 0, file, nameOf(file), logOf(key, file));
+    // On disk before it is used: a session whose first line could not be written does not exist.
+    try {
+      record(st, { op: "create", key, createdAt: st.rec.createdAt });
+    } catch (e) {
+      st.log.close();
+      removeIfEmpty(sessionLogFile(file));
+      throw e;
+    }
     cache.set(key, st);
     opts.onCreated?.(key);
     return st;
@@ -234,17 +244,34 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   return {
     dir: opts.dir,
     has: (key) => load(key) !== undefined,
-    get: (key) => getOrCreate(key).rec,
+    get: (key) => {
+      commit.flush();
+      return getOrCreate(key).rec;
+    },
+    pendingCount: (key) => load(key)?.rec.pending.length ?? 0,
     enqueue(key, text, meta, alongside) {
       const ev: PendingSystemEvent = { id: newId(), ts: now().toISOString(), text, ...(meta ? { meta } : {}) };
       record(getOrCreate(key), { op: "enqueue", ev }, alongside && (() => alongside(ev)));
       return ev;
     },
+    stageEnqueue(key, text, meta, alongside) {
+      const st = getOrCreate(key);
+      const ev: PendingSystemEvent = { id: newId(), ts: now().toISOString(), text, ...(meta ? { meta } : {}) };
+      const seqBefore = st.seq;
+      const full: SessionOp = { s: seqBefore + 1, op: "enqueue", ev };
+      const lines: Array<readonly [LineFile, string]> = [[st.log, JSON.stringify(full)]];
+      if (alongside) lines.push(alongside(ev));
+      const stored = commit.stage(lines, () => revertEnqueue(st, ev.id, seqBefore));
+      st.seq = full.s;
+      st.stored += 1;
+      applyOp(st, full, maxHistory);
+      return { ev, stored: stored.then(() => compactWhenDue(st)) };
+    },
     hasDedupeKey(key, dedupeKey) {
-      const rec = getOrCreate(key).rec;
-      return rec.pending.some((e) => dedupeKeyOf(e) === dedupeKey) || (rec.recentDedupeKeys ?? []).includes(dedupeKey);
+      return getOrCreate(key).dedupe.has(dedupeKey);
     },
     consume(key, ids) {
+      commit.flush();
       const st = getOrCreate(key);
       const wanted = new Set(ids);
       const present = st.rec.pending.filter((e) => wanted.has(e.id)).map((e) => e.id);
@@ -262,10 +289,17 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       record(st, { op: "heartbeat", reason: reason ?? null });
     },
     keys() {
-      return fs
-        .readdirSync(opts.dir)
-        .filter((f) => f.endsWith(".json"))
-        .map((f) => (JSON.parse(fs.readFileSync(path.join(opts.dir, f), "utf8")) as SessionRecord).key);
+      commit.flush();
+      const files = fs.readdirSync(opts.dir);
+      const fromSnapshots = files.filter((f) => f.endsWith(".json")).map((f) => (JSON.parse(fs.readFileSync(path.join(opts.dir, f), "utf8")) as SessionRecord).key);
+      const snapshotNames = new Set(files.filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -".json".length)));
+      const fromLogs = files
+        .filter((f) => f.endsWith(".log.jsonl") && !snapshotNames.has(f.slice(0, -".log.jsonl".length)))
+        .flatMap((f) => {
+          const first = readSessionLog(path.join(opts.dir, f)).ops[0];
+          return first?.op === "create" ? [first.key] : [];
+        });
+      return [...fromSnapshots, ...fromLogs];
     },
   };
 }

@@ -60,6 +60,8 @@ type Outcome = { response: HookResponse; stored: boolean };
 interface InFlight {
   bodyHash: string;
   outcome: Promise<Outcome>;
+  /** When the key expires (a completion still being committed does not outlive it). */
+  expiresAt: number;
 }
 
 function replay(response: HookResponse): HookResponse & { replayed: true } {
@@ -91,7 +93,7 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
   let store: IdempotencyStore | undefined;
   const storeFor = (database: PluginDatabase): IdempotencyStore => (store ??= createIdempotencyStore(database.db));
 
-  /** Runs a write on the store, tolerating a database closed by shutdown meanwhile. */
+  /** Runs a write on the store now, tolerating a database closed by shutdown meanwhile. */
   const settle = (database: PluginDatabase, what: string, fn: (store: IdempotencyStore) => void): void => {
     try {
       if (!database.isOpen) throw new Error("database closed");
@@ -101,13 +103,35 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
     }
   };
 
+  /**
+   * Completes a record with the turn's group commit, not waited for (a record left
+   * pending by a crash is completed from its run at the next start); until it is
+   * committed the request stays in flight, so a repeat meanwhile gets the replay.
+   */
+  const complete = (database: PluginDatabase, id: string, scope: string, key: string, response: HookResponse): void => {
+    const entry = inFlight.get(id);
+    const done = () => {
+      if (inFlight.get(id) === entry) inFlight.delete(id);
+    };
+    if (!database.isOpen) {
+      settle(database, "complete", () => undefined);
+      done();
+      return;
+    }
+    const store = storeFor(database);
+    database.batch
+      .stage(() => store.complete(scope, key, response))
+      .catch((e: unknown) => logger.warn("idempotency record not settled; it is resolved at the next start", { step: "complete", error: (e as Error).message }))
+      .finally(done);
+  };
+
   return {
     async handle(input, handler) {
       const { scope, key, bodyHash } = input;
       const id = runIdempotencyKey(scope, key);
 
       const current = inFlight.get(id);
-      if (current) {
+      if (current && current.expiresAt > clock()) {
         if (current.bodyHash !== bodyHash) {
           logger.warn("idempotency key reused with a different body", { scope, key });
           throw hookErrors.idempotencyKeyReused({ scope });
@@ -143,13 +167,6 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
         return replay(record.response!);
       }
 
-      try {
-        store.insertPending({ scope, key, bodyHash, createdAt: now, expiresAt: now + ttlMs });
-      } catch (e) {
-        if (!storageFaultCode(e)) throw e;
-        logger.error("idempotency key not recorded; request refused", { scope, code: "storage_unavailable", cause: storageFaultCode(e) });
-        throw storageUnavailable(e);
-      }
       let resolveOutcome!: (o: Outcome) => void;
       let rejectOutcome!: (e: unknown) => void;
       const outcome = new Promise<Outcome>((res, rej) => {
@@ -157,7 +174,19 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
         rejectOutcome = rej;
       });
       outcome.catch(() => undefined); // waiters observe it; no unhandled rejection when there are none
-      inFlight.set(id, { bodyHash, outcome });
+      // In flight from here: a duplicate arriving while the pending record is being committed waits for this one.
+      inFlight.set(id, { bodyHash, outcome, expiresAt: now + ttlMs });
+      try {
+        // Committed with the turn's group commit before the handler runs (crash recovery relies on it).
+        await database.batch.stage(() => store.insertPending({ scope, key, bodyHash, createdAt: now, expiresAt: now + ttlMs }));
+      } catch (e) {
+        inFlight.delete(id);
+        const fault = storageFaultCode(e);
+        if (fault) logger.error("idempotency key not recorded; request refused", { scope, code: "storage_unavailable", cause: fault });
+        const refusal = fault ? storageUnavailable(e) : e;
+        rejectOutcome(refusal);
+        throw refusal;
+      }
 
       let response: HookResponse;
       try {
@@ -169,8 +198,12 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
         throw e;
       }
       const stored = isStorable(response);
-      settle(database, stored ? "complete" : "remove", (s) => (stored ? s.complete(scope, key, response) : s.remove(scope, key)));
-      inFlight.delete(id);
+      if (stored) complete(database, id, scope, key, response);
+      else {
+        // Not stored: the key is free again at once (the retry of a refused request runs).
+        settle(database, "remove", (s) => s.remove(scope, key));
+        inFlight.delete(id);
+      }
       resolveOutcome({ response: copy(response), stored });
       return response;
     },

@@ -104,6 +104,19 @@ describe("parseJsonObject", () => {
   it("accepts nesting up to 64 levels", () => {
     expect(parseJsonObject(`{"a":${"[".repeat(63)}${"]".repeat(63)}}`).ok).toBe(true);
   });
+
+  it("brackets inside strings (escaped quotes and backslashes included) do not count as nesting", () => {
+    const value = { a: `${"[{".repeat(100)}"[[[\\`, b: "]]]" };
+    expect(parseJsonObject(JSON.stringify(value))).toEqual({ ok: true, value });
+  });
+
+  it("a 120,000-deep body is refused as too deep before it is parsed (regression: parsing it stalled the event loop for ~70 ms)", () => {
+    const parse = jest.spyOn(JSON, "parse");
+    const r = parseJsonObject(`{"n":${"[".repeat(120_000)}${"]".repeat(120_000)}}`);
+    expect(!r.ok && [r.error.code, r.error.message]).toEqual(["invalid_json", "The body is nested deeper than 64 levels."]);
+    expect(parse).not.toHaveBeenCalled();
+    parse.mockRestore();
+  });
 });
 
 describe("parseForm", () => {

@@ -66,6 +66,21 @@ describe("loadGatewayConfig", () => {
     expect(loadGatewayConfig({ configFlag: file, env: {} }).config.port).toBe(1234);
   });
 
+  it("gateway.durability defaults to hooks.durability, else \"process\"; its own value wins", () => {
+    const dir = tmp();
+    const durability = (text: string) => loadGatewayConfig({ configFlag: write(dir, "d.json", text), env: {} }).config.durability;
+    expect(durability("{}")).toBe("process");
+    expect(durability('{"hooks":{"durability":"os"}}')).toBe("os");
+    expect(durability('{"hooks":{"durability":"os"},"gateway":{"durability":"process"}}')).toBe("process");
+    expect(durability('{"gateway":{"durability":"os"}}')).toBe("os");
+  });
+
+  it("refuses a gateway.durability that is neither process nor os", () => {
+    const dir = tmp();
+    const file = write(dir, "c.json", '{"gateway":{"durability":"disk"}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: file, env: {} })).message).toMatch(new RegExp(`^invalid config ${file}: gateway\\.durability must be one of: process, os`));
+  });
+
   it("names the file, line and column of a JSON syntax error", () => {
     const dir = tmp();
     const file = write(dir, "bad.json", '{\n  "gateway": { "port": 1 ,, }\n}');

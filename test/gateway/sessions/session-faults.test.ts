@@ -76,7 +76,7 @@ describe("session store: storage faults", () => {
     expect(createSessionStore({ dir }).get("main").pending).toEqual([]);
   });
 
-  it("a session whose first snapshot cannot be written does not exist: the enqueue throws and nothing is created", () => {
+  it("a session whose first line cannot be written does not exist: the enqueue throws and nothing is created", () => {
     const dir = tmp();
     const s = createSessionStore({ dir, newId: ids() });
     disk = fullDiskAfter(0);
@@ -119,7 +119,8 @@ describe("session store: damaged state at load", () => {
     const b = createSessionStore({ dir, logger: rec.logger });
     expect(b.get("main").pending.map((e) => e.text)).toEqual(["one", "three"]);
     const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
-    expect(rec.lines).toEqual([{ level: "warn", message: `session log ${name} line 2 is not valid JSON; skipped`, meta: { session: "main", line: 2 } }]);
+    // Line 1 is the session's create line.
+    expect(rec.lines).toEqual([{ level: "warn", message: `session log ${name} line 3 is not valid JSON; skipped`, meta: { session: "main", line: 3 } }]);
   });
 
   it("a torn last log line (a crash mid-write) is cut with a warning naming the file", () => {

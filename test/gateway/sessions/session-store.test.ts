@@ -108,20 +108,22 @@ describe("session store: append-only log and recovery", () => {
     expect(pending[499]).toMatchObject({ text: "event 500", meta: { source: "hook:wake" } });
   });
 
-  it("appends one line per enqueue and leaves the snapshot alone", () => {
+  it("a new session is one create line in its log (no snapshot file is written); each enqueue appends one line", () => {
     const dir = tmp();
-    const s = createSessionStore({ dir, newId: ids() });
+    const s = createSessionStore({ dir, newId: ids(), now: () => new Date("2026-01-01T00:00:00Z") });
     s.get("main");
-    const snapshot = path.join(dir, sessionFileName("main"));
-    const before = fs.readFileSync(snapshot, "utf8");
     s.enqueue("main", "one");
     s.enqueue("main", "two");
-    expect(fs.readFileSync(snapshot, "utf8")).toBe(before);
+    expect(fs.existsSync(path.join(dir, sessionFileName("main")))).toBe(false);
     const lines = fs.readFileSync(logOf(dir, "main"), "utf8").split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[2]).toBe("");
-    expect(JSON.parse(lines[0]!)).toMatchObject({ s: 1, op: "enqueue", ev: { id: "e1", text: "one" } });
-    expect(JSON.parse(lines[1]!)).toMatchObject({ s: 2, op: "enqueue", ev: { id: "e2", text: "two" } });
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toBe("");
+    expect(JSON.parse(lines[0]!)).toEqual({ s: 1, op: "create", key: "main", createdAt: "2026-01-01T00:00:00.000Z" });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ s: 2, op: "enqueue", ev: { id: "e1", text: "one" } });
+    expect(JSON.parse(lines[2]!)).toMatchObject({ s: 3, op: "enqueue", ev: { id: "e2", text: "two" } });
+    const reopened = createSessionStore({ dir });
+    expect(reopened.get("main")).toMatchObject({ key: "main", createdAt: "2026-01-01T00:00:00.000Z", pending: [{ id: "e1" }, { id: "e2" }] });
+    expect(reopened.keys()).toEqual(["main"]);
   });
 
   it("keeps only the unconsumed events after consume and a restart", () => {
@@ -141,11 +143,11 @@ describe("session store: append-only log and recovery", () => {
     const dir = tmp();
     const a = createSessionStore({ dir, newId: ids(), logSlack: 5 });
     for (let i = 1; i <= 8; i++) a.enqueue("main", `t${i}`);
-    expect(fs.readFileSync(logOf(dir, "main"), "utf8").split("\n")).toHaveLength(9);
+    expect(fs.readFileSync(logOf(dir, "main"), "utf8").split("\n")).toHaveLength(10); // the create line, 8 enqueues, the final newline
     expect(a.consume("main", ["e1", "e2", "e3", "e4", "e5", "e6", "e7"])).toBe(7);
     expect(fs.readFileSync(logOf(dir, "main"), "utf8")).toBe("");
     const snap = JSON.parse(fs.readFileSync(path.join(dir, sessionFileName("main")), "utf8")) as { seq: number; pending: { id: string }[] };
-    expect(snap.seq).toBe(9);
+    expect(snap.seq).toBe(10); // create, 8 enqueues, 1 consume
     expect(snap.pending.map((e) => e.id)).toEqual(["e8"]);
 
     a.enqueue("main", "t9");

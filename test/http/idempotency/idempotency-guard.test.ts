@@ -112,6 +112,7 @@ describe("createIdempotencyGuard", () => {
     expect(await guard.handle({ scope: "agent", key: "k", bodyHash: "h" }, handler)).toEqual({ status, body });
     expect(await guard.handle({ scope: "agent", key: "k", bodyHash: "h" }, handler)).toEqual(accepted("r2"));
     expect(handler).toHaveBeenCalledTimes(2);
+    database.batch.flush(); // the completion is committed with the turn's group commit, after the response
     expect(database.db.prepare("SELECT state, status FROM idempotency_keys").all()).toEqual([{ state: "complete", status: 202 }]);
   });
 
