@@ -2,11 +2,14 @@
  * The delivery ledger (SPEC §11): one row per request that reached a hook route,
  * in the `deliveries` table of the plugin database.
  *
- * Recording never delays or fails the answer: `record()` only appends to a buffer;
- * the buffer is written in one transaction per event-loop turn (a `setImmediate`
- * flush), after the answer has been handed to the socket. A failed write (full disk,
- * a dropped or damaged table) is logged — the error only, never a header or a body —
- * and the batch is dropped: the ledger is diagnostic, runs are not.
+ * Recording never delays or fails the answer: `record()` only appends to a buffer
+ * (called once the answer has been handed to the socket), and the buffer is written
+ * as one write of the database's group commit (`database.batch`, write-batch.ts): the
+ * transaction of the turn that also stores the runs and idempotency records of the
+ * requests parsed in it — no commit of its own on the hot path. A failed write (a
+ * dropped or damaged table) fails alone: the batch's other writes are kept, the
+ * failure is logged — the error only, never a header or a body — and these rows are
+ * dropped: the ledger is diagnostic, runs are not.
  *
  * Pruning by age (`retentionDays`) and count (`maxEntries`) runs after each flush and
  * on an unref'd timer, against the injected clock.
@@ -58,14 +61,12 @@ export interface LedgerStoreOptions {
   clock?: () => number;
   /** Background pruning period; default 60 s. */
   pruneIntervalMs?: number;
-  /** How a flush is scheduled; default setImmediate (one transaction per event-loop turn). */
-  schedule?: (flush: () => void) => void;
 }
 
 export interface LedgerStore {
-  /** Buffers one row; written on the next event-loop turn. Never throws. */
+  /** Buffers one row; written with the turn's group commit. Never throws. */
   record(entry: LedgerEntry): void;
-  /** Writes the buffer now (one transaction). Never throws: a failure is logged and the batch dropped. */
+  /** Commits the group commit now (subscribers hear of the rows just after). Never throws: a failure is logged and the rows dropped. */
   flush(): void;
   /** Deletes rows older than the retention and beyond `maxEntries`; returns how many. */
   prune(): number;
@@ -135,7 +136,6 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   const { db } = database;
   const { logger, storeBodies } = options;
   const clock = options.clock ?? Date.now;
-  const schedule = options.schedule ?? ((fn) => setImmediate(fn));
   ensureTable(database, logger);
   const reader: LedgerReader = createLedgerReader(db);
 
@@ -152,10 +152,10 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   let scheduled = false;
   let closed = false;
 
-  const writeBatch = db.transaction((batch: LedgerEntry[]) => {
-    for (const e of batch) insert.run(toRow(e, storeBodies));
+  const writeRows = (rows: LedgerEntry[]): void => {
+    for (const e of rows) insert.run(toRow(e, storeBodies));
     pruneNow();
-  });
+  };
 
   function notify(batch: LedgerEntry[]): void {
     for (const e of batch) {
@@ -170,24 +170,41 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     }
   }
 
+  const failed = (e: unknown, dropped: number): void => {
+    // The error only: never a header, a body or a URL (they may hold what the sender sent).
+    logger.error("delivery ledger write failed; these deliveries are not recorded (the senders' answers were not affected)", {
+      dropped,
+      error: (e as Error).message,
+      code: (e as { code?: string }).code,
+    });
+  };
+
+  /**
+   * Stages one write that takes the whole buffer when the group commit runs it. The
+   * rows are taken once: when the batch is run again write by write (another write
+   * failed), the same rows are written.
+   */
+  function stageBuffer(): void {
+    let rows: LedgerEntry[] | undefined;
+    const take = (): LedgerEntry[] => {
+      if (!rows) {
+        rows = buffer;
+        buffer = [];
+        scheduled = false;
+      }
+      return rows;
+    };
+    database.batch
+      .stage(() => writeRows(take()))
+      .then(
+        () => notify(take()),
+        // A batch that failed before this write ran still takes (and drops) the rows, so recording goes on.
+        (e: unknown) => failed(e, take().length),
+      );
+  }
+
   function flush(): void {
-    scheduled = false;
-    if (buffer.length === 0) return;
-    const batch = buffer;
-    buffer = [];
-    try {
-      if (!db.open) throw new Error("the database is closed");
-      writeBatch(batch);
-    } catch (e) {
-      // The error only: never a header, a body or a URL (they may hold what the sender sent).
-      logger.error("delivery ledger write failed; these deliveries are not recorded (the senders' answers were not affected)", {
-        dropped: batch.length,
-        error: (e as Error).message,
-        code: (e as { code?: string }).code,
-      });
-      return;
-    }
-    notify(batch);
+    if (db.open) database.batch.flush();
   }
 
   const timer = setInterval(() => {
@@ -205,7 +222,7 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
       buffer.push(entry);
       if (scheduled) return;
       scheduled = true;
-      schedule(flush);
+      stageBuffer();
     },
     flush,
     prune() {

@@ -1,5 +1,5 @@
 /**
- * The ledger store on its own: batching (one transaction per flush), retention by
+ * The ledger store on its own: batching (one write of the database's group commit per turn), retention by
  * age and by count against an injected clock, write failures (logged without
  * content, dropped), damaged tables at start, and what `storeBodies: false` keeps.
  */
@@ -33,17 +33,15 @@ describe("ledger store", () => {
   let log: ReturnType<typeof recordingLogger>;
   let database: PluginDatabase;
   let now: number;
-  let pending: Array<() => void>;
   let ledger: LedgerStore;
   const make = (over: Partial<Parameters<typeof createLedgerStore>[1]> = {}) =>
-    createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries: 100, clock: () => now, schedule: (fn) => void pending.push(fn), ...over });
+    createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries: 100, clock: () => now, ...over });
 
   beforeEach(() => {
     tmp = tempDir("iw-ledger-");
     log = recordingLogger("ledger");
     database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     now = T0;
-    pending = [];
     ledger = make();
   });
   afterEach(() => {
@@ -52,58 +50,73 @@ describe("ledger store", () => {
     log.close();
     tmp.remove();
   });
-  const runScheduled = () => pending.splice(0).forEach((fn) => fn());
+  /** Commits the turn's group commit now and lets its promises settle (subscribers, failure logs). */
+  const runScheduled = async (): Promise<void> => {
+    ledger.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
 
-  it("buffers rows until the scheduled flush, then writes them all (one flush per turn)", () => {
+  it("buffers rows until the turn's group commit, then writes them all as one write of it", async () => {
     ledger.record(entry(1));
     ledger.record(entry(2));
-    expect(pending).toHaveLength(1);
+    expect(database.batch.staged).toBe(1);
     expect(ledger.count()).toBe(0);
-    runScheduled();
+    await runScheduled();
     expect(ledger.list({ limit: 10 })!.map((d) => d.id)).toEqual(["d-2", "d-1"]);
   });
 
-  it("tells subscribers about each row once it is written", () => {
+  it("tells subscribers about each row once it is written", async () => {
     const seen: string[] = [];
     const off = ledger.subscribe((d) => seen.push(d.id));
     ledger.record(entry(1));
     expect(seen).toEqual([]);
-    runScheduled();
+    await runScheduled();
     off();
     ledger.record(entry(2));
-    runScheduled();
+    await runScheduled();
     expect(seen).toEqual(["d-1"]);
   });
 
-  it("prunes rows older than retentionDays, by the injected clock", () => {
+  it("prunes rows older than retentionDays, by the injected clock", async () => {
     ledger.record(entry(1, { receivedAt: T0 - 8 * DAY }));
     ledger.record(entry(2, { receivedAt: T0 - 6 * DAY }));
-    runScheduled();
+    await runScheduled();
     expect(ledger.list({ limit: 10 })!.map((d) => d.id)).toEqual(["d-2"]);
     now = T0 + 2 * DAY;
     expect(ledger.prune()).toBe(1);
     expect(ledger.count()).toBe(0);
   });
 
-  it("keeps at most maxEntries rows, the newest", () => {
+  it("keeps at most maxEntries rows, the newest", async () => {
     ledger.close();
     ledger = make({ maxEntries: 3 });
     for (let i = 1; i <= 5; i++) ledger.record(entry(i));
-    runScheduled();
+    await runScheduled();
     expect(ledger.list({ limit: 10 })!.map((d) => d.id)).toEqual(["d-5", "d-4", "d-3"]);
   });
 
-  it("a failed write is logged without headers or body and the batch dropped; later writes work again", () => {
+  it("a failed write is logged without headers or body and the batch dropped; later writes work again", async () => {
     database.db.exec("ALTER TABLE deliveries RENAME TO deliveries_gone");
     ledger.record(entry(1, { headers: { "x-secret-ish": "hdr-value" }, body: Buffer.from("body-value") }));
-    runScheduled();
+    await runScheduled();
     const failure = log.lines.find((l) => l.message.startsWith("delivery ledger write failed"));
     expect(failure?.meta).toMatchObject({ dropped: 1 });
     expect(JSON.stringify(log.lines)).not.toMatch(/hdr-value|body-value/);
     database.db.exec("ALTER TABLE deliveries_gone RENAME TO deliveries");
     ledger.record(entry(2));
-    runScheduled();
+    await runScheduled();
     expect(ledger.list({ limit: 10 })!.map((d) => d.id)).toEqual(["d-2"]);
+  });
+
+  it("a failed ledger write fails alone: another write of the same group commit (a run, an idempotency record) is kept", async () => {
+    database.db.exec("CREATE TABLE other_work (x TEXT)");
+    const kept = database.batch.stage(() => database.db.prepare("INSERT INTO other_work (x) VALUES ('run')").run());
+    database.db.exec("ALTER TABLE deliveries RENAME TO deliveries_gone");
+    ledger.record(entry(1));
+    await runScheduled();
+    await expect(kept).resolves.toMatchObject({ changes: 1 });
+    expect(database.db.prepare("SELECT x FROM other_work").all()).toEqual([{ x: "run" }]);
+    expect(log.lines.some((l) => l.message.startsWith("delivery ledger write failed"))).toBe(true);
   });
 
   it("a damaged table (a column missing) is dropped and created again, empty, at start", () => {
@@ -114,30 +127,30 @@ describe("ledger store", () => {
     expect(log.lines.some((l) => l.level === "error" && l.message.includes("delivery ledger table") && l.message.includes("damaged"))).toBe(true);
   });
 
-  it("storeBodies false keeps neither headers, body nor answer", () => {
+  it("storeBodies false keeps neither headers, body nor answer", async () => {
     ledger.close();
     ledger = make({ storeBodies: false });
     ledger.record(entry(1));
-    runScheduled();
+    await runScheduled();
     const d = ledger.get("d-1")!;
     expect(d).toMatchObject({ bodyStored: false, headers: {} });
     expect(d.body).toBeUndefined();
     expect(d.response).toBeUndefined();
   });
 
-  it("a body that is not UTF-8 comes back as bodyBase64", () => {
+  it("a body that is not UTF-8 comes back as bodyBase64", async () => {
     ledger.record(entry(1, { body: Buffer.from([0xff, 0xfe, 0x00]) }));
-    runScheduled();
+    await runScheduled();
     const d = ledger.get("d-1")!;
     expect(d.body).toBeUndefined();
     expect(d.bodyBase64).toBe("//4A");
   });
 
-  it("filters by status range, hook, since and before; finds the delivery of a run", () => {
+  it("filters by status range, hook, since and before; finds the delivery of a run", async () => {
     ledger.record(entry(1, { status: 404, hook: "x", code: "not_found" }));
     ledger.record(entry(2, { status: 202, hook: "crm", runIds: ["run-a"] }));
     ledger.record(entry(3, { status: 401, hook: "crm", receivedAt: T0 + 10_000 }));
-    runScheduled();
+    await runScheduled();
     const ids = (q: Parameters<LedgerStore["list"]>[0]) => ledger.list(q)!.map((d) => d.id);
     expect(ids({ limit: 10, status: [400, 499] })).toEqual(["d-3", "d-1"]);
     expect(ids({ limit: 10, hook: "crm" })).toEqual(["d-3", "d-2"]);
