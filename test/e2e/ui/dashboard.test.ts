@@ -69,6 +69,19 @@ describe("dashboard e2e in headless Chromium, on the real hooks plugin", () => {
     const list = new DeliveriesPage(page, gw.baseUrl);
     await list.waitForLive();
     await page.evaluate("window.__sameDocument = true");
+    // Every text the github row's Run cell shows, in order, recorded by the page itself (so a slow test
+    // runner that looks late still sees the state the row arrived with).
+    await page.evaluate(`(() => {
+      window.__githubRunStates = [];
+      const note = () => {
+        for (const row of document.querySelectorAll("#delivery-rows tr")) {
+          if (row.querySelector("td:nth-child(2) a")?.textContent !== "github") continue;
+          const text = row.querySelector("td:last-child")?.textContent ?? "";
+          if (window.__githubRunStates.at(-1) !== text) window.__githubRunStates.push(text);
+        }
+      };
+      new MutationObserver(note).observe(document.getElementById("delivery-rows"), { childList: true, subtree: true, characterData: true });
+    })()`);
 
     const secrets = { "x-hub-signature-256": SIGNATURE, cookie: `sid=${COOKIE_VALUE}`, "x-github-event": "push" };
     expect(await sendHook(gw, "github", PUSH, secrets)).toBe(202);
@@ -83,8 +96,10 @@ describe("dashboard e2e in headless Chromium, on the real hooks plugin", () => {
 
     // The echo turn takes 1.5 s: the row arrived before the run ended, and the Run cell follows it without a reload.
     const runCell = list.rows().nth(2).locator("td:last-child");
-    expect(["queued", "running"]).toContain(await runCell.innerText());
     await until(async () => (await runCell.innerText()) === "succeeded", "the Run cell of the github row to turn succeeded", { timeoutMs: 15_000, intervalMs: 100 });
+    const states = (await page.evaluate("window.__githubRunStates")) as string[];
+    expect(["queued", "running"]).toContain(states[0]);
+    expect(states.at(-1)).toBe("succeeded");
     expect(await page.evaluate("window.__sameDocument")).toBe(true);
     await screenshot(page, "dashboard-deliveries");
 
