@@ -37,7 +37,7 @@ import { applyOp, live, newSessionState, revertEnqueue, weight, type SessionStat
 export type { ChatMessage, PendingSystemEvent, SessionRecord };
 export { SessionStateError } from "./session-snapshot";
 export { MAX_RECENT_DEDUPE_KEYS } from "./session-state";
-import { readSessionLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
+import { readSessionLog, removeEmptyLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
 
 export interface SessionStore {
   readonly dir: string;
@@ -100,15 +100,6 @@ export function sessionFileName(key: string): string {
   return `${slug}-${hash}.json`;
 }
 
-/** Removes a file the failed first write of a session left empty (best effort: an empty log is no session anyway). */
-function removeIfEmpty(file: string): void {
-  try {
-    if (fs.statSync(file).size === 0) fs.rmSync(file);
-  } catch {
-    // Missing already, or not removable: it holds no session either way.
-  }
-}
-
 export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const now = opts.now ?? (() => new Date());
   const newId = opts.newId ?? (() => crypto.randomUUID());
@@ -129,7 +120,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
    * empties the log. Throws StorageWriteError when the snapshot cannot be written.
    */
   const compact = (st: SessionState) => {
-    writeSnapshot(st.file, st.name, { ...st.rec, seq: st.seq });
+    writeSnapshot(st.file, st.name, { ...st.rec, seq: st.seq }, { sync: opts.sync });
     truncateSessionLog(sessionLogFile(st.file));
     st.stored = live(st.rec);
   };
@@ -233,7 +224,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       record(st, { op: "create", key, createdAt: st.rec.createdAt });
     } catch (e) {
       st.log.close();
-      removeIfEmpty(sessionLogFile(file));
+      removeEmptyLog(sessionLogFile(file));
       throw e;
     }
     cache.set(key, st);
