@@ -17,7 +17,8 @@
  * `seq`) load as they are. `hasDedupeKey` is O(1) (dedupe-index.ts).
  *
  * Storage faults: a change whose line cannot be appended (disk full, I/O error)
- * throws a StorageWriteError and changes nothing, in memory or on disk. A
+ * throws a StorageWriteError (a staged one: its promise rejects with it) and
+ * changes nothing, in memory or on disk. A
  * snapshot rewrite that fails only postpones the compaction (the log still
  * holds every change). Damaged state: a snapshot that cannot be parsed throws a
  * SessionStateError naming the file; a torn last log line is cut and a log
