@@ -6,16 +6,16 @@
  * two paths agree on generated bodies.
  */
 import { THINKING_LEVELS } from "../host-contract/host-api";
+import { isPlainObject } from "../core/plain-object";
 import { WAKE_MODES, type WakeMode } from "../core/actions";
 import { hasControlChars, stripControlChars } from "./control-chars";
 
 const NOT_BLANK = /\S/;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isWakeMode = (v: unknown): v is WakeMode => typeof v === "string" && (WAKE_MODES as readonly string[]).includes(v);
 
 /** `/wake` fields when they are valid, else undefined (joi decides). */
 export function fastWakeFields(raw: unknown): { text: string; mode?: WakeMode } | undefined {
-  if (!isObject(raw)) return undefined;
+  if (!isPlainObject(raw)) return undefined;
   const { text, mode } = raw;
   if (typeof text !== "string" || !NOT_BLANK.test(text)) return undefined;
   if (mode !== undefined && !isWakeMode(mode)) return undefined;
@@ -35,7 +35,7 @@ export interface FastAgentLimits {
  * numbers, the model allow-list) always go through joi.
  */
 export function fastAgentFields(raw: unknown, limits: FastAgentLimits): Record<string, unknown> | undefined {
-  if (!isObject(raw)) return undefined;
+  if (!isPlainObject(raw)) return undefined;
   const { message, name, sessionKey, wakeMode, deliver, channel, thinking, timeoutSeconds } = raw;
   if (raw.to !== undefined || raw.model !== undefined) return undefined;
   if (typeof message !== "string" || !NOT_BLANK.test(message)) return undefined;
