@@ -6,6 +6,7 @@
  * two paths agree on generated bodies.
  */
 import { THINKING_LEVELS } from "../host-contract/host-api";
+import { isPlainObject } from "../core/plain-object";
 import { WAKE_MODES, type WakeMode } from "../core/actions";
 import { hasControlChars, stripControlChars } from "./control-chars";
 import { isPlainObject } from "../core/plain-object";

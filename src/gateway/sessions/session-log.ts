@@ -64,6 +64,15 @@ export function truncateSessionLog(file: string): void {
   if (fs.existsSync(file)) fs.truncateSync(file, 0);
 }
 
+/** Removes a log the failed first write of a session left empty (best effort: an empty log holds no session anyway). */
+export function removeEmptyLog(file: string): void {
+  try {
+    if (fs.statSync(file).size === 0) fs.rmSync(file);
+  } catch {
+    // Missing already, or not removable: it holds no session either way.
+  }
+}
+
 const OPS = new Set(["create", "enqueue", "consume", "history", "route", "heartbeat"]);
 
 function parseOp(line: string): SessionOp | string {

@@ -12,6 +12,7 @@
  *   writeSnapshot(file, "sessions/main-0a1b2c.json", { ...rec, seq: 12 });
  */
 import fs from "node:fs";
+import path from "node:path";
 import type { LastRoute } from "../../host-contract/host-api";
 import { StorageWriteError } from "../storage/line-file";
 import type { SessionRecord } from "./session-types";
@@ -72,12 +73,18 @@ export function readSnapshot(file: string, name: string): SessionSnapshot | unde
   return { ...snap, pending: snap.pending ?? [], history: snap.history ?? [] };
 }
 
-/** Writes a snapshot atomically. Throws StorageWriteError (the old snapshot stays, no temp file is left). */
-export function writeSnapshot(file: string, name: string, snapshot: SessionSnapshot): void {
+/**
+ * Writes a snapshot atomically. Throws StorageWriteError (the old snapshot stays, no temp file is left).
+ * With `sync` ("os" durability) the new file's data and the rename are on the device before it returns,
+ * so the log it replaces may be emptied after it without a power cut losing either.
+ */
+export function writeSnapshot(file: string, name: string, snapshot: SessionSnapshot, opts: { sync?: boolean } = {}): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, JSON.stringify(snapshot));
+    if (opts.sync) syncFile(tmp);
     fs.renameSync(tmp, file);
+    if (opts.sync) syncFile(path.dirname(file));
   } catch (e) {
     try {
       fs.rmSync(tmp, { force: true });
@@ -85,5 +92,15 @@ export function writeSnapshot(file: string, name: string, snapshot: SessionSnaps
       // Best effort: a leftover temp file is never read.
     }
     throw new StorageWriteError(file, name, "write", e);
+  }
+}
+
+/** `fsync` of a file or directory by path. */
+function syncFile(target: string): void {
+  const fd = fs.openSync(target, "r");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }

@@ -17,7 +17,8 @@
  * `seq`) load as they are. `hasDedupeKey` is O(1) (dedupe-index.ts).
  *
  * Storage faults: a change whose line cannot be appended (disk full, I/O error)
- * throws a StorageWriteError and changes nothing, in memory or on disk. A
+ * throws a StorageWriteError (a staged one: its promise rejects with it) and
+ * changes nothing, in memory or on disk. A
  * snapshot rewrite that fails only postpones the compaction (the log still
  * holds every change). Damaged state: a snapshot that cannot be parsed throws a
  * SessionStateError naming the file; a torn last log line is cut and a log
@@ -37,7 +38,7 @@ import { applyOp, live, newSessionState, revertEnqueue, weight, type SessionStat
 export type { ChatMessage, PendingSystemEvent, SessionRecord };
 export { SessionStateError } from "./session-snapshot";
 export { MAX_RECENT_DEDUPE_KEYS } from "./session-state";
-import { readSessionLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
+import { readSessionLog, removeEmptyLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
 
 export interface SessionStore {
   readonly dir: string;
@@ -100,15 +101,6 @@ export function sessionFileName(key: string): string {
   return `${slug}-${hash}.json`;
 }
 
-/** Removes a file the failed first write of a session left empty (best effort: an empty log is no session anyway). */
-function removeIfEmpty(file: string): void {
-  try {
-    if (fs.statSync(file).size === 0) fs.rmSync(file);
-  } catch {
-    // Missing already, or not removable: it holds no session either way.
-  }
-}
-
 export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const now = opts.now ?? (() => new Date());
   const newId = opts.newId ?? (() => crypto.randomUUID());
@@ -129,7 +121,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
    * empties the log. Throws StorageWriteError when the snapshot cannot be written.
    */
   const compact = (st: SessionState) => {
-    writeSnapshot(st.file, st.name, { ...st.rec, seq: st.seq });
+    writeSnapshot(st.file, st.name, { ...st.rec, seq: st.seq }, { sync: opts.sync });
     truncateSessionLog(sessionLogFile(st.file));
     st.stored = live(st.rec);
   };
@@ -233,7 +225,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       record(st, { op: "create", key, createdAt: st.rec.createdAt });
     } catch (e) {
       st.log.close();
-      removeIfEmpty(sessionLogFile(file));
+      removeEmptyLog(sessionLogFile(file));
       throw e;
     }
     cache.set(key, st);

@@ -90,6 +90,8 @@ describe("parseJsonObject", () => {
     ["null", "The body must be a JSON object, not null."],
     ['{"__proto__":{"x":1}}', "The body contains a forbidden key (__proto__ or constructor.prototype)."],
     ['{"a":{"constructor":{"prototype":{"x":1}}}}', "The body contains a forbidden key (__proto__ or constructor.prototype)."],
+    ['{"\\u005f_proto__":{"x":1}}', "The body contains a forbidden key (__proto__ or constructor.prototype)."],
+    ['{"a":{"constr\\u0075ctor":{"prototype":{"x":1}}}}', "The body contains a forbidden key (__proto__ or constructor.prototype)."],
     [`{"a":${"[".repeat(64)}${"]".repeat(64)}}`, "The body is nested deeper than 64 levels."],
   ])("%s → invalid_json", (text, message) => {
     const r = parseJsonObject(text);

@@ -226,3 +226,31 @@ describe("journal", () => {
     expect(lines[1]).toEqual({ ts: "2026-02-03T04:05:06.000Z", type: "delivery", channel: "bot_chat", to: "1", text: "hi" });
   });
 });
+
+describe("session store: \"os\" durability (sync)", () => {
+  it("fdatasyncs each write of a log, and fsyncs a new snapshot and its directory before the log it replaces is emptied", () => {
+    const dir = tmp();
+    const calls: string[] = [];
+    const datasync = jest.spyOn(fs, "fdatasyncSync").mockImplementation(() => void calls.push("fdatasync"));
+    const fsync = jest.spyOn(fs, "fsyncSync").mockImplementation(() => void calls.push("fsync"));
+    const truncate = jest.spyOn(fs, "truncateSync");
+    truncate.mockImplementation(((file: fs.PathLike, len?: number) => {
+      calls.push("truncate");
+      truncate.mockRestore();
+      fs.truncateSync(file, len);
+    }) as typeof fs.truncateSync);
+    try {
+      let n = 0;
+      const s = createSessionStore({ dir, sync: true, logSlack: 1, newId: () => `e${++n}` });
+      s.enqueue("main", "a");
+      expect(calls).toEqual(["fdatasync", "fdatasync"]); // the create line, the enqueue
+      calls.length = 0;
+      s.consume("main", ["e1"]); // dead entries now outweigh the live ones: compaction
+      expect(calls).toEqual(["fdatasync", "fsync", "fsync", "truncate"]);
+    } finally {
+      datasync.mockRestore();
+      fsync.mockRestore();
+      truncate.mockRestore();
+    }
+  });
+});
