@@ -9,7 +9,6 @@ import { THINKING_LEVELS } from "../host-contract/host-api";
 import { isPlainObject } from "../core/plain-object";
 import { WAKE_MODES, type WakeMode } from "../core/actions";
 import { hasControlChars, stripControlChars } from "./control-chars";
-import { isPlainObject } from "../core/plain-object";
 
 const NOT_BLANK = /\S/;
 const isWakeMode = (v: unknown): v is WakeMode => typeof v === "string" && (WAKE_MODES as readonly string[]).includes(v);
