@@ -8,4 +8,6 @@ export interface ModuleLogger {
   info(message: string, meta?: Record<string, unknown>): unknown;
   warn(message: string, meta?: Record<string, unknown>): unknown;
   error(message: string, meta?: Record<string, unknown>): unknown;
+  /** False when lines of `level` are discarded: a caller on the hot path then skips building its meta. Absent: assume enabled. */
+  isLevelEnabled?(level: "debug" | "info" | "warn" | "error"): boolean;
 }

@@ -89,8 +89,11 @@ export function createRequestReporter(options: RequestReporterOptions): RequestR
       if (rec.reported) return;
       rec.reported = true;
       metrics?.answered(rec.hook, status, seconds(rec), { replayed: info.replayed === true });
-      // Per request: at debug (the decision is the 2xx itself; events carry it to metrics). Refusals stay at warn/error.
-      logger.debug("hook request accepted", { ...base(rec, status), kind: info.kind, mappingId: info.mappingId, runId: info.runId, replayed: info.replayed });
+      // Per request: at debug (the decision is the 2xx itself). Refusals stay at warn/error. No meta is built for a discarded line.
+      if (logger.isLevelEnabled?.("debug") !== false) {
+        logger.debug("hook request accepted", { ...base(rec, status), kind: info.kind, mappingId: info.mappingId, runId: info.runId, replayed: info.replayed });
+      }
+      if (emitter.listenerCount("request:accepted") === 0) return;
       emitter.emit("request:accepted", {
         requestId: rec.requestId,
         hook: rec.hook ?? "",

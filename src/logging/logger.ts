@@ -32,6 +32,7 @@ export function createPluginLogger(host: HostLogger, pluginId = "inbound-webhook
       info: (message, meta) => emit("info", name, message, meta),
       warn: (message, meta) => emit("warn", name, message, meta),
       error: (message, meta) => emit("error", name, message, meta),
+      isLevelEnabled: (level) => host.isLevelEnabled?.(level) !== false,
     }),
     close: () => undefined,
   };

@@ -10,13 +10,18 @@ export const REDACTED = "[REDACTED]";
 
 const SECRET_KEYS = /^(token|authorization|x-service-token|cookie|password|secret|apikey|api_key)$/i;
 
+const BEARER_WORD = /bearer/i;
+
 /**
  * Replaces the value of every token query parameter (whatever its case or
  * percent-encoding: `?token=`, `?%74oken=`, `?TOKEN=`) and every Bearer credential.
  */
 export function redactString(s: string): string {
+  // Most strings hold neither a query parameter nor a Bearer credential: no pass at all.
+  if (!s.includes("=") && !BEARER_WORD.test(s)) return s;
   return redactQueryTokens(s).replace(/(Bearer\s+)[^\s"']+/gi, "$1[REDACTED]");
 }
+
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return "[…]";
@@ -43,9 +48,26 @@ export function redactHeaders(headers: Readonly<Record<string, string>>, extra?:
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    out[lower] = isHiddenHeaderName(lower, extra) ? REDACTED : redactString(value);
+    const hidden = isHiddenCommonHeader(lower) || (extra !== undefined && extra.size > 0 && isHiddenHeaderName(lower, extra));
+    out[lower] = hidden ? REDACTED : redactString(value);
   }
   return out;
+}
+
+/**
+ * `isHiddenHeaderName` without `extra`, remembered per name: the same few header names
+ * come with every request. Bounded, as names are the sender's: past the bound a name is
+ * judged afresh each time.
+ */
+const hiddenByName = new Map<string, boolean>();
+const HIDDEN_BY_NAME_MAX = 1024;
+function isHiddenCommonHeader(lower: string): boolean {
+  let hidden = hiddenByName.get(lower);
+  if (hidden === undefined) {
+    hidden = isHiddenHeaderName(lower);
+    if (hiddenByName.size < HIDDEN_BY_NAME_MAX) hiddenByName.set(lower, hidden);
+  }
+  return hidden;
 }
 
 /**

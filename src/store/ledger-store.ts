@@ -3,16 +3,18 @@
  * in the `deliveries` table of the plugin database.
  *
  * Recording never delays or fails the answer: `record()` only appends to a buffer
- * (called once the answer has been handed to the socket), and the buffer is written
- * as one write of the database's group commit (`database.batch`, write-batch.ts): the
- * transaction of the turn that also stores the runs and idempotency records of the
- * requests parsed in it — no commit of its own on the hot path. A failed write (a
+ * (called once the answer has been handed to the socket), and the rows of a short
+ * window (25 ms) are written as one write of the database's group commit
+ * (`database.batch`, write-batch.ts): the transaction of the turn that also stores the
+ * runs and idempotency records of the requests parsed in it — under load, no commit of
+ * its own. A failed write (a
  * dropped or damaged table) fails alone: the batch's other writes are kept, the
  * failure is logged — the error only, never a header or a body — and these rows are
  * dropped: the ledger is diagnostic, runs are not.
  *
- * Pruning by age (`retentionDays`) and count (`maxEntries`) runs after each flush and
- * on an unref'd timer, against the injected clock.
+ * Pruning by age (`retentionDays`) and count (`maxEntries`) runs after a write that
+ * passed a limit (the row count and the oldest row are kept in memory) and on an
+ * unref'd timer, against the injected clock.
  *
  * @example
  *   const ledger = createLedgerStore(database, { logger, ...config.ledger });
@@ -61,6 +63,8 @@ export interface LedgerStoreOptions {
   clock?: () => number;
   /** Background pruning period; default 60 s. */
   pruneIntervalMs?: number;
+  /** How long rows wait in the buffer before they join a group commit; default 25 ms. */
+  flushWindowMs?: number;
 }
 
 export interface LedgerStore {
@@ -109,6 +113,26 @@ function toRow(e: LedgerEntry, storeBodies: boolean): Record<string, unknown> {
   };
 }
 
+/** The summary of a row just written, built from the entry itself (what reading the row back would give). */
+function entrySummary(e: LedgerEntry): DeliverySummary {
+  const d: DeliverySummary = {
+    id: e.id,
+    receivedAt: new Date(e.receivedAt).toISOString(),
+    method: e.method,
+    url: e.url,
+    client: e.client,
+    status: e.status,
+    latencyMs: Math.max(0, Math.round(e.latencyMs)),
+    runIds: [...e.runIds],
+  };
+  if (e.hook !== undefined) d.hook = e.hook;
+  if (e.mappingId !== undefined) d.mappingId = e.mappingId;
+  if (e.code !== undefined) d.code = e.code;
+  if (e.idempotencyKey !== undefined) d.idempotencyKey = e.idempotencyKey;
+  if (e.replayOf !== undefined) d.replayOf = e.replayOf;
+  return d;
+}
+
 const COLUMNS = "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response";
 
 /**
@@ -144,22 +168,53 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
      VALUES (@id, @received_at, @method, @url, @hook, @mapping_id, @client, @status, @code, @latency_ms, @idempotency_key, @run_id, @run_ids, @replay_of, @headers, @body, @body_stored, @response)`,
   );
   const pruneAge = db.prepare<[number]>("DELETE FROM deliveries WHERE received_at < ?");
-  const pruneCount = db.prepare<[number]>("DELETE FROM deliveries WHERE seq <= (SELECT seq FROM deliveries ORDER BY seq DESC LIMIT 1 OFFSET ?)");
-  const pruneNow = (): number => pruneAge.run(clock() - options.retentionDays * DAY_MS).changes + pruneCount.run(options.maxEntries).changes;
+  // The oldest rows beyond maxEntries: walks only those rows (from the low end of the key).
+  const pruneOldest = db.prepare<[number]>("DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries ORDER BY seq ASC LIMIT ?)");
+  const oldestStmt = db.prepare<[], { t: number | null }>("SELECT MIN(received_at) AS t FROM deliveries");
+  const cutoff = (): number => clock() - options.retentionDays * DAY_MS;
+  /**
+   * What pruning needs, kept in memory so that a write prunes only when it passed a
+   * limit. Updated only once a write committed (a batch may run its writes twice).
+   */
+  let rows = reader.count();
+  let oldest = oldestStmt.get()?.t ?? undefined;
+  /** Prunes a table of `total` rows; returns how many were removed and the oldest time left. */
+  const pruneFrom = (total: number): { removed: number; oldest: number | undefined } => {
+    const byAge = pruneAge.run(cutoff()).changes;
+    const excess = total - byAge - options.maxEntries;
+    const byCount = excess > 0 ? pruneOldest.run(excess).changes : 0;
+    return { removed: byAge + byCount, oldest: oldestStmt.get()?.t ?? undefined };
+  };
+  /** A full prune from the table as it is (the timer, `prune()`, after a failed write). */
+  const pruneNow = (): number => {
+    const r = pruneFrom(reader.count());
+    rows = reader.count();
+    oldest = r.oldest;
+    return r.removed;
+  };
 
   const listeners = new Set<(d: DeliverySummary) => void>();
   let buffer: LedgerEntry[] = [];
   let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  const windowMs = options.flushWindowMs ?? 25;
 
-  const writeRows = (rows: LedgerEntry[]): void => {
-    for (const e of rows) insert.run(toRow(e, storeBodies));
-    pruneNow();
+  const writeRows = (batch: LedgerEntry[]): { removed: number; oldest: number | undefined } => {
+    let first = oldest;
+    for (const e of batch) {
+      insert.run(toRow(e, storeBodies));
+      if (first === undefined || e.receivedAt < first) first = e.receivedAt;
+    }
+    const total = rows + batch.length;
+    if (total > options.maxEntries || (first !== undefined && first < cutoff())) return pruneFrom(total);
+    return { removed: 0, oldest: first };
   };
 
   function notify(batch: LedgerEntry[]): void {
+    if (listeners.size === 0) return;
     for (const e of batch) {
-      const summary = toDeliverySummary({ ...(toRow(e, false) as unknown as DeliveryRow), seq: 0 });
+      const summary = entrySummary(e);
       for (const l of listeners) {
         try {
           l(summary);
@@ -185,36 +240,51 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
    * failed), the same rows are written.
    */
   function stageBuffer(): void {
-    let rows: LedgerEntry[] | undefined;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    let taken: LedgerEntry[] | undefined;
     const take = (): LedgerEntry[] => {
-      if (!rows) {
-        rows = buffer;
+      if (!taken) {
+        taken = buffer;
         buffer = [];
         scheduled = false;
       }
-      return rows;
+      return taken;
     };
     database.batch
       .stage(() => writeRows(take()))
       .then(
-        () => notify(take()),
+        (written) => {
+          rows += take().length - written.removed;
+          oldest = written.oldest;
+          notify(take());
+        },
         // A batch that failed before this write ran still takes (and drops) the rows, so recording goes on.
-        (e: unknown) => failed(e, take().length),
+        (e: unknown) => {
+          failed(e, take().length);
+          // The in-memory counts may be off after a failed write: read them again.
+          try {
+            if (db.open) pruneNow();
+          } catch {
+            // Reported by the next write or the pruning timer.
+          }
+        },
       );
   }
 
   function flush(): void {
+    if (scheduled) stageBuffer();
     if (db.open) database.batch.flush();
   }
 
-  const timer = setInterval(() => {
+  const pruneTimer = setInterval(() => {
     try {
       if (db.open) pruneNow();
     } catch (e) {
       logger.warn("delivery ledger pruning failed", { error: (e as Error).message, code: (e as { code?: string }).code });
     }
   }, options.pruneIntervalMs ?? 60_000);
-  timer.unref();
+  pruneTimer.unref();
 
   return {
     record(entry) {
@@ -222,7 +292,9 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
       buffer.push(entry);
       if (scheduled) return;
       scheduled = true;
-      stageBuffer();
+      // Rows of a short window share one write (and, under load, the commit of the runs accepted meanwhile).
+      timer = setTimeout(stageBuffer, windowMs);
+      timer.unref();
     },
     flush,
     prune() {
@@ -241,7 +313,7 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
       if (closed) return;
       flush();
       closed = true;
-      clearInterval(timer);
+      clearInterval(pruneTimer);
       listeners.clear();
     },
   };

@@ -6,6 +6,7 @@
 import { openPluginDatabase, type PluginDatabase } from "../../src/store/database";
 import { createLedgerStore, type LedgerEntry, type LedgerStore } from "../../src/store/ledger-store";
 import { recordingLogger, tempDir } from "../helpers/temp-dir";
+import { until } from "../helpers/until";
 
 const DAY = 86_400_000;
 const T0 = Date.parse("2026-03-01T12:00:00Z");
@@ -56,13 +57,22 @@ describe("ledger store", () => {
     await new Promise((resolve) => setImmediate(resolve));
   };
 
-  it("buffers rows until the turn's group commit, then writes them all as one write of it", async () => {
+  it("buffers rows for a short window, then writes them all as one write of a group commit", async () => {
+    const stage = jest.spyOn(database.batch, "stage");
     ledger.record(entry(1));
     ledger.record(entry(2));
-    expect(database.batch.staged).toBe(1);
+    expect(stage).not.toHaveBeenCalled();
     expect(ledger.count()).toBe(0);
     await runScheduled();
+    expect(stage).toHaveBeenCalledTimes(1);
     expect(ledger.list({ limit: 10 })!.map((d) => d.id)).toEqual(["d-2", "d-1"]);
+  });
+
+  it("the window ends by itself: rows are written without an explicit flush", async () => {
+    ledger.close();
+    ledger = make({ flushWindowMs: 1 });
+    ledger.record(entry(1));
+    await until(() => ledger.count() === 1, "the buffered row to be written once its window ended");
   });
 
   it("tells subscribers about each row once it is written", async () => {
@@ -93,6 +103,23 @@ describe("ledger store", () => {
     for (let i = 1; i <= 5; i++) ledger.record(entry(i));
     await runScheduled();
     expect(ledger.list({ limit: 10 })!.map((d) => d.id)).toEqual(["d-5", "d-4", "d-3"]);
+  });
+
+  it("keeps exactly maxEntries rows over many writes, and after pruning by age (the counts kept in memory stay true)", async () => {
+    ledger.close();
+    ledger = make({ maxEntries: 3 });
+    for (let i = 1; i <= 5; i++) ledger.record(entry(i));
+    await runScheduled();
+    for (let i = 6; i <= 7; i++) ledger.record(entry(i));
+    await runScheduled();
+    expect(ledger.list({ limit: 10 })!.map((d) => d.id)).toEqual(["d-7", "d-6", "d-5"]);
+    now = T0 + 8 * DAY;
+    ledger.record(entry(8, { receivedAt: now }));
+    await runScheduled();
+    expect(ledger.list({ limit: 10 })!.map((d) => d.id)).toEqual(["d-8"]);
+    for (let i = 9; i <= 12; i++) ledger.record(entry(i, { receivedAt: now + i }));
+    await runScheduled();
+    expect(ledger.list({ limit: 10 })!.map((d) => d.id)).toEqual(["d-12", "d-11", "d-10"]);
   });
 
   it("a failed write is logged without headers or body and the batch dropped; later writes work again", async () => {

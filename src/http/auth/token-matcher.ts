@@ -1,7 +1,8 @@
 /** Constant-time token comparison over fixed-length digests. */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 
-const digest = (s: string): Buffer => createHash("sha256").update(s, "utf8").digest();
+/** One-shot SHA-256 (`crypto.hash`, Node ≥ 20.12): no Hash object per request. */
+const digest = (s: string): Buffer => hash("sha256", s, "buffer");
 
 /**
  * Returns a predicate that compares a candidate with `secret` in time that does

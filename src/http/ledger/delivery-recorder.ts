@@ -9,7 +9,6 @@
  * redacted (src/safety/redact.ts); the URL with every credential-named query
  * parameter redacted.
  */
-import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { ModuleLogger } from "../../core/logger";
 import { redactHeaders, redactUrlCredentials } from "../../safety/redact";
@@ -17,6 +16,7 @@ import { hookName, isLedgerRoute, parseHookRoute, type HookRoute } from "../hook
 import { flatHeaders } from "../request-input";
 import { codeForStatus } from "../request-reporter";
 import type { LedgerAccess } from "./ledger-routes";
+import { deliveryId } from "./delivery-id";
 
 /** What the pipeline notes about a request for its ledger row (all optional). */
 export interface LedgerFacts {
@@ -54,7 +54,7 @@ export function createDeliveryRecorder(opts: { ledger: LedgerAccess; hooksPath: 
   const { ledger, logger, clock } = opts;
   // From the original URL, not req.path: by `finish` Express may have restored the URL of the mount point.
   const pathBelow = (originalUrl: string) => (originalUrl.split("?")[0] ?? "").slice(opts.hooksPath.length);
-  const idGen = opts.idGen ?? randomUUID;
+  const idGen = opts.idGen ?? (() => deliveryId(clock()));
   return {
     finished(req, status, state) {
       try {

@@ -13,7 +13,6 @@
  *   const replay = createReplayer({ config, handle, ledger });
  *   const { deliveryId, response } = await replay("0b5c…", "127.0.0.1");
  */
-import { randomUUID } from "node:crypto";
 import { parseBody } from "../../actions/body/parse-body";
 import type { ResolvedHooksConfig } from "../../config/types";
 import { hookErrors } from "../../core/errors";
@@ -23,6 +22,7 @@ import { outcomeOf, outcomeRunIds, type HookHandler, type HookRequestContext } f
 import { allowedMethod, hookName, isLedgerRoute, parseHookRoute } from "../hook-route";
 import { flatQuery } from "../request-input";
 import { toHookError } from "../render";
+import { deliveryId } from "./delivery-id";
 
 export interface ReplayOutcome {
   /** Id of the new delivery (its `replayOf` is the original). */
@@ -55,7 +55,7 @@ function pathBelow(hooksPath: string, url: string): string {
 export function createReplayer(deps: ReplayerDeps): Replayer {
   const { config, ledger } = deps;
   const clock = deps.clock ?? Date.now;
-  const idGen = deps.idGen ?? randomUUID;
+  const idGen = deps.idGen ?? (() => deliveryId(clock()));
 
   /** What the pipeline does with the stored request from the parse step on; throws HookErrors like it. */
   async function run(stored: NonNullable<ReturnType<LedgerStore["get"]>>, ctx: Partial<HookRequestContext>): Promise<HookResponse> {
