@@ -7,6 +7,7 @@
  */
 import { startGateway, type GatewayProcess } from "../../helpers/gateway-process";
 import { GATEWAY_TOKEN, HOOK_TOKEN, hooksConfig } from "../gateway-setup";
+import { until } from "../../helpers/until";
 
 export const OPERATOR_TOKEN = GATEWAY_TOKEN;
 export { HOOK_TOKEN };
@@ -31,9 +32,22 @@ export function startHooksGateway(): Promise<GatewayProcess> {
   });
 }
 
-/** POSTs to the real `/hooks/<hook>` with the hook token; resolves with the status. */
+/** The id of the newest delivery in the ledger (its read API), if any. */
+async function newestDelivery(gw: GatewayProcess): Promise<string | undefined> {
+  const res = await fetch(`${gw.baseUrl}/hooks/deliveries?limit=1`, { headers: { authorization: `Bearer ${HOOK_TOKEN}` } });
+  const body = (await res.json()) as { deliveries?: Array<{ id: string }> };
+  return body.deliveries?.[0]?.id;
+}
+
+/**
+ * POSTs to the real `/hooks/<hook>` with the hook token; resolves with the status once
+ * the ledger lists the delivery (it is recorded just after the answer, in a write window
+ * of a few milliseconds — as a user reloading the page would, the tests wait for it).
+ */
 export async function sendHook(gw: GatewayProcess, hook: string, body: string, headers: Record<string, string> = {}): Promise<number> {
+  const before = await newestDelivery(gw);
   const res = await fetch(`${gw.baseUrl}/hooks/${hook}`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", ...headers }, body });
   await res.text();
+  await until(async () => (await newestDelivery(gw)) !== before, `the ${hook} delivery to be listed in the ledger`, { timeoutMs: 10_000, intervalMs: 25 });
   return res.status;
 }
