@@ -114,13 +114,20 @@ describe("gateway e2e: delivery ledger", () => {
     expect(res.status).toBe(202);
     const replayed = (await res.json()) as { runId: string };
     await until(() => hookTurns(gw).length === 2, "the replayed run's agent turn");
-    expect((await getJson(gw, "/deliveries?limit=1")).deliveries[0]).toMatchObject({ replayOf: crm.id, runIds: [replayed.runId], status: 202 });
+    // The replay's row is recorded just after its answer (within the ledger's short write window).
+    let newest: Record<string, unknown> = {};
+    await until(async () => {
+      newest = (await getJson(gw, "/deliveries?limit=1")).deliveries[0];
+      return newest.replayOf === crm.id;
+    }, "the replay's delivery to be listed", { detail: () => JSON.stringify(newest) });
+    expect(newest).toMatchObject({ replayOf: crm.id, runIds: [replayed.runId], status: 202 });
 
     const cli = await runGatewayCli(["webhooks", "deliveries", "replay", crm.id, "--config", gw.configPath]);
     expect(cli.stderr).not.toContain("not reachable");
     expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(new RegExp(`^Replayed ${crm.id} as delivery [0-9a-f-]{36}: 202$`, "m"));
     await until(() => hookTurns(gw).length === 3, "the CLI replay's agent turn");
+    await until(async () => (await getJson(gw, "/deliveries?hook=crm")).deliveries.length === 3, "the CLI replay's delivery to be listed");
 
     const listed = await runGatewayCli(["webhooks", "deliveries", "list", "--hook", "crm", "--config", gw.configPath]);
     expect(listed.code).toBe(0);
