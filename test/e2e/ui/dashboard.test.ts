@@ -191,6 +191,10 @@ describe("dashboard e2e in headless Chromium, on the real hooks plugin", () => {
   it("is keyboard-usable and fits a phone: the skip link comes first, nothing scrolls sideways at 390 px", async () => {
     const page = await freshPage({ viewport: PHONE });
     await screenshot(page, "dashboard-deliveries-phone");
+    // Earlier tests' pages stay open in other contexts: keys go to the page that has focus, so give it focus first
+    // (on a loaded CI runner the Tab otherwise went nowhere and the body stayed active).
+    await page.bringToFront();
+    await until(() => page.evaluate<boolean>("document.hasFocus()"), "the phone page to have the focus");
     await page.keyboard.press("Tab");
     await expect(page.evaluate("document.activeElement.textContent")).resolves.toBe("Skip to content");
     await page.keyboard.press("Enter");
