@@ -28,30 +28,20 @@ import { createLedgerReader, toDeliverySummary, type DeliveryRow, type LedgerLis
 
 export type { LedgerListQuery, StoredDelivery } from "./ledger-rows";
 
-/** What the pipeline records about one request (headers already redacted). */
-export interface LedgerEntry {
-  id: string;
+/**
+ * What the pipeline records about one request (headers already redacted): a delivery's
+ * summary (with the time in ms since the epoch), plus what its detail shows.
+ */
+export type LedgerEntry = Omit<DeliverySummary, "receivedAt"> & {
   /** ms since the epoch. */
   receivedAt: number;
-  method: string;
-  /** Credentials redacted. */
-  url: string;
-  hook?: string;
-  mappingId?: string;
-  client: string;
-  status: number;
-  code?: string;
-  latencyMs: number;
-  idempotencyKey?: string;
-  runIds: string[];
-  replayOf?: string;
   /** Lower-case names, credentials/signatures/cookies redacted. */
   headers: Record<string, string>;
   /** Undefined when the body was not read (refused before, or too large). */
   body?: Buffer;
   /** The JSON answer the sender got (undefined for 204). */
   response?: unknown;
-}
+};
 
 export interface LedgerStoreOptions {
   logger: ModuleLogger;
@@ -115,22 +105,8 @@ function toRow(e: LedgerEntry, storeBodies: boolean): Record<string, unknown> {
 
 /** The summary of a row just written, built from the entry itself (what reading the row back would give). */
 function entrySummary(e: LedgerEntry): DeliverySummary {
-  const d: DeliverySummary = {
-    id: e.id,
-    receivedAt: new Date(e.receivedAt).toISOString(),
-    method: e.method,
-    url: e.url,
-    client: e.client,
-    status: e.status,
-    latencyMs: Math.max(0, Math.round(e.latencyMs)),
-    runIds: [...e.runIds],
-  };
-  if (e.hook !== undefined) d.hook = e.hook;
-  if (e.mappingId !== undefined) d.mappingId = e.mappingId;
-  if (e.code !== undefined) d.code = e.code;
-  if (e.idempotencyKey !== undefined) d.idempotencyKey = e.idempotencyKey;
-  if (e.replayOf !== undefined) d.replayOf = e.replayOf;
-  return d;
+  const { headers: _headers, body: _body, response: _response, ...summary } = e;
+  return { ...summary, receivedAt: new Date(e.receivedAt).toISOString(), latencyMs: Math.max(0, Math.round(e.latencyMs)), runIds: [...e.runIds] };
 }
 
 const COLUMNS = "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response";
