@@ -2,7 +2,7 @@
  * The external-content safety wrapper (SPEC §5.2): every hook-supplied text that
  * reaches a session is framed as untrusted data between random-id markers.
  */
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../core/random-hex";
 import { neutraliseMarkers } from "./neutralise";
 
 export interface WrapMeta {
@@ -26,20 +26,9 @@ export const UNTRUSTED_NOTICE =
 const MARKER_ID = /^[0-9a-f]{8,64}$/i;
 const MAX_META_CHARS = 200;
 
-/** Random bytes drawn 4 KiB at a time (one call into the CSPRNG per 256 markers, as crypto.randomUUID does). */
-const POOL_BYTES = 4096;
-let pool = Buffer.alloc(0);
-let poolOffset = POOL_BYTES;
-
 /** 16 random bytes as 32 hex characters. */
 export function defaultMarkerId(): string {
-  if (poolOffset + 16 > pool.length) {
-    pool = randomBytes(POOL_BYTES);
-    poolOffset = 0;
-  }
-  const id = pool.toString("hex", poolOffset, poolOffset + 16);
-  poolOffset += 16;
-  return id;
+  return randomHex(16);
 }
 
 /** Metadata values go inside the boundary on one line: controls removed, look-alikes neutralised, bounded. */

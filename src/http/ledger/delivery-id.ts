@@ -6,14 +6,14 @@
  *
  * @example deliveryId(Date.now()) // "019a7c3e-5f1b-7c2d-9e4f-…"
  */
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../core/random-hex";
 
-/** A fresh UUIDv7 for the time `nowMs` (ms since the epoch). */
+const VARIANT = ["8", "9", "a", "b"] as const;
+
+/** A fresh UUIDv7 for the time `nowMs` (ms since the epoch): 74 random bits from the shared pool. */
 export function deliveryId(nowMs: number): string {
-  const b = randomBytes(16);
-  b.writeUIntBE(Math.max(0, Math.floor(nowMs)) % 2 ** 48, 0, 6);
-  b[6] = (b[6]! & 0x0f) | 0x70;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = b.toString("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const t = (Math.max(0, Math.floor(nowMs)) % 2 ** 48).toString(16).padStart(12, "0");
+  const r = randomHex(10);
+  const variant = VARIANT[parseInt(r.charAt(3), 16) & 3]!;
+  return `${t.slice(0, 8)}-${t.slice(8)}-7${r.slice(0, 3)}-${variant}${r.slice(4, 7)}-${r.slice(7, 19)}`;
 }
