@@ -2,11 +2,29 @@
 import type { Request } from "express";
 import { ipKeyGenerator } from "express-rate-limit";
 
+/** Keys of recent addresses: grouping an IPv6 address parses it, and the same few clients send most requests. */
+const MAX_CACHED = 4096;
+const cache = new Map<string, string>();
+
+function keyOf(address: string): string {
+  // An IPv4 address is its own key; only IPv6 (including IPv4-mapped) is grouped.
+  if (!address.includes(":")) return address;
+  let key = cache.get(address);
+  if (key === undefined) {
+    if (cache.size >= MAX_CACHED) cache.clear();
+    key = ipKeyGenerator(address);
+    cache.set(address, key);
+  }
+  return key;
+}
+
 /**
  * The client address as Express reports it (`req.ip` honours the host app's
- * `trust proxy`), IPv6 grouped by /56 like the rate limiter.
+ * `trust proxy`), IPv6 grouped by /56 like the rate limiter. Without an
+ * `X-Forwarded-For` header `req.ip` is the socket's address whatever the trust
+ * setting, so it is read from the socket (Express would parse the header anyway).
  */
 export function clientKey(req: Request): string {
-  const address = req.ip ?? req.socket?.remoteAddress;
-  return address ? ipKeyGenerator(address) : "unknown";
+  const address = req.headers["x-forwarded-for"] === undefined ? req.socket?.remoteAddress : (req.ip ?? req.socket?.remoteAddress);
+  return address ? keyOf(address) : "unknown";
 }

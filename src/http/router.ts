@@ -104,6 +104,7 @@ export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
   function checkCredentials(req: Request, _res: Response, next: NextFunction): void {
     const state = stateOf(req);
     const route = parseHookRoute(req.path);
+    state.route = route;
     const verifier = route?.kind === "mapped" ? deps.signatures?.forHook(route.name) : undefined;
     state.handshake = route?.kind === "mapped" && req.method === "GET" ? deps.handshakes?.forHook(normaliseMatchPath(route.name)) : undefined;
     if (verifier || state.handshake) {
@@ -122,13 +123,13 @@ export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
 
   function routeAndMethod(req: Request, _res: Response, next: NextFunction): void {
     const state = stateOf(req);
-    const route = parseHookRoute(req.path);
+    // Parsed by checkCredentials, the stage before.
+    const route = state.route;
     if (!route) {
       const args = { hooksPath: config.path };
       next(isUndecodableHookPath(req.path) ? hookErrors.hookPathUndecodable(args) : hookErrors.hooksPathItself(args));
       return;
     }
-    state.route = route;
     state.hook = hookName(route);
     const allowed = allowedMethod(route);
     if (req.method !== allowed && !state.handshake) {

@@ -55,6 +55,8 @@ export interface PluginInspector {
   inspector: HookInspector;
   /** Called with each row the ledger wrote. */
   publish(delivery: DeliverySummary): void;
+  /** True while the host has a subscriber (the ledger builds no summary for nobody). */
+  listening(): boolean;
 }
 
 export function createHookInspector(deps: HookInspectorDeps): PluginInspector {
@@ -160,5 +162,6 @@ export function createHookInspector(deps: HookInspectorDeps): PluginInspector {
     publish(delivery) {
       for (const l of [...listeners]) l(delivery);
     },
+    listening: () => listeners.size > 0,
   };
 }

@@ -90,7 +90,7 @@ export function activate(api: PluginApi): PluginActivation {
       // And Meta verify tokens (handshake.meta.verifyToken), read at the same point.
       const handshakes = createHandshakeGate(mappings.metaHandshakes(), { configDir: api.configDir });
       runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, emitter, logs, hostStopping: () => host.snapshot().hostStopping, metrics: api.metrics });
-      runtime.ledger.store.subscribe(inspection.publish);
+      runtime.ledger.store.subscribe(inspection.publish, inspection.listening);
       if (!hostCallsReady) await runtime.resume();
     },
     ready: async () => {

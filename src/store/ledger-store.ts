@@ -72,35 +72,43 @@ export interface LedgerStore {
   count(): number;
   /** ms since the epoch of the newest row. */
   lastReceivedAt(): number | undefined;
-  /** Called with each row once it is written; returns the unsubscribe function. */
-  subscribe(listener: (delivery: DeliverySummary) => void): () => void;
+  /**
+   * Called with each row once it is written; returns the unsubscribe function.
+   * `active`, when given, is asked per write: while it answers false the summary is
+   * not even built (a feed nobody watches costs nothing on the hot path).
+   */
+  subscribe(listener: (delivery: DeliverySummary) => void, active?: () => boolean): () => void;
   /** Flushes and stops the timer (the database is closed by its owner). */
   close(): void;
 }
 
 const DAY_MS = 86_400_000;
 
-function toRow(e: LedgerEntry, storeBodies: boolean): Record<string, unknown> {
-  return {
-    id: e.id,
-    received_at: e.receivedAt,
-    method: e.method,
-    url: e.url,
-    hook: e.hook ?? null,
-    mapping_id: e.mappingId ?? null,
-    client: e.client,
-    status: e.status,
-    code: e.code ?? null,
-    latency_ms: Math.max(0, Math.round(e.latencyMs)),
-    idempotency_key: e.idempotencyKey ?? null,
-    run_id: e.runIds[0] ?? null,
-    run_ids: JSON.stringify(e.runIds),
-    replay_of: e.replayOf ?? null,
-    headers: storeBodies ? JSON.stringify(e.headers) : null,
-    body: storeBodies && e.body ? e.body : null,
-    body_stored: storeBodies && e.body ? 1 : 0,
-    response: storeBodies && e.response !== undefined ? JSON.stringify(e.response) : null,
-  };
+/** The INSERT's columns, in the order toRow gives their values (positional binding: no lookup by name per value). */
+const INSERT_COLUMNS = "id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response";
+
+function toRow(e: LedgerEntry, storeBodies: boolean): unknown[] {
+  const body = storeBodies && e.body ? e.body : null;
+  return [
+    e.id,
+    e.receivedAt,
+    e.method,
+    e.url,
+    e.hook ?? null,
+    e.mappingId ?? null,
+    e.client,
+    e.status,
+    e.code ?? null,
+    Math.max(0, Math.round(e.latencyMs)),
+    e.idempotencyKey ?? null,
+    e.runIds[0] ?? null,
+    JSON.stringify(e.runIds),
+    e.replayOf ?? null,
+    storeBodies ? JSON.stringify(e.headers) : null,
+    body,
+    body ? 1 : 0,
+    storeBodies && e.response !== undefined ? JSON.stringify(e.response) : null,
+  ];
 }
 
 /** The summary of a row just written, built from the entry itself (what reading the row back would give). */
@@ -139,10 +147,7 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   ensureTable(database, logger);
   const reader: LedgerReader = createLedgerReader(db);
 
-  const insert = db.prepare(
-    `INSERT INTO deliveries (id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response)
-     VALUES (@id, @received_at, @method, @url, @hook, @mapping_id, @client, @status, @code, @latency_ms, @idempotency_key, @run_id, @run_ids, @replay_of, @headers, @body, @body_stored, @response)`,
-  );
+  const insert = db.prepare(`INSERT INTO deliveries (${INSERT_COLUMNS}) VALUES (${INSERT_COLUMNS.split(",").map(() => "?").join(", ")})`);
   const pruneAge = db.prepare<[number]>("DELETE FROM deliveries WHERE received_at < ?");
   // The oldest rows beyond maxEntries: walks only those rows (from the low end of the key).
   const pruneOldest = db.prepare<[number]>("DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries ORDER BY seq ASC LIMIT ?)");
@@ -169,7 +174,9 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     return r.removed;
   };
 
-  const listeners = new Set<(d: DeliverySummary) => void>();
+  /** Each subscriber and what says whether it listens now. */
+  const listeners = new Map<(d: DeliverySummary) => void, () => boolean>();
+  const always = () => true;
   let buffer: LedgerEntry[] = [];
   let scheduled = false;
   let timer: NodeJS.Timeout | undefined;
@@ -179,7 +186,7 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   const writeRows = (batch: LedgerEntry[]): { removed: number; oldest: number | undefined } => {
     let first = oldest;
     for (const e of batch) {
-      insert.run(toRow(e, storeBodies));
+      insert.run(...toRow(e, storeBodies));
       if (first === undefined || e.receivedAt < first) first = e.receivedAt;
     }
     const total = rows + batch.length;
@@ -188,10 +195,11 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   };
 
   function notify(batch: LedgerEntry[]): void {
-    if (listeners.size === 0) return;
+    const wanted = [...listeners].flatMap(([l, active]) => (active() ? [l] : []));
+    if (wanted.length === 0) return;
     for (const e of batch) {
       const summary = entrySummary(e);
-      for (const l of listeners) {
+      for (const l of wanted) {
         try {
           l(summary);
         } catch (err) {
@@ -281,8 +289,8 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     deliveryOfRun: (runId) => reader.deliveryOfRun(runId),
     count: () => reader.count(),
     lastReceivedAt: () => reader.lastReceivedAt(),
-    subscribe(listener) {
-      listeners.add(listener);
+    subscribe(listener, active) {
+      listeners.set(listener, active ?? always);
       return () => listeners.delete(listener);
     },
     close() {

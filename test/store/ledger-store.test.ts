@@ -87,6 +87,19 @@ describe("ledger store", () => {
     expect(seen).toEqual(["d-1"]);
   });
 
+  it("skips a subscriber while its active() says it is not listening, and tells it again once it is", async () => {
+    const seen: string[] = [];
+    let listening = false;
+    ledger.subscribe((d) => seen.push(d.id), () => listening);
+    ledger.record(entry(1));
+    await runScheduled();
+    listening = true;
+    ledger.record(entry(2));
+    await runScheduled();
+    expect(seen).toEqual(["d-2"]);
+    expect(ledger.count()).toBe(2);
+  });
+
   it("prunes rows older than retentionDays, by the injected clock", async () => {
     ledger.record(entry(1, { receivedAt: T0 - 8 * DAY }));
     ledger.record(entry(2, { receivedAt: T0 - 6 * DAY }));
