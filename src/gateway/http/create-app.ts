@@ -4,14 +4,21 @@
  * `app.use(prefix, handler)` — so the plugin sees URLs relative to its prefix and
  * `/hooksX` never reaches a plugin mounted on `/hooks` — then a JSON 404.
  * Routing is case-sensitive.
+ *
+ * What it returns is the request listener of the gateway's server: a request below
+ * a plugin's prefix goes straight to the plugin (plugin-dispatch.ts: the same
+ * hand-over as the mount, without walking the router), anything else to the
+ * Express app (`.express`).
  */
 import crypto from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from "express";
 import type { HostLogger } from "../../host-contract/host-api";
 import type { PluginReport } from "../plugins/plugin-loader";
 import { bearerToken, sameSecret } from "./operator-token";
 import { publicPluginReport } from "./public-plugin-report";
 import type { RouteEntry } from "../plugins/route-table";
+import { createPluginDispatch } from "./plugin-dispatch";
 
 /** Body of `GET /api/status` (without `ok`); plugin reports are shown without paths. */
 export type GatewayStatus = Record<string, unknown> & { plugins?: readonly PluginReport[] };
@@ -42,17 +49,34 @@ export interface GatewayAppOptions {
 /** Retry-After of the gateway's own 503 while it stops (the hooks plugin sends the same). */
 export const STOPPING_RETRY_AFTER_SECONDS = 5;
 
-export function createGatewayApp(opts: GatewayAppOptions): Express {
+/** The gateway's request listener, with the Express app behind it (whose prototypes the server gives requests). */
+export interface GatewayApp {
+  (req: IncomingMessage, res: ServerResponse): void;
+  readonly express: Express;
+}
+
+export function createGatewayApp(opts: GatewayAppOptions): GatewayApp {
   const app = express();
+  // Every response carries X-Request-Id (SPEC §4.2); a plugin route may replace it with its own.
+  const stamp = (res: Response): void => {
+    res.setHeader("X-Request-Id", (opts.idGen ?? crypto.randomUUID)());
+    if (opts.isStopping?.()) res.setHeader("Connection", "close");
+  };
+  const notFound = (_req: Request, res: Response): void => {
+    res.status(404).json({ ok: false, code: "not_found", error: "No route matches this path." });
+  };
+  const onError = (err: unknown, req: Request, res: Response): void => {
+    opts.logger.error("unhandled error in a route", { method: req.method, error: (err as Error)?.message ?? String(err) });
+    if (res.headersSent) return;
+    res.status(500).json({ ok: false, code: "internal_error", error: "Internal error." });
+  };
   app.disable("x-powered-by");
   app.set("case sensitive routing", true);
   app.set("strict routing", false);
   if (opts.trustProxy && opts.trustProxy.length > 0) app.set("trust proxy", [...opts.trustProxy]);
 
-  // Every response carries X-Request-Id (SPEC §4.2); a plugin route may replace it with its own.
   app.use((_req, res, next) => {
-    res.setHeader("X-Request-Id", (opts.idGen ?? crypto.randomUUID)());
-    if (opts.isStopping?.()) res.setHeader("Connection", "close");
+    stamp(res);
     next();
   });
 
@@ -95,13 +119,24 @@ export function createGatewayApp(opts: GatewayAppOptions): Express {
 
   for (const r of opts.routes) app.use(r.prefix, r.handler);
 
-  app.use((_req: Request, res: Response) => {
-    res.status(404).json({ ok: false, code: "not_found", error: "No route matches this path." });
+  app.use(notFound);
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => onError(err, req, res));
+
+  const dispatch = createPluginDispatch(opts.routes, {
+    prepare(req, res) {
+      // What Express's app.handle does first (a no-op swap when the server already made them with these prototypes).
+      Object.setPrototypeOf(req, app.request);
+      Object.setPrototypeOf(res, app.response);
+      req.res = res;
+      res.req = req;
+      res.locals ??= Object.create(null) as Response["locals"];
+      stamp(res);
+    },
+    notFound,
+    onError,
   });
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    opts.logger.error("unhandled error in a route", { method: req.method, error: (err as Error)?.message ?? String(err) });
-    if (res.headersSent) return;
-    res.status(500).json({ ok: false, code: "internal_error", error: "Internal error." });
-  });
-  return app;
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!dispatch(req as Request, res as Response)) app(req, res);
+  };
+  return Object.assign(listener, { express: app });
 }

@@ -8,15 +8,16 @@
  * prototype chain Express would have given them.
  *
  * @example
- *   const server = createExpressServer(app);
+ *   const server = createExpressServer(createGatewayApp(options));
  *   server.listen(18789, "127.0.0.1");
  */
 import http from "node:http";
-import type { Express } from "express";
+import type { GatewayApp } from "./create-app";
 
 type Ctor<T> = new (...args: never[]) => T;
 
-export function createExpressServer(app: Express): http.Server {
+export function createExpressServer(gatewayApp: GatewayApp): http.Server {
+  const app = gatewayApp.express;
   // node:http's IncomingMessage and ServerResponse are plain constructor functions: these
   // run them on `this`, so node:http builds real ones whose prototype is Express's.
   function Request(this: http.IncomingMessage, socket: import("node:net").Socket): void {
@@ -29,6 +30,6 @@ export function createExpressServer(app: Express): http.Server {
   Response.prototype = app.response;
   return http.createServer(
     { IncomingMessage: Request as unknown as Ctor<http.IncomingMessage> as typeof http.IncomingMessage, ServerResponse: Response as unknown as typeof http.ServerResponse },
-    app,
+    gatewayApp,
   );
 }

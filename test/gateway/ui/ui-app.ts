@@ -4,7 +4,7 @@
  * cookie and the CSRF token the pages carry.
  */
 import request from "supertest";
-import type { Express } from "express";
+import type { GatewayApp } from "../../../src/gateway/http/create-app";
 import { createGatewayApp } from "../../../src/gateway/http/create-app";
 import { createDashboard, type Dashboard } from "../../../src/gateway/ui/ui-router";
 import { createUiSessionStore } from "../../../src/gateway/ui/ui-sessions";
@@ -18,7 +18,7 @@ export const NOW = Date.parse("2026-11-22T10:30:00.000Z");
 const quiet: HostLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export interface UiApp {
-  app: Express;
+  app: GatewayApp;
   inspector: FakeInspector;
   dashboard: Dashboard;
 }
@@ -41,7 +41,7 @@ export function uiApp(opts: { inspector?: FakeInspector | null; authToken?: stri
 }
 
 /** Logs in through the form; returns the cookie header and the page's CSRF token. */
-export async function login(app: Express): Promise<{ cookie: string; csrf: string }> {
+export async function login(app: GatewayApp): Promise<{ cookie: string; csrf: string }> {
   const res = await request(app).post("/ui/login").set("Origin", "http://127.0.0.1").set("Host", "127.0.0.1").type("form").send({ token: OPERATOR_TOKEN });
   expect(res.status).toBe(303);
   const cookie = String(res.headers["set-cookie"]![0]).split(";")[0]!;
