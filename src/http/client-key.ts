@@ -6,7 +6,7 @@ import { ipKeyGenerator } from "express-rate-limit";
 const MAX_CACHED = 4096;
 const cache = new Map<string, string>();
 
-function keyOf(address: string): string {
+function addressKey(address: string): string {
   // An IPv4 address is its own key; only IPv6 (including IPv4-mapped) is grouped.
   if (!address.includes(":")) return address;
   let key = cache.get(address);
@@ -26,5 +26,5 @@ function keyOf(address: string): string {
  */
 export function clientKey(req: Request): string {
   const address = req.headers["x-forwarded-for"] === undefined ? req.socket?.remoteAddress : (req.ip ?? req.socket?.remoteAddress);
-  return address ? keyOf(address) : "unknown";
+  return address ? addressKey(address) : "unknown";
 }
