@@ -4,7 +4,7 @@
  * Each case is sent through the gateway's listener and, for comparison, through a plain
  * Express app with the same handler mounted by app.use.
  */
-import express, { type Request, type RequestHandler, type Response } from "express";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import request from "supertest";
 import { createGatewayApp } from "../../../src/gateway/http/create-app";
 
@@ -17,6 +17,19 @@ const echo: RequestHandler = (req: Request, res: Response) =>
 
 function gateway(handler: RequestHandler | express.Router, prefix = "/hooks", idGen?: () => string) {
   return createGatewayApp({ routes: [{ prefix, handler, pluginId: "p" }], logger, status: () => ({}), ...(idGen ? { idGen } : {}) });
+}
+
+type Handler = RequestHandler | express.Router;
+
+/** Several routes in registration order. */
+function gatewayOf(routes: Array<[string, Handler]>) {
+  return createGatewayApp({ routes: routes.map(([prefix, handler]) => ({ prefix, handler: handler as RequestHandler, pluginId: "p" })), logger, status: () => ({}) });
+}
+
+/** Waits until `check` holds (the late next() of a handler runs after the answer). */
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
 }
 
 function mounted(handler: RequestHandler | express.Router, prefix = "/hooks") {
@@ -100,5 +113,78 @@ describe("plugin dispatch", () => {
     const res = await request(gateway(echo, "/a%41")).post("/a%41/wake").expect(200);
     const viaExpress = await request(mounted(echo, "/a%41")).post("/a%41/wake").expect(200);
     expect(res.body).toEqual(viaExpress.body);
+  });
+
+  describe("regressions from the review of the direct dispatch", () => {
+    it("a handler that answers and then calls next() later does not crash the gateway (headers already sent)", async () => {
+      let late: Promise<void> | undefined;
+      const answersThenPasses: RequestHandler = (_req, res, next) => {
+        res.json({ ok: true });
+        late = new Promise((resolve) =>
+          setTimeout(() => {
+            next();
+            next(new Error("after the answer"));
+            resolve();
+          }, 1),
+        );
+      };
+      const a = gateway(answersThenPasses);
+      expect((await request(a).post("/hooks/wake").expect(200)).body).toEqual({ ok: true });
+      await until(() => late !== undefined);
+      await late;
+      // Only the first next() counts, and it found the answer sent: nothing written, nothing thrown.
+      expect(errors).toEqual([]);
+      expect((await request(a).get("/healthz").expect(200)).body).toEqual({ ok: true });
+    });
+
+    it("a router that answers and calls next() in the same route does not crash the gateway", async () => {
+      const router = express.Router();
+      router.get("/x", (_req, res, next) => {
+        res.json({ ok: true });
+        next();
+      });
+      const a = gateway(router, "/r");
+      expect((await request(a).get("/r/x").expect(200)).body).toEqual({ ok: true });
+      expect((await request(a).get("/healthz").expect(200)).body).toEqual({ ok: true });
+    });
+
+    it("one plugin's nested prefixes (/a and /a/b) still pass from one to the other as Express does", async () => {
+      const passOn: RequestHandler = (_req, _res, next) => next();
+      const routes: Array<[string, Handler]> = [
+        ["/a", passOn],
+        ["/a/b", echo],
+      ];
+      const res = await request(gatewayOf(routes)).get("/a/b/c").expect(200);
+      expect(res.body).toMatchObject({ baseUrl: "/a/b", url: "/c" });
+    });
+
+    it("a pattern prefix registered before a literal one keeps taking the requests it matched first", async () => {
+      const any: RequestHandler = (_req, res) => void res.json({ by: "pattern" });
+      const routes: Array<[string, Handler]> = [
+        ["/:any", any],
+        ["/hooks", echo],
+      ];
+      expect((await request(gatewayOf(routes)).post("/hooks/wake").expect(200)).body).toEqual({ by: "pattern" });
+    });
+
+    it("a falsy rejection (Promise.reject(0)) is a 500, as in Express, not a 404", async () => {
+      const rejectsZero: RequestHandler = () => Promise.reject(0) as unknown as void;
+      const res = await request(gateway(rejectsZero)).post("/hooks/wake").expect(500);
+      expect(res.body.code).toBe("internal_error");
+      expect(errors).toEqual(["unhandled error in a route: Rejected promise"]);
+    });
+
+    it("a rejected thenable that is not a native Promise is a 500, not a hanging request", async () => {
+      const thenable: RequestHandler = () => ({ then: (_ok: unknown, fail: (e: unknown) => void) => fail(new Error("from a thenable")) }) as unknown as void;
+      expect((await request(gateway(thenable)).post("/hooks/wake").expect(500)).body.code).toBe("internal_error");
+      expect(errors).toEqual(["unhandled error in a route: from a thenable"]);
+    });
+
+    it("an error handler (four parameters) registered as a route is skipped for a request, as Express skips it", async () => {
+      const errorHandler: ErrorRequestHandler = (_err, _req, res, _next) => void res.json({ by: "error handler" });
+      expect(errorHandler.length).toBe(4);
+      const res = await request(gatewayOf([["/hooks", errorHandler as unknown as Handler]])).post("/hooks/wake").expect(404);
+      expect(res.body.code).toBe("not_found");
+    });
   });
 });
