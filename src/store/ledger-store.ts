@@ -117,7 +117,7 @@ function entrySummary(e: LedgerEntry): DeliverySummary {
   return { ...summary, receivedAt: new Date(e.receivedAt).toISOString(), latencyMs: Math.max(0, Math.round(e.latencyMs)), runIds: [...e.runIds] };
 }
 
-const COLUMNS = "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response";
+const COLUMNS = `seq, ${INSERT_COLUMNS}`;
 
 /**
  * Creates the table again, empty, when it is missing or unusable (columns missing):
