@@ -33,6 +33,7 @@ import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayApp } from "./http/create-app";
 import { createGatewayMetrics } from "./metrics/gateway-metrics";
+import { createOperatorThrottle } from "./http/operator-throttle";
 import { createDashboard } from "./ui/ui-router";
 import { createExpressServer } from "./http/express-server";
 import { MAIN_SESSION_KEY } from "./runtime";
@@ -182,9 +183,12 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   }
 
   let draining = false;
-  const dashboard = createDashboard({ authToken, inspectors: plugins.inspectors, logger: logger.child("ui"), journal: () => readJournalTail(host.journal.file) });
+  // One throttle for the operator token on every route and carrier (/ui login and Bearer, /api, /metrics).
+  const operatorThrottle = createOperatorThrottle();
+  const dashboard = createDashboard({ authToken, inspectors: plugins.inspectors, logger: logger.child("ui"), journal: () => readJournalTail(host.journal.file), throttle: operatorThrottle });
   const app = createGatewayApp({
     ui: dashboard.router,
+    operatorThrottle,
     isStopping: () => draining,
     routes: plugins.routes,
     authToken,

@@ -15,7 +15,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from "express";
 import type { HostLogger } from "../../host-contract/host-api";
 import type { PluginReport } from "../plugins/plugin-loader";
-import { bearerToken, sameSecret } from "./operator-token";
+import { bearerToken } from "./operator-token";
+import { checkOperatorToken, createOperatorThrottle, operatorClient, type OperatorThrottle } from "./operator-throttle";
 import { publicPluginReport } from "./public-plugin-report";
 import type { RouteEntry } from "../plugins/route-table";
 import { createPluginDispatch } from "./plugin-dispatch";
@@ -42,6 +43,8 @@ export interface GatewayAppOptions {
   metrics?: { readonly contentType: string; render(): Promise<string> };
   /** Express `trust proxy` (proxy-addr addresses, CIDRs or names); absent or empty: forwarded headers are ignored. */
   trustProxy?: readonly string[];
+  /** Counts wrong operator tokens on `/api/*` and `/metrics`; give the dashboard the same one (default: a throttle of its own). */
+  operatorThrottle?: OperatorThrottle;
   /** The dashboard's router, mounted at `/ui` before the plugin routes. */
   ui?: Router;
 }
@@ -89,14 +92,27 @@ export function createGatewayApp(opts: GatewayAppOptions): GatewayApp {
     res.json({ ok: true });
   });
 
-  /** The operator surface: 403 without a configured gateway token, 401 without the right one. */
+  const throttle = opts.operatorThrottle ?? createOperatorThrottle();
+  /**
+   * The operator surface: 403 without a configured gateway token, 401 without the
+   * right one; a wrong token counts in the operator throttle, and a client it blocks
+   * gets 429 with Retry-After whatever it sends.
+   */
   const operatorOnly = (req: Request, res: Response, next: NextFunction) => {
     if (!opts.authToken) {
       res.status(403).json({ ok: false, code: "forbidden", error: "The operator API is disabled because gateway.auth.token is not set." });
       return;
     }
+    const client = operatorClient(req);
     const token = bearerToken(req);
-    if (!token || !sameSecret(token, opts.authToken)) {
+    const wait = throttle.blockedFor(client);
+    const verdict = wait > 0 ? { kind: "blocked" as const, retryAfterSeconds: wait } : token ? checkOperatorToken(throttle, client, token, opts.authToken) : { kind: "wrong" as const };
+    if (verdict.kind === "blocked") {
+      res.status(429).setHeader("Retry-After", String(verdict.retryAfterSeconds));
+      res.json({ ok: false, code: "too_many_requests", error: `Too many wrong operator tokens from this address; try again in ${verdict.retryAfterSeconds} seconds.` });
+      return;
+    }
+    if (verdict.kind === "wrong") {
       res.status(401).json({ ok: false, code: "unauthorized", error: "A valid gateway token is required (Authorization: Bearer <gateway.auth.token>)." });
       return;
     }

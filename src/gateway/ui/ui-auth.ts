@@ -1,6 +1,8 @@
 /**
  * Who is asking, for `/ui`: a session cookie (set by the login form) or the
- * operator token as `Authorization: Bearer`. State-changing requests of a
+ * operator token as `Authorization: Bearer`. A Bearer token is judged by the
+ * operator throttle like a login (a wrong one counts; a blocked client is refused
+ * whatever it sends). State-changing requests of a
  * cookie session must also prove they come from the dashboard itself: the
  * session's CSRF token (form field `_csrf` or `X-CSRF-Token`) AND a same-origin
  * request (`Sec-Fetch-Site: same-origin`, or an `Origin` equal to the gateway's
@@ -8,6 +10,7 @@
  */
 import type { Request } from "express";
 import { bearerToken, sameSecret } from "../http/operator-token";
+import { checkOperatorToken, operatorClient, type OperatorThrottle } from "../http/operator-throttle";
 import type { UiSessionStore, UiSession } from "./ui-sessions";
 
 export const SESSION_COOKIE = "gw_ui_session";
@@ -27,12 +30,22 @@ export function cookieValue(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** The principal of the request, or undefined (no or wrong credential). */
-export function authenticate(req: Request, operatorToken: string, sessions: UiSessionStore): UiPrincipal | undefined {
+/**
+ * Who the request is: a principal; `missing` (no credential, or a cookie naming
+ * no session — not a guess, not counted); `wrong` (a wrong Bearer token, counted);
+ * or `blocked` (a Bearer token from a client the operator throttle blocks).
+ */
+export type UiAuthVerdict = { kind: "principal"; principal: UiPrincipal } | { kind: "missing" } | { kind: "wrong" } | { kind: "blocked"; retryAfterSeconds: number };
+
+/** Judges the request's credential; a Bearer token goes through the operator throttle. */
+export function authenticate(req: Request, operatorToken: string, sessions: UiSessionStore, throttle: OperatorThrottle): UiAuthVerdict {
   const token = bearerToken(req);
-  if (token !== undefined) return sameSecret(token, operatorToken) ? { kind: "bearer" } : undefined;
+  if (token !== undefined) {
+    const verdict = checkOperatorToken(throttle, operatorClient(req), token, operatorToken);
+    return verdict.kind === "ok" ? { kind: "principal", principal: { kind: "bearer" } } : verdict;
+  }
   const session = sessions.get(cookieValue(req, SESSION_COOKIE));
-  return session ? { kind: "session", session } : undefined;
+  return session ? { kind: "principal", principal: { kind: "session", session } } : { kind: "missing" };
 }
 
 /** The gateway's own origin as the browser sees it (`http://127.0.0.1:18789`). */

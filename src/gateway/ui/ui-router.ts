@@ -14,10 +14,9 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { HostLogger } from "../../host-contract/host-api";
 import type { HookInspector } from "../../host-contract/inspection";
 import type { JournalEntry } from "../journal/journal";
-import { sameSecret } from "../http/operator-token";
+import { checkOperatorToken, createOperatorThrottle, operatorClient, type OperatorThrottle } from "../http/operator-throttle";
 import { createAssetHandler } from "./assets";
 import { createLiveFeed } from "./live-feed";
-import { createLoginThrottle, type LoginThrottle } from "./login-throttle";
 import { createUiSessionStore, type UiSessionStore } from "./ui-sessions";
 import { isUiApiRequest, sendUiError } from "./ui-error";
 import { mountPages } from "./ui-pages";
@@ -37,7 +36,8 @@ export interface DashboardOptions {
   logger: HostLogger;
   assetsDir?: string;
   sessions?: UiSessionStore;
-  throttle?: LoginThrottle;
+  /** Counts wrong operator tokens of every carrier; share the gateway's (`/api`, `/metrics`) so one throttle covers all. */
+  throttle?: OperatorThrottle;
   /** Default Date.now. */
   now?: () => number;
   keepAliveMs?: number;
@@ -64,7 +64,7 @@ function safeNext(value: unknown): string {
 
 export function createDashboard(opts: DashboardOptions): Dashboard {
   const sessions = opts.sessions ?? createUiSessionStore();
-  const throttle = opts.throttle ?? createLoginThrottle();
+  const throttle = opts.throttle ?? createOperatorThrottle();
   const now = opts.now ?? Date.now;
   const feed = createLiveFeed({ keepAliveMs: opts.keepAliveMs });
   const router = express.Router({ caseSensitive: true });
@@ -86,29 +86,33 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     return { router, close: () => feed.closeAll() };
   }
 
+  /** 429 for a client the operator throttle blocks: JSON under /ui/api, the login form (saying so) elsewhere. */
+  const refuseBlocked = (req: Request, res: Response, wait: number, next: string): void => {
+    res.setHeader("Retry-After", String(wait));
+    const message = `Too many wrong operator tokens from this address; try again in ${wait} seconds.`;
+    if (isUiApiRequest(req)) return sendUiError(req, res, 429, "too_many_requests", message);
+    res.status(429).type("html").send(renderLogin({ next, error: message }));
+  };
+
   router.get("/login", (req, res) => {
-    if (authenticate(req, token, sessions)) return res.redirect(303, safeNext(req.query.next));
+    const verdict = authenticate(req, token, sessions, throttle);
+    if (verdict.kind === "principal") return res.redirect(303, safeNext(req.query.next));
+    if (verdict.kind === "blocked") return refuseBlocked(req, res, verdict.retryAfterSeconds, safeNext(req.query.next));
     res.type("html").send(renderLogin({ next: safeNext(req.query.next) }));
   });
   router.post("/login", form, (req, res) => {
-    const client = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    const client = operatorClient(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const next = safeNext(body.next);
     const wait = throttle.blockedFor(client);
-    if (wait > 0) {
-      res.status(429).setHeader("Retry-After", String(wait));
-      res.type("html").send(renderLogin({ next, error: `Too many failed logins from this address; try again in ${wait} seconds.` }));
-      return;
-    }
+    if (wait > 0) return refuseBlocked(req, res, wait, next);
     if (!isSameOrigin(req)) return sendUiError(req, res, 403, "cross_origin", "The login form must be sent from the dashboard itself.");
     const sent = typeof body.token === "string" ? body.token.trim() : "";
-    if (!sent || !sameSecret(sent, token)) {
-      throttle.fail(client);
+    if (checkOperatorToken(throttle, client, sent, token).kind !== "ok") {
       opts.logger.warn("dashboard login refused", { client });
       res.status(401).type("html").send(renderLogin({ next, error: "The token is not valid." }));
       return;
     }
-    throttle.succeed(client);
     const session = sessions.create();
     opts.logger.info("dashboard login", { client });
     res.setHeader("Set-Cookie", sessionCookie(req, session, sessions.ttlMs));
@@ -116,15 +120,18 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
   });
 
   router.use((req, res, next) => {
-    const principal = authenticate(req, token, sessions);
-    if (principal) {
-      res.locals.principal = principal;
+    const verdict = authenticate(req, token, sessions, throttle);
+    if (verdict.kind === "principal") {
+      res.locals.principal = verdict.principal;
       return next();
     }
+    const after = req.method === "GET" ? safeNext(req.originalUrl) : "/ui/deliveries";
+    if (verdict.kind === "blocked") return refuseBlocked(req, res, verdict.retryAfterSeconds, after);
+    if (verdict.kind === "wrong") opts.logger.warn("dashboard bearer token refused", { client: operatorClient(req) });
     if (isUiApiRequest(req)) {
       return sendUiError(req, res, 401, "unauthorized", "Log in to the dashboard, or send Authorization: Bearer <gateway.auth.token>.");
     }
-    res.status(401).type("html").send(renderLogin({ next: req.method === "GET" ? safeNext(req.originalUrl) : "/ui/deliveries" }));
+    res.status(401).type("html").send(renderLogin({ next: after }));
   });
 
   router.use((req: Request, res: Response, next: NextFunction) => {

@@ -17,7 +17,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { ResolvedHooksConfig } from "../../config/types";
 import { err, hookErrors, ok, type HookError, type Result } from "../../core/errors";
 import type { VerifyFailure } from "../../safety/signatures/types";
-import { createAuthThrottle, type AuthThrottle } from "./auth-throttle";
+import { createAuthThrottle, type AuthThrottle } from "../../host-contract/auth-throttle";
 import { extractToken, hasQueryToken, type TokenCarrier } from "./token-carrier";
 import { createTokenMatcher } from "./token-matcher";
 

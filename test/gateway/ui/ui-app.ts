@@ -1,5 +1,6 @@
 /**
- * The gateway app with the dashboard over a fake inspector, for supertest; and
+ * The gateway app with the dashboard over a fake inspector, `/api/status` and
+ * `/metrics`, all behind one operator throttle as in the gateway, for supertest; and
  * `login`, which goes through the real login form and returns the session
  * cookie and the CSRF token the pages carry.
  */
@@ -8,7 +9,8 @@ import type { GatewayApp } from "../../../src/gateway/http/create-app";
 import { createGatewayApp } from "../../../src/gateway/http/create-app";
 import { createDashboard, type Dashboard } from "../../../src/gateway/ui/ui-router";
 import { createUiSessionStore } from "../../../src/gateway/ui/ui-sessions";
-import { createLoginThrottle } from "../../../src/gateway/ui/login-throttle";
+import { createGatewayMetrics } from "../../../src/gateway/metrics/gateway-metrics";
+import { createOperatorThrottle } from "../../../src/gateway/http/operator-throttle";
 import type { HostLogger } from "../../../src/host-contract/host-api";
 import type { JournalEntry } from "../../../src/gateway/journal/journal";
 import { createFakeInspector, type FakeInspector } from "../../helpers/fake-inspector";
@@ -23,20 +25,24 @@ export interface UiApp {
   dashboard: Dashboard;
 }
 
-export function uiApp(opts: { inspector?: FakeInspector | null; authToken?: string | null; now?: () => number; journal?: () => readonly JournalEntry[] } = {}): UiApp {
+export function uiApp(opts: { inspector?: FakeInspector | null; authToken?: string | null; now?: () => number; journal?: () => readonly JournalEntry[]; trustProxy?: readonly string[] } = {}): UiApp {
   const inspector = opts.inspector === null ? undefined : (opts.inspector ?? createFakeInspector());
   let n = 0;
   const now = opts.now ?? (() => NOW);
+  const authToken = opts.authToken === null ? undefined : (opts.authToken ?? OPERATOR_TOKEN);
+  // One operator throttle for /ui, /api and /metrics, as the gateway wires it.
+  const throttle = createOperatorThrottle({ now });
   const dashboard = createDashboard({
-    authToken: opts.authToken === null ? undefined : (opts.authToken ?? OPERATOR_TOKEN),
+    authToken,
     inspectors: inspector ? [{ pluginId: "fake", inspector }] : [],
     logger: quiet,
     sessions: createUiSessionStore({ now, randomId: () => `rand-${++n}` }),
-    throttle: createLoginThrottle({ now }),
+    throttle,
     now,
     ...(opts.journal ? { journal: opts.journal } : {}),
   });
-  const app = createGatewayApp({ routes: [], logger: quiet, status: () => ({}), ui: dashboard.router });
+  const metrics = createGatewayMetrics({ logger: quiet });
+  const app = createGatewayApp({ routes: [], logger: quiet, status: () => ({}), ui: dashboard.router, authToken, metrics, operatorThrottle: throttle, trustProxy: opts.trustProxy });
   return { app, inspector: inspector ?? createFakeInspector(), dashboard };
 }
 

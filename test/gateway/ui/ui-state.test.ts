@@ -1,6 +1,5 @@
-/** The dashboard's small state machines and sums: sessions expire, the login throttle opens again, the overview's per-minute series. */
+/** The dashboard's small state machines and sums: sessions expire, the overview's per-minute series. */
 import { createUiSessionStore } from "../../../src/gateway/ui/ui-sessions";
-import { createLoginThrottle } from "../../../src/gateway/ui/login-throttle";
 import { overviewSeries, percentile, runsByOutcome } from "../../../src/gateway/ui/overview-stats";
 import { delivery } from "../../helpers/fake-inspector";
 
@@ -24,21 +23,6 @@ describe("dashboard sessions", () => {
     store.create();
     expect(store.get(a.id)).toBeUndefined();
     expect(store.size()).toBe(2);
-  });
-});
-
-describe("login throttle", () => {
-  it("blocks after maxFailures in the window, for the rest of the window, per client", () => {
-    let t = 0;
-    const th = createLoginThrottle({ maxFailures: 2, windowMs: 10_000, now: () => t });
-    th.fail("a");
-    expect(th.blockedFor("a")).toBe(0);
-    th.fail("a");
-    t = 4000;
-    expect(th.blockedFor("a")).toBe(6);
-    expect(th.blockedFor("b")).toBe(0);
-    t = 10_000;
-    expect(th.blockedFor("a")).toBe(0);
   });
 });
 

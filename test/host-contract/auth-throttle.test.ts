@@ -1,4 +1,4 @@
-import { createAuthThrottle } from "../../../src/http/auth/auth-throttle";
+import { createAuthThrottle } from "../../src/host-contract/auth-throttle";
 
 describe("createAuthThrottle", () => {
   let now = 0;

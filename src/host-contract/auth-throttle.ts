@@ -1,7 +1,11 @@
 /**
- * Auth-failure throttling (SPEC §4.1): more than `maxFailures` failed attempts
- * from one client within `windowSeconds` → 429 with `Retry-After`. A correct
- * token clears the client's count.
+ * Auth-failure throttling (SPEC §4.1, §9 "throttles never forget a blocked
+ * client"): more than `maxFailures` failed attempts from one client within
+ * `windowSeconds` → 429 with `Retry-After`. A correct token clears the client's
+ * count. One mechanism shared by the plugin and its host: the hooks pipeline
+ * (src/http/auth/authenticate.ts) and the embedded gateway's operator surfaces
+ * (src/gateway/http/operator-throttle.ts) both count on it, which is why it lives
+ * in the host contract.
  *
  * Memory is bounded: at most `maxFailures + 1` timestamps per client, at most
  * `maxClients` clients still counting (the one that failed least recently is
