@@ -25,6 +25,11 @@ export interface DeliveryQuery {
   status?: string;
   /** ISO-8601: only deliveries received at or after this time. */
   since?: string;
+  /**
+   * Words to find (all of them, each also as a prefix) in the hook name, the event, the
+   * status code or the body text (its first 64 KiB); matched by the ledger's full-text index.
+   */
+  search?: string;
 }
 
 /** One ledger row (SPEC §11). */
@@ -50,6 +55,12 @@ export interface DeliverySummary {
   runIds: string[];
   /** Id of the delivery this one replays. */
   replayOf?: string;
+  /** What happened at the sender (`push`, `pull_request.opened`, `invoice.paid`), rendered by the mapping's `event` template. */
+  event?: string;
+  /** True when the answer was an idempotent repeat of an earlier request's (same key, same run; nothing new started). */
+  repeat?: boolean;
+  /** True when the request asked to wait for its run (`Prefer: wait`) and the answer waited: its latency is not accept latency. */
+  waited?: boolean;
 }
 
 export interface DeliveryDetail extends DeliverySummary {
@@ -61,6 +72,8 @@ export interface DeliveryDetail extends DeliverySummary {
   bodyBase64?: string;
   /** The answer the sender got. */
   response?: unknown;
+  /** The answer's headers (lower-case names), when the ledger recorded them. */
+  responseHeaders?: Record<string, string>;
 }
 
 export interface RunQuery {

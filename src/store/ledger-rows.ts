@@ -6,6 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import type { DeliveryDetail, DeliverySummary } from "../host-contract/inspection";
+import { ftsQuery } from "./ledger-search";
 
 export interface DeliveryRow {
   seq: number;
@@ -22,10 +23,14 @@ export interface DeliveryRow {
   idempotency_key: string | null;
   run_ids: string;
   replay_of: string | null;
+  event: string | null;
+  repeat: number;
+  waited: number;
   headers?: string | null;
   body?: Buffer | null;
   body_stored?: number;
   response?: string | null;
+  response_headers?: string | null;
 }
 
 /** A validated listing query (src/http/ledger/ledger-query.ts checks the raw one). */
@@ -38,6 +43,8 @@ export interface LedgerListQuery {
   status?: readonly [number, number];
   /** ms since the epoch. */
   since?: number;
+  /** Words to find (ledger-search.ts). */
+  search?: string;
 }
 
 /** A stored delivery in full, with the raw body bytes for replay and dry runs. */
@@ -47,7 +54,64 @@ export interface StoredDelivery extends DeliveryDetail {
   rawBody?: Buffer;
 }
 
-const SUMMARY_COLUMNS = "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_ids, replay_of";
+const SUMMARY_COLUMNS = "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_ids, replay_of, event, repeat, waited";
+
+/**
+ * What the pipeline records about one request (headers already redacted): a delivery's
+ * summary (with the time in ms since the epoch), plus what its detail shows.
+ */
+export type LedgerEntry = Omit<DeliverySummary, "receivedAt"> & {
+  /** ms since the epoch. */
+  receivedAt: number;
+  /** Lower-case names, credentials/signatures/cookies redacted. */
+  headers: Record<string, string>;
+  /** Undefined when the body was not read (refused before, or too large). */
+  body?: Buffer;
+  /** The JSON answer the sender got (undefined for 204). */
+  response?: unknown;
+  /** The answer's headers (lower-case names); kept only with the body (`storeBodies`). */
+  responseHeaders?: Record<string, string>;
+};
+
+/** The INSERT's columns, in the order toRow gives their values (positional binding: no lookup by name per value). */
+export const INSERT_COLUMNS =
+  "id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response, event, repeat, waited, response_headers";
+
+export function toRow(e: LedgerEntry, storeBodies: boolean): unknown[] {
+  const body = storeBodies && e.body ? e.body : null;
+  return [
+    e.id,
+    e.receivedAt,
+    e.method,
+    e.url,
+    e.hook ?? null,
+    e.mappingId ?? null,
+    e.client,
+    e.status,
+    e.code ?? null,
+    Math.max(0, Math.round(e.latencyMs)),
+    e.idempotencyKey ?? null,
+    e.runIds[0] ?? null,
+    JSON.stringify(e.runIds),
+    e.replayOf ?? null,
+    storeBodies ? JSON.stringify(e.headers) : null,
+    body,
+    body ? 1 : 0,
+    storeBodies && e.response !== undefined ? JSON.stringify(e.response) : null,
+    e.event ?? null,
+    e.repeat ? 1 : 0,
+    e.waited ? 1 : 0,
+    storeBodies && e.responseHeaders ? JSON.stringify(e.responseHeaders) : null,
+  ];
+}
+
+/** The summary of a row just written, built from the entry itself (what reading the row back would give). */
+export function entrySummary(e: LedgerEntry): DeliverySummary {
+  const { headers: _headers, body: _body, response: _response, responseHeaders: _responseHeaders, ...summary } = e;
+  return { ...summary, receivedAt: new Date(e.receivedAt).toISOString(), latencyMs: Math.max(0, Math.round(e.latencyMs)), runIds: [...e.runIds] };
+}
+
+
 
 function parseRunIds(text: string): string[] {
   try {
@@ -74,6 +138,9 @@ export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
   if (row.code !== null) d.code = row.code;
   if (row.idempotency_key !== null) d.idempotencyKey = row.idempotency_key;
   if (row.replay_of !== null) d.replayOf = row.replay_of;
+  if (row.event !== null) d.event = row.event;
+  if (row.repeat === 1) d.repeat = true;
+  if (row.waited === 1) d.waited = true;
   return d;
 }
 
@@ -102,6 +169,13 @@ function toStoredDelivery(row: DeliveryRow): StoredDelivery {
       out.response = JSON.parse(row.response) as unknown;
     } catch {
       /* an unreadable answer is left out */
+    }
+  }
+  if (row.response_headers) {
+    try {
+      out.responseHeaders = JSON.parse(row.response_headers) as Record<string, string>;
+    } catch {
+      /* unreadable headers are left out */
     }
   }
   return out;
@@ -137,6 +211,11 @@ export function createLedgerReader(db: Database.Database) {
       if (q.since !== undefined) {
         where.push("received_at >= ?");
         params.push(q.since);
+      }
+      const match = q.search === undefined ? undefined : ftsQuery(q.search);
+      if (match !== undefined) {
+        where.push("seq IN (SELECT rowid FROM deliveries_fts WHERE deliveries_fts MATCH ?)");
+        params.push(match);
       }
       const sql = `SELECT ${SUMMARY_COLUMNS} FROM deliveries${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
       return db.prepare<Array<string | number>, DeliveryRow>(sql).all(...params, q.limit).map(toDeliverySummary);

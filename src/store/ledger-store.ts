@@ -23,25 +23,10 @@
 import type { PluginDatabase } from "./database";
 import type { ModuleLogger } from "../core/logger";
 import type { DeliverySummary } from "../host-contract/inspection";
-import { LEDGER_SCHEMA } from "./migrations";
-import { createLedgerReader, toDeliverySummary, type DeliveryRow, type LedgerListQuery, type LedgerReader, type StoredDelivery } from "./ledger-rows";
+import { LEDGER_EVENTS_SCHEMA, LEDGER_SCHEMA } from "./migrations";
+import { createLedgerReader, entrySummary, INSERT_COLUMNS, toRow, type LedgerEntry, type LedgerListQuery, type LedgerReader, type StoredDelivery } from "./ledger-rows";
 
-export type { LedgerListQuery, StoredDelivery } from "./ledger-rows";
-
-/**
- * What the pipeline records about one request (headers already redacted): a delivery's
- * summary (with the time in ms since the epoch), plus what its detail shows.
- */
-export type LedgerEntry = Omit<DeliverySummary, "receivedAt"> & {
-  /** ms since the epoch. */
-  receivedAt: number;
-  /** Lower-case names, credentials/signatures/cookies redacted. */
-  headers: Record<string, string>;
-  /** Undefined when the body was not read (refused before, or too large). */
-  body?: Buffer;
-  /** The JSON answer the sender got (undefined for 204). */
-  response?: unknown;
-};
+export type { LedgerEntry, LedgerListQuery, StoredDelivery } from "./ledger-rows";
 
 export interface LedgerStoreOptions {
   logger: ModuleLogger;
@@ -84,39 +69,6 @@ export interface LedgerStore {
 
 const DAY_MS = 86_400_000;
 
-/** The INSERT's columns, in the order toRow gives their values (positional binding: no lookup by name per value). */
-const INSERT_COLUMNS = "id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response";
-
-function toRow(e: LedgerEntry, storeBodies: boolean): unknown[] {
-  const body = storeBodies && e.body ? e.body : null;
-  return [
-    e.id,
-    e.receivedAt,
-    e.method,
-    e.url,
-    e.hook ?? null,
-    e.mappingId ?? null,
-    e.client,
-    e.status,
-    e.code ?? null,
-    Math.max(0, Math.round(e.latencyMs)),
-    e.idempotencyKey ?? null,
-    e.runIds[0] ?? null,
-    JSON.stringify(e.runIds),
-    e.replayOf ?? null,
-    storeBodies ? JSON.stringify(e.headers) : null,
-    body,
-    body ? 1 : 0,
-    storeBodies && e.response !== undefined ? JSON.stringify(e.response) : null,
-  ];
-}
-
-/** The summary of a row just written, built from the entry itself (what reading the row back would give). */
-function entrySummary(e: LedgerEntry): DeliverySummary {
-  const { headers: _headers, body: _body, response: _response, ...summary } = e;
-  return { ...summary, receivedAt: new Date(e.receivedAt).toISOString(), latencyMs: Math.max(0, Math.round(e.latencyMs)), runIds: [...e.runIds] };
-}
-
 const COLUMNS = `seq, ${INSERT_COLUMNS}`;
 
 /**
@@ -138,6 +90,7 @@ function ensureTable(database: PluginDatabase, logger: ModuleLogger): void {
     logger.warn(`the delivery ledger table was missing from ${database.file}; it was created again, empty`, { database: database.file });
   }
   db.exec(LEDGER_SCHEMA);
+  db.exec(LEDGER_EVENTS_SCHEMA);
 }
 
 export function createLedgerStore(database: PluginDatabase, options: LedgerStoreOptions): LedgerStore {

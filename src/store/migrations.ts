@@ -40,6 +40,36 @@ export const LEDGER_SCHEMA = `
   CREATE INDEX IF NOT EXISTS deliveries_run_id ON deliveries (run_id) WHERE run_id IS NOT NULL;
 `;
 
+/** How much of a body the search index reads (characters); the rest of a larger body is not searchable. */
+export const SEARCH_BODY_CHARS = 65_536;
+
+/**
+ * Migration 4, the ledger's events and search (SPEC §6.1 `event`, §13): the event a
+ * mapping named, whether the answer was an idempotent repeat or waited for its run
+ * (`Prefer: wait`), the answer's headers, and `deliveries_fts` — a contentless FTS5
+ * index (it stores no text, only the index) over hook, event, status and the first
+ * SEARCH_BODY_CHARS of the body, kept by triggers in the same transaction as the row
+ * (a crash or a full disk loses both or neither). Also run after LEDGER_SCHEMA when
+ * the table is created again (ledger-store.ts), which is why the index is emptied.
+ */
+export const LEDGER_EVENTS_SCHEMA = `
+  ALTER TABLE deliveries ADD COLUMN event TEXT;
+  ALTER TABLE deliveries ADD COLUMN repeat INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE deliveries ADD COLUMN waited INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE deliveries ADD COLUMN response_headers TEXT;
+  CREATE VIRTUAL TABLE IF NOT EXISTS deliveries_fts USING fts5(hook, event, status, body, content='', contentless_delete=1);
+  DELETE FROM deliveries_fts;
+  INSERT INTO deliveries_fts (rowid, hook, event, status, body)
+    SELECT seq, hook, event, status, CASE WHEN body_stored = 1 THEN substr(CAST(body AS TEXT), 1, ${SEARCH_BODY_CHARS}) END FROM deliveries;
+  CREATE TRIGGER IF NOT EXISTS deliveries_fts_insert AFTER INSERT ON deliveries BEGIN
+    INSERT INTO deliveries_fts (rowid, hook, event, status, body)
+      VALUES (new.seq, new.hook, new.event, new.status, CASE WHEN new.body_stored = 1 THEN substr(CAST(new.body AS TEXT), 1, ${SEARCH_BODY_CHARS}) END);
+  END;
+  CREATE TRIGGER IF NOT EXISTS deliveries_fts_delete AFTER DELETE ON deliveries BEGIN
+    DELETE FROM deliveries_fts WHERE rowid = old.seq;
+  END;
+`;
+
 export const MIGRATIONS: readonly string[] = [
   // 1: durable runs and idempotency records.
   `
@@ -80,6 +110,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 3: the delivery ledger (SPEC §11): one row per request that reached a hook route.
   LEDGER_SCHEMA,
+  // 4: the event, repeat and waited flags, the answer's headers, and the search index.
+  LEDGER_EVENTS_SCHEMA,
 ];
 
 /** Applies pending migrations; returns the resulting schema version. */

@@ -4,7 +4,11 @@
  * content, dropped), damaged tables at start, and what `storeBodies: false` keeps.
  */
 import { openPluginDatabase, type PluginDatabase } from "../../src/store/database";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { DeliverySummary } from "../../src/host-contract/inspection";
 import { createLedgerStore, type LedgerEntry, type LedgerStore } from "../../src/store/ledger-store";
+import { MIGRATIONS, migrate } from "../../src/store/migrations";
 import { recordingLogger, tempDir } from "../helpers/temp-dir";
 import { until } from "../helpers/until";
 
@@ -199,5 +203,98 @@ describe("ledger store", () => {
     expect(ledger.list({ limit: 10, before: "nope" })).toBeUndefined();
     expect(ledger.deliveryOfRun("run-a")).toBe("d-2");
     expect(ledger.lastReceivedAt()).toBe(T0 + 10_000);
+  });
+
+  it("stores the event, the repeat and waited flags and the answer's headers, and reads them back (list, get, subscribers)", async () => {
+    const seen: DeliverySummary[] = [];
+    ledger.subscribe((d) => seen.push(d));
+    ledger.record(entry(1, { event: "pull_request.opened", repeat: true, waited: true, responseHeaders: { "idempotent-replayed": "true" } }));
+    ledger.record(entry(2));
+    await runScheduled();
+    const [second, first] = ledger.list({ limit: 10 })!;
+    expect(first).toMatchObject({ id: "d-1", event: "pull_request.opened", repeat: true, waited: true });
+    expect(second).not.toHaveProperty("event");
+    expect(second).not.toHaveProperty("repeat");
+    expect(second).not.toHaveProperty("waited");
+    expect(ledger.get("d-1")!.responseHeaders).toEqual({ "idempotent-replayed": "true" });
+    expect(ledger.get("d-2")!.responseHeaders).toBeUndefined();
+    expect(seen[0]).toEqual(first);
+    expect(seen[0]).not.toHaveProperty("responseHeaders");
+  });
+
+  it("search finds a delivery by a word of its body, its event, its hook or its status code, every word and each as a prefix", async () => {
+    ledger.record(entry(1, { hook: "github", event: "pull_request.opened", status: 202, body: Buffer.from('{"title":"Fix the flaky build"}') }));
+    ledger.record(entry(2, { hook: "stripe", event: "invoice.paid", status: 200, body: Buffer.from('{"customer":"Zoë Lindqvist"}') }));
+    ledger.record(entry(3, { hook: "nowhere", status: 404, code: "not_found", body: Buffer.from("plain text, flaky too") }));
+    await runScheduled();
+    const ids = (search: string, over: Partial<Parameters<LedgerStore["list"]>[0]> = {}) => ledger.list({ limit: 10, search, ...over })!.map((d) => d.id);
+    expect(ids("flaky")).toEqual(["d-3", "d-1"]);
+    expect(ids("flaky build")).toEqual(["d-1"]);
+    expect(ids("pull_request")).toEqual(["d-1"]);
+    expect(ids("invoice")).toEqual(["d-2"]);
+    expect(ids("zoe")).toEqual(["d-2"]);
+    expect(ids("Lind")).toEqual(["d-2"]);
+    expect(ids("stripe")).toEqual(["d-2"]);
+    expect(ids("404")).toEqual(["d-3"]);
+    expect(ids("flaky", { hook: "github" })).toEqual(["d-1"]);
+    expect(ids("nothing-like-this")).toEqual([]);
+    // FTS syntax typed by a user is text, never an operator or a column filter.
+    expect(ids('flaky OR invoice')).toEqual([]);
+    expect(ids('hook:stripe')).toEqual([]);
+    expect(ids('"flaky')).toEqual(["d-3", "d-1"]);
+    expect(ids("   ")).toEqual(["d-3", "d-2", "d-1"]);
+  });
+
+  it("a pruned delivery leaves the search index, and a body that was not stored is not searched", async () => {
+    ledger.close();
+    ledger = make({ maxEntries: 2 });
+    ledger.record(entry(1, { body: Buffer.from('{"word":"alpha"}') }));
+    ledger.record(entry(2, { body: Buffer.from('{"word":"alpha"}') }));
+    ledger.record(entry(3, { body: Buffer.from('{"word":"alpha"}') }));
+    await runScheduled();
+    expect(ledger.list({ limit: 10, search: "alpha" })!.map((d) => d.id)).toEqual(["d-3", "d-2"]);
+    expect(database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts").get()).toEqual({ n: 2 });
+    ledger.close();
+    ledger = make({ storeBodies: false });
+    ledger.record(entry(4, { body: Buffer.from('{"word":"omega"}') }));
+    await runScheduled();
+    expect(ledger.list({ limit: 10, search: "omega" })).toEqual([]);
+  });
+
+  it("a damaged table created again gets the search index back, empty, and searchable rows after it", async () => {
+    ledger.record(entry(1, { body: Buffer.from('{"word":"before"}') }));
+    await runScheduled();
+    ledger.close();
+    database.db.exec("DROP TABLE deliveries; CREATE TABLE deliveries (id TEXT)");
+    ledger = make();
+    expect(ledger.list({ limit: 10, search: "before" })).toEqual([]);
+    ledger.record(entry(2, { body: Buffer.from('{"word":"after"}'), event: "ping" }));
+    await runScheduled();
+    expect(ledger.list({ limit: 10, search: "after" })!.map((d) => [d.id, d.event])).toEqual([["d-2", "ping"]]);
+  });
+});
+
+describe("ledger migration 4 (event, flags, search index)", () => {
+  it("a schema-3 database keeps its deliveries, and they become searchable", () => {
+    const tmp = tempDir("iw-ledger-m4-");
+    const log = recordingLogger("ledger");
+    try {
+      const raw = new Database(path.join(tmp.dir, "old.sqlite"));
+      migrate(raw, MIGRATIONS.slice(0, 3));
+      raw
+        .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', 1, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
+        .run(Buffer.from('{"note":"kept across the upgrade"}'));
+      raw.close();
+      const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
+      const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100 });
+      expect(database.db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+      expect(ledger.list({ limit: 10, search: "upgrade" })!.map((d) => d.id)).toEqual(["old-1"]);
+      expect(ledger.get("old-1")).not.toHaveProperty("event");
+      ledger.close();
+      database.close();
+    } finally {
+      log.close();
+      tmp.remove();
+    }
   });
 });
