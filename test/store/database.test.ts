@@ -39,7 +39,7 @@ describe("openPluginDatabase", () => {
     database.close();
   });
 
-  it("creates the runs, idempotency and delivery-ledger tables with their indexes", () => {
+  it("creates the runs, idempotency and delivery-ledger tables with their indexes, and the ledger's search index", () => {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     const names = database.db
       .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table','index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -47,6 +47,11 @@ describe("openPluginDatabase", () => {
       .map((r) => r.name);
     expect(names).toEqual([
       "deliveries",
+      "deliveries_fts",
+      "deliveries_fts_config",
+      "deliveries_fts_data",
+      "deliveries_fts_docsize",
+      "deliveries_fts_idx",
       "deliveries_hook_seq",
       "deliveries_received_at",
       "deliveries_run_id",
