@@ -4,6 +4,8 @@
  * delivery ledger (`deliveries`, `deliveries/<id>`, `deliveries/<id>/replay`), or a
  * mapped hook name. The whole `deliveries/` namespace belongs to the ledger.
  */
+import { hookErrors, type HookError } from "../core/errors";
+import { hookNameOf, type HookNameRefusal } from "../core/hook-name";
 
 export type HookRoute =
   | { kind: "wake" }
@@ -24,20 +26,36 @@ const RUN_PATH = /^runs\/([^/]+)$/;
 const REPLAY_PATH = /^deliveries\/([^/]+)\/replay$/;
 const DELIVERIES_PREFIX = "deliveries/";
 
+/** A path that names no hook (404), or its route. */
+export type ParsedHookRoute = { ok: true; route: HookRoute } | { ok: false; error: HookError };
+
+/** The sentence of each refusal of src/core/hook-name.ts. */
+const REFUSED_RULE: Record<Exclude<HookNameRefusal, "undecodable" | "empty">, string> = {
+  "encoded-slash": "contains an encoded / (%2F) inside a segment",
+  "dot-segment": "contains a .. segment",
+  "control-character": "contains a control character",
+};
+
 /**
- * Parses the sub-path (slashes trimmed, percent-decoded). `undefined` for the
- * mount point itself (`POST /hooks`) or an undecodable path: both are 404.
+ * The route of the raw sub-path below the mount point (`req.path`), from the one
+ * hook name of src/core/hook-name.ts; a path that names no hook (the mount point
+ * itself, an undecodable path, `..`, `%2F`, a control character) is a 404.
  *
- * @example parseHookRoute("/github/push") // { kind: "mapped", name: "github/push" }
+ * @example parseHookRoute("/github//push/", "/hooks") // { ok: true, route: { kind: "mapped", name: "github/push" } }
  */
-export function parseHookRoute(reqPath: string): HookRoute | undefined {
-  let name: string;
-  try {
-    name = decodeURIComponent(reqPath.replace(/^\/+|\/+$/g, ""));
-  } catch {
-    return undefined;
+export function parseHookRoute(reqPath: string, hooksPath: string): ParsedHookRoute {
+  const named = hookNameOf(reqPath);
+  if (!named.ok) {
+    const { reason } = named;
+    if (reason === "empty") return { ok: false, error: hookErrors.hooksPathItself({ hooksPath }) };
+    if (reason === "undecodable") return { ok: false, error: hookErrors.hookPathUndecodable({ hooksPath }) };
+    return { ok: false, error: hookErrors.hookPathRefused({ hooksPath, rule: REFUSED_RULE[reason] }) };
   }
-  if (name === "") return undefined;
+  return { ok: true, route: routeOfName(named.name) };
+}
+
+/** The route of a hook name (already normalised). */
+export function routeOfName(name: string): HookRoute {
   if (name === "wake") return { kind: "wake" };
   if (name === "agent") return { kind: "agent" };
   const run = RUN_PATH.exec(name);
@@ -48,16 +66,6 @@ export function parseHookRoute(reqPath: string): HookRoute | undefined {
   if (replay) return { kind: "replay", id: replay[1] };
   if (name.startsWith(DELIVERIES_PREFIX)) return { kind: "delivery", id: name.slice(DELIVERIES_PREFIX.length) };
   return { kind: "mapped", name };
-}
-
-/** True when the sub-path is not valid percent-encoded UTF-8 (`/%ZZ`, `/%E0%A4%A`): a 404 of its own. */
-export function isUndecodableHookPath(reqPath: string): boolean {
-  try {
-    decodeURIComponent(reqPath);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 /** Hook name used in logs, events, idempotency scopes and the wrapper's source metadata. */

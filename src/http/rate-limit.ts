@@ -24,6 +24,7 @@ import { rateLimit } from "express-rate-limit";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { ModuleLogger } from "../core/logger";
 import { hookErrors } from "../core/errors";
+import { hookNameOf } from "../core/hook-name";
 import { clientKey as defaultClientKey } from "./client-key";
 
 /** What was exceeded, passed to `onLimited`. */
@@ -50,14 +51,10 @@ interface Policy {
   middleware: RequestHandler;
 }
 
-/** The sub-path after the mount point, slashes trimmed and percent-decoded when valid. */
-function subPath(req: Request): string {
-  const trimmed = req.path.replace(/^\/+|\/+$/g, "");
-  try {
-    return decodeURIComponent(trimmed);
-  } catch {
-    return trimmed;
-  }
+/** The hook's one name (src/core/hook-name.ts) of the path below the mount point; undefined when it names none. */
+function hookOf(req: Request): string | undefined {
+  const named = hookNameOf(req.path);
+  return named.ok ? named.name : undefined;
 }
 
 export function createRateLimiter(config: ResolvedHooksConfig, opts: RateLimiterOptions = {}): RequestHandler {
@@ -104,7 +101,8 @@ export function createRateLimiter(config: ResolvedHooksConfig, opts: RateLimiter
   if (byPath.size === 0 && !fallback) return (_req, _res, next) => next();
 
   return function hooksRateLimit(req, res, next) {
-    const policy = byPath.get(subPath(req)) ?? fallback;
+    const hook = hookOf(req);
+    const policy = (hook !== undefined ? byPath.get(hook) : undefined) ?? fallback;
     if (!policy) {
       next();
       return;

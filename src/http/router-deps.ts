@@ -1,5 +1,6 @@
 /** The collaborators of the hooks router (src/http/router.ts) and its per-request state. */
 import type { RequestHandler } from "express";
+import type { HookError } from "../core/errors";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { PluginEmitter } from "../core/events";
 import type { ModuleLogger } from "../core/logger";
@@ -46,6 +47,8 @@ export interface HooksRouterDeps {
 
 export interface RequestState extends RequestRecord {
   route?: HookRoute;
+  /** The 404 of a path that names no hook (SPEC §4.1 "One identity per hook"). */
+  routeError?: HookError;
   /** The credentials verdict, taken before routing so failures count on every route and method. */
   auth?: ReturnType<Authenticator["authenticate"]>;
   /** Set on a verified path: the body's signature is checked instead of a token. */

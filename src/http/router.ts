@@ -24,11 +24,10 @@ import { parseRequestBody } from "../actions/body/parse-request-body";
 import { lingerAfterResponse } from "./body/linger";
 import { readBody } from "./body/read-body";
 import { QUERY_TOKEN_LOG_MESSAGE, QUERY_TOKEN_WARNING, SHUTDOWN_RETRY_AFTER_SECONDS } from "./pipeline-texts";
-import { normaliseMatchPath } from "../config/paths";
 import { signedMessageIdHeader } from "../safety/signatures/standard-webhooks";
 import { clientKey } from "./client-key";
 import { createHookHandler, outcomeOf, outcomeRunIds, type HookRequestContext } from "./hook-handler";
-import { allowedMethod, hookName, isLedgerRoute, isUndecodableHookPath, parseHookRoute } from "./hook-route";
+import { allowedMethod, hookName, isLedgerRoute, parseHookRoute } from "./hook-route";
 import { createDeliveryRecorder, methodNotAllowed, serveLedgerRoute } from "./ledger";
 import { requestIdempotencyKey } from "./idempotency/mapping-idempotency-key";
 import { renderHookError, renderHookResponse, toHookError } from "./render";
@@ -103,10 +102,13 @@ export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
    */
   function checkCredentials(req: Request, _res: Response, next: NextFunction): void {
     const state = stateOf(req);
-    const route = parseHookRoute(req.path);
+    const parsed = parseHookRoute(req.path, config.path);
+    const route = parsed.ok ? parsed.route : undefined;
     state.route = route;
+    state.routeError = parsed.ok ? undefined : parsed.error;
+    if (route) state.hook = hookName(route);
     const verifier = route?.kind === "mapped" ? deps.signatures?.forHook(route.name) : undefined;
-    state.handshake = route?.kind === "mapped" && req.method === "GET" ? deps.handshakes?.forHook(normaliseMatchPath(route.name)) : undefined;
+    state.handshake = route?.kind === "mapped" && req.method === "GET" ? deps.handshakes?.forHook(route.name) : undefined;
     if (verifier || state.handshake) {
       // A verified path (or a Meta verification GET): the hook token is not checked at all; the signature (the verify token) is.
       state.signedBy = verifier;
@@ -126,11 +128,9 @@ export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
     // Parsed by checkCredentials, the stage before.
     const route = state.route;
     if (!route) {
-      const args = { hooksPath: config.path };
-      next(isUndecodableHookPath(req.path) ? hookErrors.hookPathUndecodable(args) : hookErrors.hooksPathItself(args));
+      next(state.routeError);
       return;
     }
-    state.hook = hookName(route);
     const allowed = allowedMethod(route);
     if (req.method !== allowed && !state.handshake) {
       next(methodNotAllowed(route, config.path));
@@ -222,8 +222,8 @@ export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
     const waiting = deps.waits?.prepare(req.headers.prefer, res, state.client, ctx);
     let response: HookResponse & { replayed?: boolean };
     if (deps.idempotency && idempotency.value) {
-      // The scope is the hook as mappings and signatures see it (normalised: /hooks/%2Fgithub is /hooks/github).
-      const scope = `${config.path}/${route.kind === "mapped" ? normaliseMatchPath(route.name) : state.hook}`;
+      // The scope is the hook's one name (SPEC §4.1): /hooks/a//b and /hooks/%61/b are /hooks/a/b.
+      const scope = `${config.path}/${state.hook}`;
       const { key } = idempotency.value;
       state.facts.idempotencyKey = key;
       ctx.idempotencyKey = runIdempotencyKey(scope, key);

@@ -13,7 +13,7 @@
  */
 import { parseRequestBody } from "../actions/body/parse-request-body";
 import { validateAction, type ValidationContext } from "../actions/validate";
-import { normaliseMatchPath } from "../config/paths";
+import { hookNameOf } from "../core/hook-name";
 import { err, ok, type ErrorDetail, type Result } from "../core/errors";
 import type { MappedHookInput } from "../core/ports";
 import { dryRunFailures, type DryRunFailure } from "./dry-run-failures";
@@ -43,7 +43,9 @@ const detailLines = (details: ErrorDetail[] | undefined): string[] => (details ?
 
 /** Runs one dry run. Never dispatches; never throws for a bad request (only for a bug). */
 export async function dryRunHook(req: DryRunRequest, deps: DryRunDeps): Promise<Result<DryRunReport, DryRunFailure>> {
-  const hook = normaliseMatchPath(req.name);
+  const named = hookNameOf(`/${req.name}`);
+  if (!named.ok) return err(dryRunFailures.noMappingMatches({ hook: req.name }, { code: "not_found" }));
+  const hook = named.name;
   if (RESERVED_HOOK_NAMES.has(hook)) return err(dryRunFailures.directEndpoint({ hook }));
 
   const parsed = await parseRequestBody(req.body, { mapped: true, contentType: req.headers["content-type"] ?? "application/json" });

@@ -41,6 +41,8 @@ export interface FakeHostOptions {
   models?: AllowedModel[];
   presets?: HookPresetContribution[];
   deliver?: (req: DeliverRequest) => Promise<void>;
+  /** The host's metrics port (host API 1.3), e.g. a real gateway registry's `forPlugin(id)`; default none. */
+  metrics?: PluginApi["metrics"];
 }
 
 export interface FakeHost {
@@ -116,6 +118,7 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
     logger,
     events,
     hostApiVersion: HOST_API_VERSION,
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
     registerInspector(inspector) {
       host.inspectors.push(inspector);
     },

@@ -1,4 +1,4 @@
-import { allowedMethod, hookName, isUndecodableHookPath, parseHookRoute } from "../../src/http/hook-route";
+import { allowedMethod, hookName, parseHookRoute } from "../../src/http/hook-route";
 
 describe("parseHookRoute", () => {
   it.each([
@@ -16,24 +16,36 @@ describe("parseHookRoute", () => {
     ["/runs/a/b", { kind: "mapped", name: "runs/a/b" }],
     ["/Wake", { kind: "mapped", name: "Wake" }],
     ["/caf%C3%A9", { kind: "mapped", name: "café" }],
+    ["/a//b", { kind: "mapped", name: "a/b" }],
+    ["/a/./b", { kind: "mapped", name: "a/b" }],
+    ["/%61/b", { kind: "mapped", name: "a/b" }],
+    ["/./wake", { kind: "wake" }],
   ])("%s → %j", (path, route) => {
-    expect(parseHookRoute(path)).toEqual(route);
-  });
-
-  it.each(["/", "", "//", "/%E0%A4%A"])("%j is not a hook (404)", (path) => {
-    expect(parseHookRoute(path)).toBeUndefined();
+    expect(parseHookRoute(path, "/hooks")).toEqual({ ok: true, route });
   });
 
   it.each([
-    ["/%ZZ", true],
-    ["/%E0%A4%A", true],
-    ["/a/%C3", true],
-    ["/", false],
-    ["", false],
-    ["/caf%C3%A9", false],
-    ["/wake", false],
-  ])("isUndecodableHookPath(%j) → %s", (path, undecodable) => {
-    expect(isUndecodableHookPath(path)).toBe(undecodable);
+    ["/", "No hook at /hooks itself"],
+    ["", "No hook at /hooks itself"],
+    ["//", "No hook at /hooks itself"],
+    ["/./", "No hook at /hooks itself"],
+    ["/%E0%A4%A", "not valid percent-encoded UTF-8"],
+    ["/%ZZ", "not valid percent-encoded UTF-8"],
+    ["/a/%C3", "not valid percent-encoded UTF-8"],
+    ["/a/../b", "contains a .. segment"],
+    ["/a/%2E%2E/b", "contains a .. segment"],
+    ["/a%2Fb", "encoded /"],
+    ["/a%2fb", "encoded /"],
+    ["/a%0Ab", "control character"],
+    ["/%1B%5D0%3Btitle%07", "control character"],
+    ["/a%C2%9Bb", "control character"],
+  ])("%j names no hook: 404 (%s)", (path, sentence) => {
+    const parsed = parseHookRoute(path, "/hooks");
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.error.status).toBe(404);
+    expect(parsed.error.code).toBe("not_found");
+    expect(parsed.error.message).toContain(sentence);
   });
 });
 

@@ -46,12 +46,18 @@ describe("sender verification: what a review found", () => {
       expect(again.headers["idempotent-replayed"]).toBe("true");
     });
 
-    test("to another spelling of the path (/hooks/%2Fsw) → the same run, replayed (regression: a new run)", async () => {
+    test("to another spelling of the path (/hooks//sw/) → the same run, replayed (regression: a new run)", async () => {
       const first = await send("/hooks/sw");
-      const again = await send("/hooks/%2Fsw");
+      const again = await send("/hooks//sw/");
       expect([first.status, again.status]).toEqual([202, 202]);
       expect(again.body.runId).toBe(first.body.runId);
       expect(again.headers["idempotent-replayed"]).toBe("true");
+    });
+
+    test("to /hooks/%2Fsw (an encoded /) → 404, no new run (SPEC §4.1: an encoded / names no hook)", async () => {
+      const first = await send("/hooks/sw");
+      const again = await send("/hooks/%2Fsw");
+      expect([first.status, again.status, again.body.code]).toEqual([202, 404, "not_found"]);
     });
   });
 

@@ -58,7 +58,8 @@ export function createDeliveryRecorder(opts: { ledger: LedgerAccess; hooksPath: 
   return {
     finished(req, status, state) {
       try {
-        const route = state.route ?? parseHookRoute(pathBelow(req.originalUrl));
+        const parsed = state.route ? undefined : parseHookRoute(pathBelow(req.originalUrl), opts.hooksPath);
+        const route = state.route ?? (parsed?.ok ? parsed.route : undefined);
         if (isLedgerRoute(route)) return;
         const { facts } = state;
         // A response written outside the renderer (the rate limiter) has no code of its own.

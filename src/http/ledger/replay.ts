@@ -59,8 +59,9 @@ export function createReplayer(deps: ReplayerDeps): Replayer {
 
   /** What the pipeline does with the stored request from the parse step on; throws HookErrors like it. */
   async function run(stored: NonNullable<ReturnType<LedgerStore["get"]>>, ctx: Partial<HookRequestContext>): Promise<HookResponse> {
-    const route = parseHookRoute(pathBelow(config.path, stored.url));
-    if (!route) throw hookErrors.hooksPathItself({ hooksPath: config.path });
+    const parsed = parseHookRoute(pathBelow(config.path, stored.url), config.path);
+    if (!parsed.ok) throw parsed.error;
+    const route = parsed.route;
     if (isLedgerRoute(route)) throw hookErrors.methodNotAllowedOnLedger({ allowed: allowedMethod(route), route: `${config.path}/${hookName(route)}` });
     if (stored.method !== "POST") throw hookErrors.methodNotAllowedOnHook({ allowed: "POST" }, { headers: { Allow: "POST" } });
     const payload = parseBody(stored.rawBody ?? Buffer.alloc(0), { mapped: route.kind === "mapped", contentType: stored.headers["content-type"] });
