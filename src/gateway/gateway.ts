@@ -33,6 +33,7 @@ import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayApp } from "./http/create-app";
 import { createGatewayMetrics } from "./metrics/gateway-metrics";
+import { ensurePortFree, portInUse } from "./http/port-check";
 import { createOperatorThrottle } from "./http/operator-throttle";
 import { createDashboard } from "./ui/ui-router";
 import { createExpressServer } from "./http/express-server";
@@ -73,7 +74,7 @@ function listen(server: http.Server, config: GatewayConfig): Promise<number> {
     const onError = (e: NodeJS.ErrnoException) => {
       const { port, bind } = config;
       const file = { file: config.configPath };
-      if (e.code === "EADDRINUSE") reject(gatewayConfigErrors.portInUse({ port, bind }, file));
+      if (e.code === "EADDRINUSE") reject(portInUse(bind, port, config.configPath));
       else if (e.code === "EADDRNOTAVAIL") reject(gatewayConfigErrors.bindUnavailable({ bind }, file));
       else reject(gatewayConfigErrors.cannotListen({ bind, port, reason: e.code ?? e.message }, file));
     };
@@ -100,6 +101,8 @@ function checkMainSession(host: HostState): void {
 export async function startGateway(opts: StartGatewayOptions): Promise<RunningGateway> {
   const { config } = opts;
   const authToken = resolveGatewayAuthToken(config, opts.env);
+  // A busy port stops the start before any plugin loads or logs (one line, not a stack of them).
+  await ensurePortFree(config.bind, config.port, config.configPath);
   fs.mkdirSync(config.stateDir, { recursive: true });
   const logger = opts.logger ?? createGatewayLogger(config.logLevel, { ...(config.logFormat ? { format: config.logFormat } : {}), ...(opts.env ? { env: opts.env } : {}) });
   const log = logger.child("gateway");

@@ -86,14 +86,16 @@ describe("damaged state at start (real gateway)", () => {
       expect(added).not.toMatch(/"type":"(system_event|agent_turn|heartbeat)"/);
     };
 
-    // 1. The port is taken: the start fails after the hooks service started.
+    // 1. The port is taken: the start fails before any plugin loads.
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     const portInUse = await runGatewayCli(["start", "--config", configPath, "--port", String(port)], { cwd: dir });
     await new Promise<void>((resolve) => blocker.close(() => resolve()));
     expect(portInUse.code).toBe(1);
-    expect(reasonLines(portInUse.stderr)).toEqual([`gateway: invalid config ${configPath}: gateway.port ${port} is already in use on 127.0.0.1`]);
+    expect(reasonLines(portInUse.stderr)).toEqual([
+      `gateway: port ${port} on 127.0.0.1 is already in use (another gateway or OpenClaw?); start on another port with \`npm start -- --port N\` (or \`gateway start --port N\`), or set gateway.port in ${configPath}`,
+    ]);
     untouched();
 
     // 2. Another plugin's service fails to get ready (after the hooks service started).

@@ -70,7 +70,6 @@ export class GatewayConfigError extends Error {
 
 /** Problems the gateway finds while starting: each names its key, the template is the rule. */
 export const GATEWAY_CONFIG_ERROR_CATALOGUE = {
-  portInUse: { key: "gateway.port", message: "{port} is already in use on {bind}" },
   bindUnavailable: { key: "gateway.bind", message: "cannot bind {bind} (address not available)" },
   cannotListen: { key: "gateway.port", message: "cannot listen on {bind}:{port} ({reason})" },
   lastRouteChannelUnknown: { key: "session.main.lastRoute.channel", message: "must be one of: {channels}" },
