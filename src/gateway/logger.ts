@@ -9,15 +9,17 @@
  * - `json` (the default otherwise): one JSON object per line,
  *   `{"ts","level","label","message",…meta}`, for log shippers.
  *
- * Secret-named meta keys are masked in both as a last line of defence (the
- * plugin redacts its own meta before it gets here). stdout is reserved for the
+ * Meta passes through the one redaction rule (src/host-contract/redaction.ts) in
+ * both as a last line of defence: credential-named keys, credential query
+ * parameters and Bearer/Basic credentials in strings (the plugin redacts its own
+ * meta before it gets here). stdout is reserved for the
  * start-up lines tests and users read (`listening: <url>`).
  */
 import winston from "winston";
 import type { HostLogger } from "../host-contract/host-api";
+import { redactMeta, redactText } from "../host-contract/redaction";
 import type { LogFormat, LogLevel } from "./config/gateway-config";
 
-const SECRET = /^(token|authorization|x-service-token|cookie|password|secret|apikey|api_key)$/i;
 /** Width of the module column (`[inbound-webhooks/idempotency]` fits); longer names push the message right. */
 export const MODULE_COLUMN_WIDTH = 32;
 /** Keys of a JSON line that meta cannot overwrite. */
@@ -28,9 +30,7 @@ const DIM = "\x1b[2m";
 const RESET = "\x1b[0m";
 
 function mask(meta: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(meta)) out[k] = SECRET.test(k) ? "[REDACTED]" : v;
-  return out;
+  return redactMeta(meta) as Record<string, unknown>;
 }
 
 export interface GatewayLogger {
@@ -53,7 +53,7 @@ interface Entry {
 }
 
 function jsonLine(e: Entry): string {
-  const out: Record<string, unknown> = { ts: e.timestamp, level: e.level, label: e.label, message: String(e.message) };
+  const out: Record<string, unknown> = { ts: e.timestamp, level: e.level, label: e.label, message: redactText(String(e.message)) };
   for (const [k, v] of Object.entries(mask(e.meta))) out[CORE_KEYS.has(k) ? `meta.${k}` : k] = v;
   return JSON.stringify(out);
 }
@@ -67,8 +67,9 @@ function prettyLine(e: Entry, colour: boolean): string {
   const level = e.level.toUpperCase().padEnd(5);
   const column = `[${name}]`.padEnd(MODULE_COLUMN_WIDTH);
   const tail = Object.keys(meta).length > 0 ? ` ${JSON.stringify(meta)}` : "";
-  if (!colour) return `${String(e.timestamp)} ${level} ${column} ${String(e.message)}${tail}`;
-  return `${DIM}${String(e.timestamp)}${RESET} ${COLOURS[e.level] ?? ""}${level}${RESET} ${column} ${String(e.message)}${tail ? `${DIM}${tail}${RESET}` : ""}`;
+  const message = redactText(String(e.message));
+  if (!colour) return `${String(e.timestamp)} ${level} ${column} ${message}${tail}`;
+  return `${DIM}${String(e.timestamp)}${RESET} ${COLOURS[e.level] ?? ""}${level}${RESET} ${column} ${message}${tail ? `${DIM}${tail}${RESET}` : ""}`;
 }
 
 export interface GatewayLoggerOptions {

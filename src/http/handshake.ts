@@ -23,6 +23,8 @@ export interface MetaHandshake {
 export interface HandshakeGate {
   /** The handshake of a hook name (slashes trimmed), if its mapping declares one. */
   forHook(name: string): MetaHandshake | undefined;
+  /** Every verify token read (for the redaction rule). */
+  readonly secrets: readonly string[];
 }
 
 const MAX_CHALLENGE_CHARS = 1000;
@@ -30,9 +32,11 @@ const MAX_CHALLENGE_CHARS = 1000;
 /** Reads every verify token; throws ConfigError naming the key of one that cannot be read. */
 export function createHandshakeGate(list: readonly MetaHandshakeConfig[], ctx: { configDir: string; env?: NodeJS.ProcessEnv }): HandshakeGate {
   const byPath = new Map<string, MetaHandshake>();
+  const secrets: string[] = [];
   for (const h of list) {
     const token = resolveSecret(h.verifyToken, ctx);
     if (!token.ok) throw new ConfigError(`${h.key} ${token.reason}`);
+    secrets.push(token.value);
     const matches = createTokenMatcher(token.value);
     byPath.set(h.path, {
       mappingId: h.mappingId,
@@ -46,7 +50,7 @@ export function createHandshakeGate(list: readonly MetaHandshakeConfig[], ctx: {
       },
     });
   }
-  return { forHook: (name) => byPath.get(name.replace(/^\/+|\/+$/g, "")) };
+  return { forHook: (name) => byPath.get(name.replace(/^\/+|\/+$/g, "")), secrets };
 }
 
 /** Writes the challenge as `text/plain` (what Meta expects back, byte for byte). */

@@ -15,7 +15,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { hookErrors } from "../core/errors";
-import { redactString } from "../safety/redact";
+import { redactText } from "../host-contract/redaction";
 import { runIdempotencyKey } from "../store/idempotency-store";
 import { createAuthenticator } from "./auth/authenticate";
 import { createQueryTokenWarner } from "./auth/query-token-warner";
@@ -76,7 +76,7 @@ export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
       startedHr: performance.now(),
       client: clientKey(req),
       method: req.method,
-      url: redactString(req.originalUrl),
+      url: redactText(req.originalUrl),
       reported: false,
       facts: {},
     };

@@ -1,14 +1,16 @@
 /**
  * The plugin's loggers, one per module (`{ module, plugin }` labels), forwarded
  * straight to the host logger — one pipeline: the host's. Every meta object
- * passes through `redact()` and every message through `redactString()`, so a
- * token or a `?token=` query can never reach a log line. A line of a level the
+ * passes through `redactMeta()` and every message through `redactText()` (the one
+ * redaction rule, src/host-contract/redaction.ts), with the configured secrets
+ * once they are read (`hideSecrets`), so no credential-named query parameter or
+ * header, Bearer/Basic credential or configured secret reaches a log line. A line of a level the
  * host discards (`HostLogger.isLevelEnabled`) is dropped before it is built or
  * redacted, so per-request debug lines cost nothing at the default level.
  */
 import type { HostLogger } from "../host-contract/host-api";
 import type { ModuleLogger } from "../core/logger";
-import { redact, redactString } from "../safety/redact";
+import { redactMeta, redactText, type SecretValues } from "../host-contract/redaction";
 
 export type { ModuleLogger };
 
@@ -17,16 +19,20 @@ type Level = "debug" | "info" | "warn" | "error";
 /** The plugin's loggers: one child per module, and `close()` at the end (nothing is buffered here: the host writes each line). */
 export interface PluginLogs {
   forModule(name: string): ModuleLogger;
+  /** From now on also hide these configured secrets wherever they appear (called once they are read). */
+  hideSecrets(secrets: SecretValues): void;
   close(): void;
 }
 
 export function createPluginLogger(host: HostLogger, pluginId = "inbound-webhooks"): PluginLogs {
+  let secrets: SecretValues | undefined;
   const emit = (level: Level, module: string, message: string, meta: Record<string, unknown> | undefined): void => {
     if (host.isLevelEnabled?.(level) === false) return;
-    const clean = redact({ module, plugin: pluginId, ...(meta ?? {}) }) as Record<string, unknown>;
-    host[level](redactString(String(message)), clean);
+    const clean = redactMeta({ module, plugin: pluginId, ...(meta ?? {}) }, secrets) as Record<string, unknown>;
+    host[level](redactText(String(message), secrets), clean);
   };
   return {
+    hideSecrets: (values) => void (secrets = values),
     forModule: (name) => ({
       debug: (message, meta) => emit("debug", name, message, meta),
       info: (message, meta) => emit("info", name, message, meta),

@@ -109,7 +109,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   const unreachable = new Map(unreachableFound.map((u) => [u.mapping, u.reason]));
   const shadowers = new Map(unreachableFound.flatMap((u) => (u.shadowedBy ? [[u.mapping, u.shadowedBy.id] as const] : [])));
   for (const [m, reason] of unreachable) {
-    logger.warn(`mapping "${m.id}" (${m.key}) can never match: ${reason}`, { mappingId: m.id, key: m.key });
+    logger.warn(`mapping "${m.id}" (${m.key}) can never match: ${reason}`, { mappingId: m.id, setting: m.key });
   }
 
   const deps: BuildDeps = {

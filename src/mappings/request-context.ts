@@ -3,7 +3,7 @@
  * are removed here, once, so neither can ever read them.
  */
 import type { MappedHookInput } from "../core/ports";
-import { isCredentialName } from "../safety/credential-name";
+import { isCredentialName } from "../host-contract/redaction";
 import type { TemplateContext } from "./templates/compile-template";
 
 const NONE: ReadonlySet<string> = new Set();

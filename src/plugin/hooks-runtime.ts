@@ -30,6 +30,7 @@ import type { HandshakeGate } from "../http/handshake";
 import { createWaitGate } from "../http/responses/prefer-wait";
 import { createRunWaiters } from "../runs/run-waiters";
 import type { PluginLogs } from "../logging/logger";
+import type { SecretValues } from "../host-contract/redaction";
 import { createHookMetrics, type HookMetrics } from "./hook-metrics";
 
 export interface HooksRuntimeOptions {
@@ -43,6 +44,8 @@ export interface HooksRuntimeOptions {
   signatures: SignatureGate;
   /** Meta verification GETs, built (verify tokens read) before the runtime. */
   handshakes?: HandshakeGate;
+  /** Configured secrets hidden wherever they appear in a ledger row. */
+  secrets?: SecretValues;
   /** True once the host announced it is stopping. */
   hostStopping: () => boolean;
   /** The host's metrics port (host API 1.3); absent: nothing is recorded. */
@@ -125,6 +128,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     }),
     // A verify.header (hmac-sha256, token-header) may carry a secret under any name.
     hiddenHeaders: new Set(opts.mappings.verifications().flatMap((v) => (v.config.header ? [v.config.header.toLowerCase()] : []))),
+    secrets: opts.secrets,
   };
   const router = createHooksRouter({
     config,

@@ -20,6 +20,7 @@ import { createSignatureGate } from "../http/auth/signature-gate";
 import { createHandshakeGate } from "../http/handshake";
 import { registerWebhooksCli } from "../cli/webhooks";
 import { createPluginLogger } from "../logging/logger";
+import { secretValues } from "../host-contract/redaction";
 import { createMailService, MAIL_SERVICE_ID } from "../mail/watcher/service";
 import { watchHost, type HostActivity } from "./host-activity";
 import { startHooksRuntime, type HooksRuntime } from "./hooks-runtime";
@@ -89,7 +90,10 @@ export function activate(api: PluginApi): PluginActivation {
       const signatures = createSignatureGate(mappings.verifications(), { configDir: api.configDir });
       // And Meta verify tokens (handshake.meta.verifyToken), read at the same point.
       const handshakes = createHandshakeGate(mappings.metaHandshakes(), { configDir: api.configDir });
-      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, emitter, logs, hostStopping: () => host.snapshot().hostStopping, metrics: api.metrics });
+      // SPEC §9: the configured secrets never appear in a log line or a ledger row, whatever carries them.
+      const secrets = secretValues([resolved.token, ...signatures.secrets, ...handshakes.secrets]);
+      logs.hideSecrets(secrets);
+      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, secrets, emitter, logs, hostStopping: () => host.snapshot().hostStopping, metrics: api.metrics });
       runtime.ledger.store.subscribe(inspection.publish, inspection.listening);
       if (!hostCallsReady) await runtime.resume();
     },

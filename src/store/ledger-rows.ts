@@ -4,6 +4,7 @@
  * turned into the host contract's DeliverySummary / DeliveryDetail shapes here, so
  * the HTTP API, the CLI and the host's inspector all see the same fields.
  */
+import { redactHeaders, redactText } from "../host-contract/redaction";
 import type Database from "better-sqlite3";
 import type { DeliveryDetail, DeliverySummary } from "../host-contract/inspection";
 import { ftsQuery } from "./ledger-search";
@@ -127,7 +128,8 @@ export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
     id: row.id,
     receivedAt: new Date(row.received_at).toISOString(),
     method: row.method,
-    url: row.url,
+    // Rows written before the one redaction rule may hold credentials it hides: applied on read too.
+    url: redactText(row.url),
     client: row.client,
     status: row.status,
     latencyMs: row.latency_ms,
@@ -150,7 +152,7 @@ function toStoredDelivery(row: DeliveryRow): StoredDelivery {
   const out: StoredDelivery = { ...toDeliverySummary(row), headers: {}, bodyStored: row.body_stored === 1 };
   if (row.headers) {
     try {
-      out.headers = JSON.parse(row.headers) as Record<string, string>;
+      out.headers = redactHeaders(JSON.parse(row.headers) as Record<string, string>);
     } catch {
       out.headers = {};
     }

@@ -26,6 +26,8 @@ export interface PathVerifier {
 export interface SignatureGate {
   /** The verifier of a hook name (the sub-path after `hooks.path`), if its path is verified. */
   forHook(name: string): PathVerifier | undefined;
+  /** Every secret read (for the redaction rule: they never appear in a log line or ledger row). */
+  readonly secrets: readonly string[];
 }
 
 export interface SignatureGateContext extends SecretContext {
@@ -61,10 +63,12 @@ function build(config: VerifyConfig, secrets: string[], now: (() => number) | un
 export function createSignatureGate(verifications: readonly PathVerification[], ctx: SignatureGateContext): SignatureGate {
   const problems: KeyedProblem[] = [];
   const byPath = new Map<string, PathVerifier>();
+  const all: string[] = [];
   for (const v of verifications) {
     const before = problems.length;
     const secrets = readSecrets(v.config.secret, v.secretKey, ctx, problems);
     if (problems.length > before) continue;
+    all.push(...secrets);
     try {
       byPath.set(v.path, { scheme: v.config.scheme, verify: build(v.config, secrets, ctx.now) });
     } catch {
@@ -73,5 +77,5 @@ export function createSignatureGate(verifications: readonly PathVerification[], 
     }
   }
   if (problems.length > 0) throw new ConfigError(sortProblems(problems).map(problemLine).join("\n"));
-  return { forHook: (name) => byPath.get(normaliseMatchPath(name)) };
+  return { forHook: (name) => byPath.get(normaliseMatchPath(name)), secrets: all };
 }

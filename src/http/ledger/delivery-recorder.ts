@@ -6,12 +6,13 @@
  * nor change the answer. A failure here is logged and swallowed.
  *
  * Headers are stored lower-case with every credential, signature and cookie value
- * redacted (src/safety/redact.ts); the URL with every credential-named query
- * parameter redacted.
+ * redacted, and the URL with every credential-named query parameter redacted, by
+ * the one redaction rule (src/host-contract/redaction.ts), which also hides the
+ * configured secrets wherever they appear.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { ModuleLogger } from "../../core/logger";
-import { redactHeaders, redactUrlCredentials } from "../../safety/redact";
+import { redactHeaders, redactText } from "../../host-contract/redaction";
 import { hookName, isLedgerRoute, parseHookRoute, type HookRoute } from "../hook-route";
 import { flatHeaders } from "../request-input";
 import { codeForStatus } from "../request-reporter";
@@ -68,7 +69,7 @@ export function createDeliveryRecorder(opts: { ledger: LedgerAccess; hooksPath: 
           id: idGen(),
           receivedAt: state.startedAt,
           method: req.method,
-          url: redactUrlCredentials(req.originalUrl),
+          url: redactText(req.originalUrl, ledger.secrets),
           ...(route !== undefined ? { hook: hookName(route) } : {}),
           ...(facts.mappingId !== undefined ? { mappingId: facts.mappingId } : {}),
           client: state.client,
@@ -77,7 +78,7 @@ export function createDeliveryRecorder(opts: { ledger: LedgerAccess; hooksPath: 
           latencyMs: clock() - state.startedAt,
           ...(facts.idempotencyKey !== undefined ? { idempotencyKey: facts.idempotencyKey } : {}),
           runIds: facts.runIds ?? [],
-          headers: redactHeaders(flatHeaders(req.headers), ledger.hiddenHeaders),
+          headers: redactHeaders(flatHeaders(req.headers), ledger.hiddenHeaders, ledger.secrets),
           ...(facts.body ? { body: facts.body } : {}),
           ...(facts.answer !== undefined ? { response: facts.answer } : {}),
         });

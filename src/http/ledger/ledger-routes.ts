@@ -21,6 +21,7 @@ import { allowedMethod, hookName, isLedgerRoute, type HookRoute, type LedgerRout
 import { lookupRun } from "../run-status";
 import { parseDeliveryQuery, parseRunQuery } from "./ledger-query";
 import type { Replayer } from "./replay";
+import type { SecretValues } from "../../host-contract/redaction";
 
 /** The ledger as the router needs it (created with the store, src/plugin/hooks-runtime.ts). */
 export interface LedgerAccess {
@@ -29,6 +30,8 @@ export interface LedgerAccess {
   replay: Replayer;
   /** Lower-case header names redacted besides the credential rule (configured `verify.header`s). */
   hiddenHeaders: ReadonlySet<string>;
+  /** Configured secrets (hook token, verify secrets, Meta verify tokens) hidden wherever they appear in a stored URL or header. */
+  secrets?: SecretValues;
 }
 
 /** Header carrying the id of the delivery a replay recorded. */
