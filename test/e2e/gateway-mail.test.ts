@@ -182,8 +182,12 @@ test("gateway down → run keeps retrying; kill -9 (before any 2xx) and restart 
 
 /** The watcher's checkpoint file under the gateway state dir. */
 function readCheckpoint(stateDir: string): { lastUid: number; pending?: { uids: number[]; idempotencyKey: string } } {
-  const rel = fs.readdirSync(stateDir, { recursive: true }).map(String).find((f) => /mail[\\/]checkpoint-/.test(f))!;
+  const rel = checkpointFile(stateDir)!;
   return JSON.parse(fs.readFileSync(path.join(stateDir, rel), "utf8"));
+}
+
+function checkpointFile(stateDir: string): string | undefined {
+  return fs.readdirSync(stateDir, { recursive: true }).map(String).find((f) => /mail[\\/]checkpoint-[^/\\]*\.json$/.test(f));
 }
 
 test("kill -9 of `run` after the gateway accepted a batch but before the checkpoint write; the restart neither loses nor repeats a message", async () => {
@@ -195,6 +199,8 @@ test("kill -9 of `run` after the gateway accepted a batch but before the checkpo
   const gw = await gateway(s);
   const w1 = startWatcherProcess(s);
   await until(() => w1.stderr().includes("first start for this mailbox"), "the watcher's first checkpoint", { timeoutMs: 20_000, detail: w1.stderr });
+  // The watcher logs the first start before it saves the checkpoint.
+  await until(() => checkpointFile(s.stateDir) !== undefined, "the first checkpoint file", { timeoutMs: 20_000 });
   const start = readCheckpoint(s.stateDir).lastUid;
 
   // One batch delivered normally: 2xx seen, checkpoint advanced.
