@@ -3,7 +3,9 @@
  *   host-contract → core → domain (safety, config, actions, mappings, runs) →
  *   adapters (logging, store, http, mail, cli) → plugin (composition root).
  * The embedded gateway knows the plugin only through host-contract/ and the
- * plugin's public entry (plugin/index.ts). `npm run lint` fails on any violation,
+ * plugin's public entry (plugin/index.ts); so does each host adapter of
+ * src/hosts/ (e.g. hosts/openclaw/, the only code that knows OpenClaw), and
+ * nothing of the plugin imports a host adapter. `npm run lint` fails on any violation,
  * naming the rule.
  */
 const DOMAIN = "^src/(safety|config|actions|mappings|runs)/";
@@ -71,6 +73,21 @@ module.exports = {
       severity: "error",
       from: { path: "^src/", pathNot: "^src/gateway/" },
       to: { path: "^src/gateway/" },
+    },
+    {
+      name: "core-never-imports-host-adapters",
+      comment: "The plugin (and the embedded gateway) import nothing of a host adapter (src/hosts/): the plugin core stays host-neutral.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/hosts/" },
+      to: { path: "^src/hosts/" },
+    },
+    {
+      name: "host-adapters-know-only-host-contract-and-entry",
+      comment:
+        "A host adapter (src/hosts/<host>/) builds the host contract from its host's API: it imports src/host-contract/ and the plugin's public entry (src/plugin/index.ts), and — for generating its manifest at build time — src/config/json-schema/ and its config-snapshot. Nothing else of the plugin, never another host adapter.",
+      severity: "error",
+      from: { path: "^src/hosts/([^/]+)/" },
+      to: { path: "^src/", pathNot: "^src/(host-contract|config/json-schema|hosts/$1)/|^src/plugin/index\\.ts$" },
     },
     {
       name: "gateway-knows-only-host-contract-and-entry",

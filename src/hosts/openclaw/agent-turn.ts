@@ -1,0 +1,108 @@
+/**
+ * `runtime.agents.runTurn` through OpenClaw: `api.runtime.subagent.run` on the run's
+ * session, `waitForRun` until it ends, then the last assistant message of that
+ * session is the reply.
+ *
+ * Called by the plugin's run queue, which runs turns after the 202, from the
+ * service OpenClaw started — never inside an HTTP request's scope (OpenClaw refuses
+ * a subagent run started inside a plugin route's request: the request's scopes lack
+ * `operator.write`).
+ *
+ * Session keys: the plugin's keys (`hook:…`) become OpenClaw's agent-scoped form
+ * `agent:<agentId>:hook:…`; the same key again continues that conversation.
+ * Models: a `provider/model` ref becomes OpenClaw's `provider` + `model` override
+ * (OpenClaw admits overrides only with `plugins.entries.inbound-webhooks.subagent.allowModelOverride`).
+ * Timeouts: the plugin bounds the wait (`timeoutMs`, and the abort signal); OpenClaw's
+ * plugin runtime offers no way to cancel a run, so a run the plugin gave up on ends
+ * under OpenClaw's own `agents.defaults.timeoutSeconds`.
+ */
+import type { RunTurnRequest, RunTurnResult } from "../../host-contract/host-api";
+import type { OpenClawRuntime } from "./openclaw-api";
+import type { ServiceScope } from "./service-scope";
+
+/** Longest single `waitForRun` call; the wait is repeated until the run ends or the turn's time is up. */
+const WAIT_SLICE_MS = 30_000;
+/** Messages read back to find the reply (the reply is the newest assistant message). */
+const MESSAGES_READ = 20;
+
+/** `hook:github:o/r#1` → `agent:main:hook:github:o/r#1` (a key already in OpenClaw's form is kept). */
+export function openClawSessionKey(agentId: string, sessionKey: string): string {
+  return sessionKey.startsWith("agent:") ? sessionKey : `agent:${agentId}:${sessionKey}`;
+}
+
+/** `openai/gpt-x` → { provider: "openai", model: "gpt-x" }; a bare id is a model of the default provider. */
+export function splitModelRef(ref: string): { provider?: string; model: string } {
+  const slash = ref.indexOf("/");
+  return slash > 0 ? { provider: ref.slice(0, slash), model: ref.slice(slash + 1) } : { model: ref };
+}
+
+/** The text of one transcript message (string content, or the text parts of a content list). */
+function messageText(message: unknown): string | undefined {
+  if (message === null || typeof message !== "object") return undefined;
+  const m = message as { role?: unknown; content?: unknown; text?: unknown };
+  if (m.role !== "assistant") return undefined;
+  if (typeof m.content === "string") return m.content;
+  if (typeof m.text === "string") return m.text;
+  if (!Array.isArray(m.content)) return undefined;
+  const parts = m.content.flatMap((p: unknown) => (p && typeof p === "object" && (p as { type?: unknown }).type === "text" && typeof (p as { text?: unknown }).text === "string" ? [(p as { text: string }).text] : []));
+  return parts.length > 0 ? parts.join("") : undefined;
+}
+
+/** The newest assistant text of a transcript (OpenClaw lists messages oldest first). */
+export function lastAssistantText(messages: readonly unknown[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const text = messageText(messages[i]);
+    if (text !== undefined) return text;
+  }
+  return undefined;
+}
+
+/** Resolves when `signal` aborts (never rejects). */
+function aborted(signal: AbortSignal): Promise<"aborted"> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve("aborted");
+    else signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+  });
+}
+
+/** `primary`: the agent's configured model; naming it passes no override (OpenClaw refuses overrides unless allowed). */
+export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, scope: ServiceScope, primary?: string): (req: RunTurnRequest) => Promise<RunTurnResult> {
+  // Every OpenClaw call of a run is made in the service's context, never the request's that queued the run (service-scope.ts).
+  const subagent = {
+    run: (p: Parameters<OpenClawRuntime["subagent"]["run"]>[0]) => scope.run(() => runtime.subagent.run(p)),
+    waitForRun: (p: Parameters<OpenClawRuntime["subagent"]["waitForRun"]>[0]) => scope.run(() => runtime.subagent.waitForRun(p)),
+    getSessionMessages: (p: Parameters<OpenClawRuntime["subagent"]["getSessionMessages"]>[0]) => scope.run(() => runtime.subagent.getSessionMessages(p)),
+  };
+  return async (req) => {
+    const params: { sessionKey: string; message: string; deliver: boolean; provider?: string; model?: string } = {
+      sessionKey: openClawSessionKey(agentId, req.sessionKey),
+      message: req.message,
+      deliver: false,
+    };
+    if (req.model !== undefined && req.model !== primary) Object.assign(params, splitModelRef(req.model));
+    let started: { runId: string; sessionKey?: string };
+    try {
+      started = await subagent.run(params);
+    } catch (e) {
+      return { status: "error", error: `OpenClaw refused the run: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    const deadline = Date.now() + req.timeoutMs;
+    const stop = aborted(req.signal);
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0 || req.signal.aborted) return { status: "timeout", error: `OpenClaw's run ${started.runId} did not finish within ${Math.round(req.timeoutMs / 1000)} s` };
+      const slice = Math.min(left, WAIT_SLICE_MS);
+      const askedAt = Date.now();
+      const waited = await Promise.race([subagent.waitForRun({ runId: started.runId, timeoutMs: slice }), stop]);
+      if (waited === "aborted") continue;
+      if (waited.status === "pending") continue;
+      // "timeout" is either the wait's own bound (the run goes on) or the run's end: only an ended run has endedAt or answers early.
+      const waitEnded = waited.endedAt === undefined && Date.now() - askedAt >= slice - 1000;
+      if (waited.status === "timeout" && waitEnded) continue;
+      if (waited.status === "timeout") return { status: "timeout", error: waited.error ?? `OpenClaw's run ${started.runId} timed out` };
+      if (waited.status === "error") return { status: "error", error: waited.error ?? `OpenClaw's run ${started.runId} failed without a reason` };
+      const { messages } = await subagent.getSessionMessages({ sessionKey: started.sessionKey ?? params.sessionKey, limit: MESSAGES_READ });
+      return { status: "ok", reply: lastAssistantText(messages) ?? "" };
+    }
+  };
+}

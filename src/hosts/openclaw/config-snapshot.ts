@@ -1,0 +1,62 @@
+/**
+ * OpenClaw's config → the config snapshot the plugin reads (host contract
+ * `PluginApi.config`), and the plugin's config problems → OpenClaw's keys.
+ *
+ * Inside OpenClaw the plugin's section is `plugins.entries.inbound-webhooks.config`
+ * (OpenClaw owns the top-level `hooks` key and its own `/hooks` routes, SPEC §15).
+ * The snapshot puts that section where the plugin reads it (`hooks`), with the
+ * defaults that differ inside OpenClaw: `enabled` true (OpenClaw's
+ * `plugins.entries.inbound-webhooks.enabled` is the switch), `path` `/webhooks`,
+ * `transformsDir` `webhooks/transforms` (OpenClaw keeps its own hook handlers in
+ * `hooks/`). Beside it, the few host keys the plugin reads: the agent timeout
+ * (OpenClaw's own `agents.defaults.timeoutSeconds`), the gateway's port (for
+ * `openclaw webhooks …`, which talk to the running gateway over loopback) and its
+ * token (the hook token must differ from it).
+ *
+ * @example
+ *   openClawSnapshot({ gateway: { port: 19001 } }, { token: { env: "HOOK_TOKEN" } })
+ *   // { hooks: { enabled: true, path: "/webhooks", transformsDir: "webhooks/transforms", token: { env: "HOOK_TOKEN" } },
+ *   //   gateway: { bind: "127.0.0.1", port: 19001 }, agents: { defaults: {} } }
+ *   renameProblemKeys("hooks.token is required when hooks.enabled is true")
+ *   // "plugins.entries.inbound-webhooks.config.token is required when plugins.entries.inbound-webhooks.config.enabled is true"
+ */
+
+export const PLUGIN_ID = "inbound-webhooks";
+/** Where the plugin's section lives in OpenClaw's config. */
+export const SECTION_KEY = `plugins.entries.${PLUGIN_ID}.config`;
+/** Defaults that differ from the embedded gateway's. */
+export const OPENCLAW_DEFAULTS = { enabled: true, path: "/webhooks", transformsDir: "webhooks/transforms" } as const;
+/** OpenClaw's default gateway port (its `gateway.port` default). */
+const OPENCLAW_DEFAULT_PORT = 18789;
+
+/** `value` when it is a plain object (a config section), else `{}`. */
+export function section(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The plugin's config snapshot built from OpenClaw's config and `plugins.entries.inbound-webhooks.config`. */
+export function openClawSnapshot(openclaw: Readonly<Record<string, unknown>>, pluginConfig: Record<string, unknown> | undefined): Record<string, unknown> {
+  const gateway = section(openclaw.gateway);
+  const auth = section(gateway.auth);
+  const defaults = section(section(openclaw.agents).defaults);
+  const port = typeof gateway.port === "number" ? gateway.port : OPENCLAW_DEFAULT_PORT;
+  return {
+    hooks: { ...OPENCLAW_DEFAULTS, ...section(pluginConfig) },
+    // OpenClaw's gateway.bind is a mode (loopback, lan, …); `openclaw webhooks …` run on the gateway's host and use loopback.
+    gateway: { bind: "127.0.0.1", port, ...(typeof auth.token === "string" ? { auth: { token: auth.token } } : {}) },
+    agents: { defaults: typeof defaults.timeoutSeconds === "number" ? { timeoutSeconds: defaults.timeoutSeconds } : {} },
+  };
+}
+
+/** A `hooks.<key>` / `hooks[…]` not inside another word or key, or a line keyed `hooks` itself. */
+const HOOKS_KEY = /(^|[^\w.-])hooks(?=[.[])|^()hooks(?= )/gm;
+
+/**
+ * The plugin's problem lines with its section's keys written as OpenClaw's
+ * (`hooks.token` → `plugins.entries.inbound-webhooks.config.token`). Other keys the
+ * plugin reads (`agents.defaults.timeoutSeconds`, `gateway.auth.token`) are
+ * OpenClaw's own keys already and stay as they are.
+ */
+export function renameProblemKeys(message: string): string {
+  return message.replace(HOOKS_KEY, (_m, before: string | undefined) => `${before ?? ""}${SECTION_KEY}`);
+}

@@ -1,0 +1,90 @@
+/**
+ * The host contract's `runtime` (SPEC §2.1) built from OpenClaw's plugin runtime:
+ *
+ * - main session → OpenClaw's `agent:<agentId>:main`; `enqueueSystemEvent` →
+ *   `api.runtime.system.enqueueSystemEvent(text, { sessionKey, agentId })`. OpenClaw
+ *   keeps pending system events in memory and drops a text identical to one still
+ *   pending (it answers false: the event is already there, which is what the plugin
+ *   asked for).
+ * - heartbeat → `api.runtime.system.requestHeartbeat({ source: "hook", intent: "immediate" })`
+ *   (OpenClaw coalesces requests).
+ * - agent turns → agent-turn.ts.
+ * - channels → the channels configured in OpenClaw (`channels.<id>`, unless
+ *   `enabled: false`); the last route → the main session's last delivery as OpenClaw
+ *   records it; delivery → OpenClaw's own `send` (gateway method), so a reply goes
+ *   out through the channel plugins OpenClaw runs.
+ * - models → models.ts.
+ */
+import { randomUUID } from "node:crypto";
+import type { HostRuntime, LastRoute } from "../../host-contract/host-api";
+import type { OpenClawRuntime } from "./openclaw-api";
+import { createSubagentTurns } from "./agent-turn";
+import { createModels, primaryModel } from "./models";
+import type { ServiceScope } from "./service-scope";
+import { section } from "./config-snapshot";
+
+export interface OpenClawHostRuntimeOptions {
+  runtime: OpenClawRuntime;
+  /** OpenClaw's whole config. */
+  config: Readonly<Record<string, unknown>>;
+  /** `plugins.entries.inbound-webhooks` (for `subagent.allowModelOverride` / `allowedModels`). */
+  entry: Readonly<Record<string, unknown>>;
+  /** The service's context: agent runs and deliveries are started in it, outside any request's scope. */
+  scope: ServiceScope;
+}
+
+/** The default agent: the one marked `default`, else the first listed, else `main` (OpenClaw's rule). */
+export function defaultAgentId(config: Readonly<Record<string, unknown>>): string {
+  const list = section(config.agents).list;
+  if (!Array.isArray(list) || list.length === 0) return "main";
+  const agents = list.map(section);
+  const chosen = agents.find((a) => a.default === true) ?? agents[0]!;
+  return typeof chosen.id === "string" && chosen.id !== "" ? chosen.id : "main";
+}
+
+/** Channel ids configured in OpenClaw (`channels.<id>` objects not switched off). */
+export function configuredChannels(config: Readonly<Record<string, unknown>>): string[] {
+  return Object.entries(section(config.channels))
+    .filter(([, v]) => v !== null && typeof v === "object" && !Array.isArray(v) && (v as { enabled?: unknown }).enabled !== false)
+    .map(([id]) => id)
+    .sort();
+}
+
+function lastRouteOf(entry: Record<string, unknown> | undefined): LastRoute | undefined {
+  if (!entry) return undefined;
+  const channel = entry.lastChannel;
+  if (typeof channel !== "string" || channel === "") return undefined;
+  return typeof entry.lastTo === "string" && entry.lastTo !== "" ? { channel, to: entry.lastTo } : { channel };
+}
+
+export function createOpenClawHostRuntime(opts: OpenClawHostRuntimeOptions): HostRuntime {
+  const { runtime, config } = opts;
+  const agentId = defaultAgentId(config);
+  const mainKey = `agent:${agentId}:main`;
+  const offered = configuredChannels(config);
+  return {
+    sessions: {
+      mainKey,
+      enqueueSystemEvent(sessionKey, text) {
+        runtime.system.enqueueSystemEvent(text, { sessionKey, agentId });
+      },
+    },
+    heartbeat: {
+      requestNow: ({ reason }) => runtime.system.requestHeartbeat({ source: "hook", intent: "immediate", reason, agentId }),
+    },
+    agents: { runTurn: createSubagentTurns(runtime, agentId, opts.scope, primaryModel(config)) },
+    channels: {
+      list: () => [...offered],
+      resolveLast: (sessionKey) => lastRouteOf(runtime.agent?.session?.getSessionEntry?.({ sessionKey, agentId })),
+      async deliver({ channel, to, text }) {
+        if (!offered.includes(channel)) {
+          throw new Error(`OpenClaw offers no channel "${channel}" (configured channels: ${offered.length > 0 ? offered.join(", ") : "none"})`);
+        }
+        const request = runtime.gateway?.request;
+        if (!request) throw new Error("this OpenClaw version offers plugins no outbound send");
+        await opts.scope.run(() => request("send", { channel, ...(to !== undefined ? { to } : {}), message: text, idempotencyKey: `inbound-webhooks:${randomUUID()}` }));
+      },
+    },
+    models: createModels(config, opts.entry),
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The part of OpenClaw's plugin API this adapter uses, as structural types (learned
+ * from the type declarations of the pinned `openclaw` package; the package itself is
+ * not a dependency: OpenClaw hands `register(api)` this object at run time).
+ *
+ * Only src/hosts/openclaw/ knows these shapes. Everything optional here is optional
+ * because OpenClaw leaves it out in some registration modes (CLI metadata,
+ * discovery) or because a version may lack it; the adapter checks before use.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Command } from "commander";
+
+/** OpenClaw's plugin logger: one string per line, no structured meta. */
+export interface OpenClawLogger {
+  debug?: (message: string) => void;
+  info: (message: string) => void;
+  warn: (message: string) => void;
+  error: (message: string) => void;
+}
+
+export interface OpenClawHttpRoute {
+  path: string;
+  auth: "gateway" | "plugin";
+  match?: "exact" | "prefix";
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<boolean | void> | boolean | void;
+}
+
+export interface OpenClawServiceContext {
+  stateDir: string;
+  logger: OpenClawLogger;
+}
+
+export interface OpenClawService {
+  id: string;
+  start: (ctx: OpenClawServiceContext) => void | Promise<void>;
+  stop?: (ctx: OpenClawServiceContext) => void | Promise<void>;
+}
+
+export interface OpenClawCliContext {
+  program: Command;
+}
+
+export interface OpenClawCliOptions {
+  commands?: readonly string[];
+  descriptors?: ReadonlyArray<{ name: string; description: string; hasSubcommands: boolean }>;
+}
+
+/** `status` "pending" means the wait ended before the run did (the run goes on). */
+export interface OpenClawWaitResult {
+  status: "ok" | "error" | "timeout" | "pending";
+  error?: string;
+  /** Set when the run itself ended (a wait that only ran out of time has none). */
+  endedAt?: number;
+}
+
+export interface OpenClawSubagentRunParams {
+  sessionKey: string;
+  message: string;
+  provider?: string;
+  model?: string;
+  deliver?: boolean;
+  idempotencyKey?: string;
+}
+
+export interface OpenClawRuntime {
+  version?: string;
+  system: {
+    enqueueSystemEvent(text: string, options: { sessionKey: string; agentId?: string; contextKey?: string | null }): boolean;
+    requestHeartbeat(options: { source: string; intent: string; reason?: string; agentId?: string; sessionKey?: string }): void;
+  };
+  subagent: {
+    run(params: OpenClawSubagentRunParams): Promise<{ runId: string; sessionKey?: string }>;
+    waitForRun(params: { runId: string; timeoutMs?: number }): Promise<OpenClawWaitResult>;
+    getSessionMessages(params: { sessionKey: string; limit?: number }): Promise<{ messages: unknown[] }>;
+  };
+  state?: { resolveStateDir?: (env?: NodeJS.ProcessEnv) => string };
+  gateway?: { request?: <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T> };
+  agent?: {
+    session?: { getSessionEntry?: (params: { sessionKey: string; agentId?: string }) => Record<string, unknown> | undefined };
+  };
+}
+
+/** Lifecycle hook events the adapter follows (`api.on`). */
+export type OpenClawHookName = "gateway_start" | "gateway_stop" | "session_start" | "session_end" | "heartbeat_prompt_contribution";
+
+export interface OpenClawPluginApi {
+  id: string;
+  /** "full" for the running gateway; "cli-metadata", "discovery", … when OpenClaw only collects registrations. */
+  registrationMode?: string;
+  /** OpenClaw's whole config. */
+  config: Readonly<Record<string, unknown>>;
+  /** `plugins.entries.<id>.config`. */
+  pluginConfig?: Record<string, unknown>;
+  runtime: OpenClawRuntime;
+  logger: OpenClawLogger;
+  registerHttpRoute(route: OpenClawHttpRoute): void;
+  registerService(service: OpenClawService): void;
+  registerCli(registrar: (ctx: OpenClawCliContext) => void | Promise<void>, opts?: OpenClawCliOptions): void;
+  on?(hookName: OpenClawHookName, handler: (event: Record<string, unknown>, ctx?: Record<string, unknown>) => unknown): void;
+  resolvePath?(input: string): string;
+}

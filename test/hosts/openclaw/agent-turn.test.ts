@@ -1,0 +1,70 @@
+import { createSubagentTurns, lastAssistantText, openClawSessionKey, splitModelRef } from "../../../src/hosts/openclaw/agent-turn";
+import type { OpenClawRuntime, OpenClawWaitResult } from "../../../src/hosts/openclaw/openclaw-api";
+import { createServiceScope } from "../../../src/hosts/openclaw/service-scope";
+
+/** A stand-in for OpenClaw's subagent runtime: records calls, answers waits from a script. */
+function fakeRuntime(waits: OpenClawWaitResult[], messages: unknown[] = []) {
+  const calls: { run: unknown[]; wait: unknown[]; read: unknown[] } = { run: [], wait: [], read: [] };
+  const runtime = {
+    system: { enqueueSystemEvent: () => true, requestHeartbeat: () => undefined },
+    subagent: {
+      run: async (p: unknown) => (calls.run.push(p), { runId: "oc-run-1", sessionKey: "agent:main:hook:x" }),
+      waitForRun: async (p: unknown) => (calls.wait.push(p), waits.shift() ?? { status: "ok" as const }),
+      getSessionMessages: async (p: unknown) => (calls.read.push(p), { messages }),
+    },
+  } satisfies OpenClawRuntime;
+  return { runtime, calls };
+}
+
+const turn = (over: Partial<Parameters<ReturnType<typeof createSubagentTurns>>[0]> = {}) => ({ sessionKey: "hook:x", message: "m", timeoutMs: 60_000, signal: new AbortController().signal, ...over });
+
+describe("agent turns through OpenClaw's subagent runtime", () => {
+  it("maps the session key to OpenClaw's agent form and a model ref to provider + model", () => {
+    expect(openClawSessionKey("main", "hook:github:o/r#1")).toBe("agent:main:hook:github:o/r#1");
+    expect(openClawSessionKey("main", "agent:ops:hook:x")).toBe("agent:ops:hook:x");
+    expect(splitModelRef("openai/gpt-x")).toEqual({ provider: "openai", model: "gpt-x" });
+  });
+
+  it("runs, waits past a pending observation, and answers the newest assistant text", async () => {
+    const { runtime, calls } = fakeRuntime([{ status: "pending" }, { status: "ok", endedAt: 1 }], [
+      { role: "user", content: "m" },
+      { role: "assistant", content: [{ type: "text", text: "the " }, { type: "text", text: "reply" }] },
+    ]);
+    const result = await createSubagentTurns(runtime, "main", createServiceScope(), "fake/fake-1")(turn({ model: "other/m2" }));
+    expect(result).toEqual({ status: "ok", reply: "the reply" });
+    expect(calls.run).toEqual([{ sessionKey: "agent:main:hook:x", message: "m", deliver: false, provider: "other", model: "m2" }]);
+    expect(calls.wait).toHaveLength(2);
+    expect(calls.read).toEqual([{ sessionKey: "agent:main:hook:x", limit: 20 }]);
+  });
+
+  it("passes no override when the run names the agent's own model", async () => {
+    const { runtime, calls } = fakeRuntime([{ status: "ok", endedAt: 1 }]);
+    await createSubagentTurns(runtime, "main", createServiceScope(), "fake/fake-1")(turn({ model: "fake/fake-1" }));
+    expect(calls.run[0]).toEqual({ sessionKey: "agent:main:hook:x", message: "m", deliver: false });
+  });
+
+  it("reports OpenClaw's error, its terminal timeout, and a refused start", async () => {
+    const error = fakeRuntime([{ status: "error", error: "model exploded" }]);
+    expect(await createSubagentTurns(error.runtime, "main", createServiceScope())(turn())).toEqual({ status: "error", error: "model exploded" });
+    const timeout = fakeRuntime([{ status: "timeout", endedAt: 5, error: "agent timeout" }]);
+    expect(await createSubagentTurns(timeout.runtime, "main", createServiceScope())(turn())).toEqual({ status: "timeout", error: "agent timeout" });
+    const { runtime } = fakeRuntime([]);
+    runtime.subagent.run = async () => {
+      throw new Error("missing scope: operator.write");
+    };
+    expect(await createSubagentTurns(runtime, "main", createServiceScope())(turn())).toEqual({ status: "error", error: "OpenClaw refused the run: missing scope: operator.write" });
+  });
+
+  it("stops waiting when the run's signal aborts", async () => {
+    const { runtime } = fakeRuntime([]);
+    runtime.subagent.waitForRun = () => new Promise(() => undefined);
+    const abort = new AbortController();
+    const pending = createSubagentTurns(runtime, "main", createServiceScope())(turn({ signal: abort.signal }));
+    abort.abort();
+    expect((await pending).status).toBe("timeout");
+  });
+
+  it("finds no reply in a transcript without assistant text", () => {
+    expect(lastAssistantText([{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "tool_use" }] }])).toBeUndefined();
+  });
+});

@@ -1,0 +1,54 @@
+import { openClawSnapshot, renameProblemKeys, SECTION_KEY } from "../../../src/hosts/openclaw/config-snapshot";
+import { resolveConfig, resolveHooksSecrets } from "../../../src/config/resolve";
+
+describe("openClawSnapshot", () => {
+  it("puts plugins.entries.inbound-webhooks.config where the plugin reads it, with OpenClaw's defaults", () => {
+    const snapshot = openClawSnapshot({ gateway: { port: 19001, bind: "loopback", auth: { mode: "token", token: "gateway-token-0123456789" } } }, { token: "hook-token-0123456789" });
+    const config = resolveConfig(snapshot, { configDir: "/tmp" });
+    expect(config.enabled).toBe(true);
+    expect(config.path).toBe("/webhooks");
+    expect(config.transformsDir).toBe("/tmp/webhooks/transforms");
+    expect(snapshot.gateway).toEqual({ bind: "127.0.0.1", port: 19001, auth: { token: "gateway-token-0123456789" } });
+  });
+
+  it("keeps what the section sets over the defaults (enabled: false switches the routes off)", () => {
+    const config = resolveConfig(openClawSnapshot({}, { enabled: false, path: "/in" }), { configDir: "/tmp" });
+    expect(config.enabled).toBe(false);
+    expect(config.path).toBe("/in");
+  });
+
+  it("reads OpenClaw's agents.defaults.timeoutSeconds as the default run bound", () => {
+    const config = resolveConfig(openClawSnapshot({ agents: { defaults: { timeoutSeconds: 90 } } }, { token: "hook-token-0123456789" }), { configDir: "/tmp" });
+    expect(config.defaultTimeoutSeconds).toBe(90);
+  });
+});
+
+describe("renameProblemKeys", () => {
+  it("names OpenClaw's key for a missing token (the error a start without one fails with)", () => {
+    let message = "";
+    try {
+      resolveHooksSecrets(resolveConfig(openClawSnapshot({}, {}), { configDir: "/tmp" }), { configDir: "/tmp" });
+    } catch (e) {
+      message = renameProblemKeys((e as Error).message);
+    }
+    expect(message).toBe(`${SECTION_KEY}.token is required when ${SECTION_KEY}.enabled is true`);
+  });
+
+  it("renames every problem line of a config error and leaves OpenClaw's own keys alone", () => {
+    let message = "";
+    try {
+      resolveConfig(openClawSnapshot({ agents: { defaults: { timeoutSeconds: -1 } } }, { maxBodyBytes: 0, mappings: [{ action: "nap" }] }), { configDir: "/tmp" });
+    } catch (e) {
+      message = renameProblemKeys((e as Error).message);
+    }
+    const lines = message.split("\n");
+    expect(lines.some((l) => l.startsWith(`${SECTION_KEY}.maxBodyBytes `))).toBe(true);
+    expect(lines.some((l) => l.startsWith(`${SECTION_KEY}.mappings[0].action `))).toBe(true);
+    expect(lines.some((l) => l.startsWith("agents.defaults.timeoutSeconds "))).toBe(true);
+    expect(message).not.toMatch(/(^|\s)hooks\./m);
+  });
+
+  it("does not touch words that only contain 'hooks'", () => {
+    expect(renameProblemKeys("webhooks.path and myhooks.x stay; mapped hooks accept forms")).toBe("webhooks.path and myhooks.x stay; mapped hooks accept forms");
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * The adapter against a stand-in for OpenClaw's plugin API (the real gateway is
+ * driven by test/e2e-openclaw/): what `register(api)` registers, the route serving
+ * through OpenClaw's plain node:http request, the service starting the plugin, and
+ * start errors naming OpenClaw's keys.
+ */
+import http from "node:http";
+import request from "supertest";
+import plugin, { NOT_AVAILABLE_IN_OPENCLAW } from "../../../src/hosts/openclaw/plugin-entry";
+import type { OpenClawHttpRoute, OpenClawPluginApi, OpenClawService } from "../../../src/hosts/openclaw/openclaw-api";
+import { tempDir } from "../../helpers/temp-dir";
+
+const TOKEN = "our-hook-token-0123456789";
+
+interface Fake {
+  api: OpenClawPluginApi;
+  routes: OpenClawHttpRoute[];
+  services: OpenClawService[];
+  clis: string[];
+  events: Array<{ text: string; sessionKey: string }>;
+  heartbeats: unknown[];
+  logs: string[];
+}
+
+function fakeOpenClaw(stateDir: string, pluginConfig: Record<string, unknown> | undefined): Fake {
+  const fake: Fake = { routes: [], services: [], clis: [], events: [], heartbeats: [], logs: [] } as unknown as Fake;
+  const log = (level: string) => (m: string) => void fake.logs.push(`${level} ${m}`);
+  fake.api = {
+    id: "inbound-webhooks",
+    registrationMode: "full",
+    config: { gateway: { port: 19001 }, agents: { defaults: { model: { primary: "fake/fake-1" } } }, plugins: { entries: { "inbound-webhooks": { enabled: true, config: pluginConfig } } } },
+    ...(pluginConfig ? { pluginConfig } : {}),
+    logger: { info: log("info"), warn: log("warn"), error: log("error") },
+    runtime: {
+      version: "2026.9.6",
+      state: { resolveStateDir: () => stateDir },
+      system: {
+        enqueueSystemEvent: (text, opts) => (fake.events.push({ text, sessionKey: opts.sessionKey }), true),
+        requestHeartbeat: (opts) => void fake.heartbeats.push(opts),
+      },
+      subagent: {
+        run: async () => ({ runId: "oc-1" }),
+        waitForRun: async () => ({ status: "ok", endedAt: 1 }),
+        getSessionMessages: async () => ({ messages: [{ role: "assistant", content: "done" }] }),
+      },
+    },
+    registerHttpRoute: (r) => void fake.routes.push(r),
+    registerService: (s) => void fake.services.push(s),
+    registerCli: (_r, opts) => void fake.clis.push(...(opts?.commands ?? [])),
+  };
+  return fake;
+}
+
+/** OpenClaw's side of a route: a node:http server handing each request to the route's handler. */
+function serve(route: OpenClawHttpRoute): http.Server {
+  return http.createServer((req, res) => {
+    if (!req.url?.startsWith(route.path)) {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    void route.handler(req, res);
+  });
+}
+
+describe("the OpenClaw entry", () => {
+  let state: ReturnType<typeof tempDir>;
+  beforeEach(() => (state = tempDir("iw-openclaw-")));
+  afterEach(() => state.remove());
+
+  it("registers a prefix route with plugin auth at /webhooks, one service and `openclaw webhooks`", () => {
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN });
+    plugin.register(fake.api);
+    expect(fake.routes.map((r) => ({ path: r.path, match: r.match, auth: r.auth }))).toEqual([{ path: "/webhooks", match: "prefix", auth: "plugin" }]);
+    expect(fake.services.map((s) => s.id)).toEqual(["inbound-webhooks"]);
+    expect(fake.clis).toEqual(["webhooks"]);
+  });
+
+  it("serves /webhooks/wake through OpenClaw's node:http request once its service started: the event goes to agent:main:main", async () => {
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN });
+    plugin.register(fake.api);
+    const server = serve(fake.routes[0]!).listen(0, "127.0.0.1");
+    try {
+      const before = await request(server).post("/webhooks/wake").set("Authorization", `Bearer ${TOKEN}`).send({ text: "too early" });
+      expect(before.status).toBe(503);
+      await fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger });
+      const res = await request(server).post("/webhooks/wake").set("Authorization", `Bearer ${TOKEN}`).send({ text: "disk almost full" });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true, mode: "now" });
+      expect(fake.events).toHaveLength(1);
+      expect(fake.events[0]!.sessionKey).toBe("agent:main:main");
+      expect(fake.events[0]!.text).toContain("disk almost full");
+      expect(fake.heartbeats).toEqual([expect.objectContaining({ source: "hook", intent: "immediate", reason: "hook:wake", agentId: "main" })]);
+      const other = await request(server).post("/webhooksX/wake").set("Authorization", `Bearer ${TOKEN}`).send({ text: "x" });
+      expect(other.status).toBe(404);
+      expect(fake.logs.some((l) => l.includes(NOT_AVAILABLE_IN_OPENCLAW[0]!))).toBe(true);
+    } finally {
+      await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
+      server.close();
+    }
+  });
+
+  it("refuses an explicit channel OpenClaw does not offer with 400, naming what is offered", async () => {
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN });
+    plugin.register(fake.api);
+    const server = serve(fake.routes[0]!).listen(0, "127.0.0.1");
+    try {
+      await fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger });
+      const res = await request(server).post("/webhooks/agent").set("Authorization", `Bearer ${TOKEN}`).send({ message: "hi", channel: "phone_chat" });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).toContain("offers no other channels");
+    } finally {
+      await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
+      server.close();
+    }
+  });
+
+  it("fails registration without a token, naming plugins.entries.inbound-webhooks.config.token", () => {
+    const fake = fakeOpenClaw(state.dir, undefined);
+    expect(() => plugin.register(fake.api)).toThrow("plugins.entries.inbound-webhooks.config.token is required when plugins.entries.inbound-webhooks.config.enabled is true");
+  });
+
+  it("fails its service start on an unset token variable, naming OpenClaw's key (the route keeps answering 503)", async () => {
+    delete process.env.IW_OPENCLAW_TEST_TOKEN_UNSET;
+    const fake = fakeOpenClaw(state.dir, { token: { env: "IW_OPENCLAW_TEST_TOKEN_UNSET" } });
+    plugin.register(fake.api);
+    await expect(fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger })).rejects.toThrow(/^plugins\.entries\.inbound-webhooks\.config\.token /);
+  });
+
+  it("registers no route when the section sets enabled: false", () => {
+    const fake = fakeOpenClaw(state.dir, { enabled: false });
+    plugin.register(fake.api);
+    expect(fake.routes).toEqual([]);
+  });
+});
+
