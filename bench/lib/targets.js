@@ -56,7 +56,7 @@ function startBaseline(kind, durability) {
  * stay pending, so the main queue's bound is lifted), the echo runner with `delayMs`
  * (a long delay keeps runs from executing while accepts are measured).
  */
-function gatewayConfig({ durability, delayMs = 600000, maxConcurrent = 4 } = {}) {
+function gatewayConfig({ durability, delayMs = 600000, maxConcurrent = 4, hooks = {} } = {}) {
   const config = {
     hooks: {
       enabled: true,
@@ -72,7 +72,9 @@ function gatewayConfig({ durability, delayMs = 600000, maxConcurrent = 4 } = {})
           messageTemplate: "Push to {{ repository.full_name }} ({{ ref }}) by {{ pusher.name }}: {{ head_commit.message }}",
           deliver: false,
         },
+        ...(hooks.mappings ?? []),
       ],
+      ...(hooks.maxBodyBytes !== undefined ? { maxBodyBytes: hooks.maxBodyBytes } : {}),
     },
     agents: { runner: { kind: "echo", delayMs }, defaults: { heartbeat: { every: "off" } } },
     session: { main: { maxPending: 10000000 } },
