@@ -26,10 +26,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import type { ModuleLogger } from "../core/logger";
 import { migrate } from "./migrations";
 import { checkWal } from "./wal-check";
+import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
 import { createWriteBatch, type WriteBatch } from "./write-batch";
 
@@ -37,7 +37,7 @@ export const DEFAULT_DATABASE_FILE = "inbound-webhooks.sqlite";
 
 export interface PluginDatabase {
   /** The open connection. Owned by this object: close it through `close()`. */
-  readonly db: Database.Database;
+  readonly db: SqliteDatabase;
   /** Absolute path of the database file. */
   readonly file: string;
   /** The group commit of the request path (write-batch.ts): one transaction per event-loop turn. */
@@ -75,7 +75,7 @@ function refuseDamagedWal(file: string): void {
 }
 
 /** Runs `PRAGMA quick_check`; logs its verdict and refuses a damaged database. */
-function quickCheck(db: Database.Database, file: string, logger: ModuleLogger): void {
+function quickCheck(db: SqliteDatabase, file: string, logger: ModuleLogger): void {
   const problems = (db.pragma("quick_check") as Array<{ quick_check: string }>).map((r) => r.quick_check).filter((m) => m !== "ok");
   if (problems.length === 0) {
     logger.info("plugin database quick_check: ok", { database: file });
@@ -96,7 +96,7 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
   fs.mkdirSync(dir, { recursive: true });
   const file = path.resolve(dir, options.fileName ?? DEFAULT_DATABASE_FILE);
   refuseDamagedWal(file);
-  const db = new Database(file);
+  const db = openSqlite(file);
   try {
     try {
       db.pragma("journal_mode = WAL");
@@ -112,11 +112,14 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
     }
     db.pragma(`synchronous = ${options.synchronous ?? "NORMAL"}`);
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    // better-sqlite3's build default; node:sqlite's SQLite defaults to 2 MB: the same cache for both.
+    db.pragma("cache_size = -16000");
     db.pragma("foreign_keys = ON");
     const version = migrate(db);
     const recovered = recoverPendingIdempotency(db);
     const purged = purgeExpiredIdempotency(db, clock());
     logger.info("plugin database open", {
+      driver: db.driver,
       schemaVersion: version,
       idempotencyCompleted: recovered.completed,
       idempotencyDropped: recovered.dropped,

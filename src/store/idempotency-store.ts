@@ -10,7 +10,7 @@
  * of a fan-out carry `<that key>#<index>` and are stored in one transaction (all
  * or none), so a fan-out's pending record is completed with the 202 listing them.
  */
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./sqlite-types";
 import { acceptedRunBody, type HookResponse } from "../core/ports";
 
 export interface IdempotencyRecord {
@@ -110,7 +110,7 @@ function fanOutAcceptedResponse(prefix: string, rows: readonly KeyedRunRow[]): H
 }
 
 /** Prepared statements over one connection. */
-export function createIdempotencyStore(db: Database.Database): IdempotencyStore {
+export function createIdempotencyStore(db: SqliteDatabase): IdempotencyStore {
   const selectOne = db.prepare<[string, string], Row>("SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?");
   const insert = db.prepare(
     `INSERT INTO idempotency_keys (scope, key, body_hash, state, created_at, expires_at)
@@ -164,7 +164,7 @@ export function createIdempotencyStore(db: Database.Database): IdempotencyStore 
         }
         store.complete(scope, key, response);
         return toIdempotencyRecord(selectOne.get(scope, key)!);
-      }).immediate();
+      }, "immediate")();
     },
     purgeExpired(now) {
       return purge.run(now).changes;
@@ -177,7 +177,7 @@ export function createIdempotencyStore(db: Database.Database): IdempotencyStore 
  * Resolves every pending record (run at open, when no request of this process can
  * be in flight): completed from its run (or its fan-out's runs) when persisted, else deleted.
  */
-export function recoverPendingIdempotency(db: Database.Database): { completed: number; dropped: number } {
+export function recoverPendingIdempotency(db: SqliteDatabase): { completed: number; dropped: number } {
   const store = createIdempotencyStore(db);
   const pending = db
     .prepare<[], { scope: string; key: string }>("SELECT scope, key FROM idempotency_keys WHERE state = 'pending'")
@@ -192,6 +192,6 @@ export function recoverPendingIdempotency(db: Database.Database): { completed: n
 }
 
 /** Deletes expired idempotency records; returns how many. */
-export function purgeExpiredIdempotency(db: Database.Database, now: number): number {
+export function purgeExpiredIdempotency(db: SqliteDatabase, now: number): number {
   return createIdempotencyStore(db).purgeExpired(now);
 }

@@ -5,7 +5,7 @@
  * the HTTP API, the CLI and the host's inspector all see the same fields.
  */
 import { redactHeaders, redactText } from "../host-contract/redaction";
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./sqlite-types";
 import type { DeliveryDetail, DeliverySummary } from "../host-contract/inspection";
 import { ftsQuery } from "./ledger-search";
 
@@ -184,7 +184,7 @@ function toStoredDelivery(row: DeliveryRow): StoredDelivery {
 }
 
 /** Prepared reads of the ledger. Each call throws when the table cannot be read. */
-export function createLedgerReader(db: Database.Database) {
+export function createLedgerReader(db: SqliteDatabase) {
   const byId = db.prepare<[string], DeliveryRow>("SELECT * FROM deliveries WHERE id = ?");
   const seqOf = db.prepare<[string], { seq: number }>("SELECT seq FROM deliveries WHERE id = ?");
   const byRun = db.prepare<[string], { id: string }>("SELECT id FROM deliveries WHERE run_id = ? ORDER BY seq DESC LIMIT 1");

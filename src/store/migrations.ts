@@ -5,7 +5,7 @@
  *
  * Never edit a released migration: append a new one.
  */
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./sqlite-types";
 
 /**
  * The `deliveries` table. `seq` orders rows (newest first is `seq DESC`); times are
@@ -115,8 +115,8 @@ export const MIGRATIONS: readonly string[] = [
 ];
 
 /** Applies pending migrations; returns the resulting schema version. */
-export function migrate(db: Database.Database, migrations: readonly string[] = MIGRATIONS): number {
-  const current = db.pragma("user_version", { simple: true }) as number;
+export function migrate(db: SqliteDatabase, migrations: readonly string[] = MIGRATIONS): number {
+  const current = db.pragmaValue("user_version") as number;
   if (current > migrations.length) {
     throw new Error(
       `the plugin database has schema version ${current} but this version of the plugin knows only ${migrations.length}; upgrade the plugin or move the database aside`,
@@ -126,6 +126,6 @@ export function migrate(db: Database.Database, migrations: readonly string[] = M
   db.transaction(() => {
     for (let v = current; v < migrations.length; v++) db.exec(migrations[v]!);
     db.pragma(`user_version = ${migrations.length}`);
-  }).immediate();
+  }, "immediate")();
   return migrations.length;
 }

@@ -121,7 +121,7 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     insertAll(runs) {
       db.transaction(() => {
         for (const run of runs) insertStmt.run(rowOf(run));
-      }).immediate();
+      }, "immediate")();
       for (const run of runs) if (run.seq >= seq) seq = run.seq + 1;
     },
     stageInsert(run) {

@@ -21,7 +21,7 @@
  *   const batch = createWriteBatch(db);
  *   await batch.stage(() => insertStmt.run(row)); // stored once this resolves
  */
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./sqlite-types";
 
 export interface WriteBatch {
   /** Runs `write` in the turn's transaction; resolves with its result once committed. */
@@ -40,7 +40,7 @@ interface Staged {
   reject: (e: unknown) => void;
 }
 
-export function createWriteBatch(db: Database.Database): WriteBatch {
+export function createWriteBatch(db: SqliteDatabase): WriteBatch {
   let items: Staged[] = [];
   let scheduled = false;
 

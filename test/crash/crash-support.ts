@@ -1,7 +1,7 @@
 /** Helpers of the crash suites: HTTP against a gateway child process, and its plugin database. */
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/store/sqlite-driver";
 import type { GatewayProcess } from "../helpers/gateway-process";
 
 export const CRASH_TOKEN = "crash-suite-hook-token-0123456789";
@@ -43,7 +43,7 @@ export function pluginDatabaseFile(stateDir: string): string {
 export function queryPluginDb<T>(stateDir: string, sql: string, ...params: unknown[]): T[] {
   const file = pluginDatabaseFile(stateDir);
   if (!fs.existsSync(file)) throw new Error(`no plugin database at ${file}`);
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openSqlite(file, { readonly: true });
   try {
     return db.prepare(sql).all(...params) as T[];
   } finally {

@@ -8,7 +8,7 @@ import { wrappedContent } from "../helpers/wrapped";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/store/sqlite-driver";
 import { createSessionStore, sessionFileName } from "../../src/gateway/sessions/session-store";
 import { makeGatewayDir, runGatewayCli, startGateway, type GatewayProcess } from "../helpers/gateway-process";
 import { CRASH_TOKEN, getRun, pluginDatabaseFile, postJson, queryPluginDb } from "./crash-support";
@@ -24,7 +24,7 @@ const config = (extra: Record<string, unknown> = {}) => ({
 
 /** Queued (or running) runs written straight into the plugin database, as an earlier gateway left them. */
 function seedRuns(stateDir: string, runs: Array<{ id: string; status?: "queued" | "running"; name: string; action?: string }>): void {
-  const db = new Database(pluginDatabaseFile(stateDir));
+  const db = openSqlite(pluginDatabaseFile(stateDir));
   try {
     const insert = db.prepare(
       "INSERT INTO runs (id, seq, status, action, source, created_at, started_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM runs), ?, ?, ?, ?, ?)",

@@ -15,7 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { makeGatewayDir, startGateway, type GatewayProcess } from "../helpers/gateway-process";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/store/sqlite-driver";
 import { CRASH_TOKEN, pluginDatabaseFile, pool, postJson, queryPluginDb, type HttpResult } from "./crash-support";
 
 jest.setTimeout(240_000);
@@ -83,7 +83,7 @@ describe("crash suite: kill -9 inside a fan-out", () => {
       await start();
       const batches = Array.from({ length: BATCHES_PER_ROUND }, (_, i) => batchOf(round, i));
       // Kill the moment the database shows a fan-out's runs stored and its record still pending.
-      const db = new Database(pluginDatabaseFile(gw!.stateDir), { readonly: true, fileMustExist: true });
+      const db = openSqlite(pluginDatabaseFile(gw!.stateDir), { readonly: true });
       const caught = db.prepare<[], { n: number }>(
         `SELECT COUNT(*) AS n FROM idempotency_keys k WHERE k.state = 'pending'
            AND EXISTS (SELECT 1 FROM runs r WHERE r.idempotency_key >= json_array(k.scope, k.key) || '#' AND r.idempotency_key < json_array(k.scope, k.key) || '$')`,

@@ -9,7 +9,7 @@ import { until } from "../helpers/until";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { GATEWAY_BIN, makeGatewayDir, readJournal, runGatewayCli, startGateway, type GatewayProcess, type JournalEntry } from "../helpers/gateway-process";
+import { GATEWAY_BIN, GATEWAY_NODE, makeGatewayDir, readJournal, runGatewayCli, startGateway, type GatewayProcess, type JournalEntry } from "../helpers/gateway-process";
 import { freePort, startDovecot, type DovecotServer } from "../mail/helpers/dovecot";
 import { htmlOnlyMessage, nonAsciiSubjectMessage, plainMessage } from "../mail/helpers/messages";
 import { startHoldingProxy } from "../mail/helpers/holding-proxy";
@@ -63,7 +63,7 @@ function mailCli(s: Setup, args: string[], env: Record<string, string> = s.env) 
 
 /** `gateway webhooks mail run` as a long-running child; its stderr is collected. */
 function startWatcherProcess(s: Setup): { child: ChildProcess; stderr(): string; stdout(): string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [GATEWAY_BIN, "webhooks", "mail", "run", "--config", s.configPath], {
+  const child = spawn(GATEWAY_NODE, [GATEWAY_BIN, "webhooks", "mail", "run", "--config", s.configPath], {
     cwd: s.dir,
     env: { ...process.env, ...s.env, GATEWAY_CONFIG: "" },
     stdio: ["ignore", "pipe", "pipe"],

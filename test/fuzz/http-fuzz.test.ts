@@ -16,7 +16,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
-import Database from "better-sqlite3";
+import { openSqlite, type SqliteDatabase } from "../../src/store/sqlite-driver";
 import { startPluginApp, type PluginApp } from "../helpers/plugin-app";
 import { FUZZ_MAX_BODY_BYTES, FUZZ_TOKEN, fuzzRequest, rejectedRequest } from "./arbitraries";
 import { FUZZ_MAX_FAN_OUT, FUZZ_MAX_WAIT_SECONDS, FUZZ_META_TOKEN, FUZZ_SLACK_SECRET } from "./response-arbitraries";
@@ -84,7 +84,7 @@ describe("HTTP fuzz", () => {
   let tmp: ReturnType<typeof tempDir>;
   let plugin: PluginApp;
   let client: FuzzClient;
-  let db: Database.Database;
+  let db: SqliteDatabase;
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => void unhandled.push(reason);
 
@@ -94,7 +94,7 @@ describe("HTTP fuzz", () => {
     tmp = tempDir("iw-fuzz-");
     plugin = await startFuzzPlugin(tmp.dir);
     client = await startFuzzServer(plugin.app);
-    db = new Database(path.join(tmp.dir, "inbound-webhooks.sqlite"), { readonly: true });
+    db = openSqlite(path.join(tmp.dir, "inbound-webhooks.sqlite"), { readonly: true });
   });
   afterEach(async () => {
     db.close();

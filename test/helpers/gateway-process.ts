@@ -20,6 +20,11 @@ import path from "node:path";
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const GATEWAY_BIN = path.join(REPO_ROOT, "bin", "gateway.js");
+/**
+ * The node binary that runs the gateway: `GATEWAY_NODE` when set (e.g. the pinned Node 24 of
+ * scripts/ci/node24.sh, so the crash suites run the store on node:sqlite), else jest's own.
+ */
+export const GATEWAY_NODE = process.env.GATEWAY_NODE || process.execPath;
 
 /** One line of `<stateDir>/journal.jsonl`. */
 export interface JournalEntry {
@@ -92,7 +97,7 @@ export function runGatewayCli(
   opts: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GATEWAY_BIN, ...args], {
+    const child = spawn(GATEWAY_NODE, [GATEWAY_BIN, ...args], {
       cwd: opts.cwd ?? REPO_ROOT,
       env: cleanEnv(opts.env),
       stdio: ["ignore", "pipe", "pipe"],
@@ -152,7 +157,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
   }
   const stateDir = stateDirOf(configPath, config);
   const args = [GATEWAY_BIN, "start", ...(opts.demo ? [] : ["--config", configPath]), "--port", String(opts.port ?? 0), ...(opts.args ?? [])];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(GATEWAY_NODE, args, {
     cwd: opts.cwd ?? dir,
     env: cleanEnv(opts.env),
     stdio: ["ignore", "pipe", "pipe"],

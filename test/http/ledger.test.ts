@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/store/sqlite-driver";
 import request from "supertest";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 import { tempDir } from "../helpers/temp-dir";
@@ -207,7 +207,7 @@ describe("delivery ledger through the plugin", () => {
   });
 
   it("a ledger write failure (its table dropped under it) leaves the sender's answer unchanged", async () => {
-    const other = new Database(path.join(tmp.dir, "inbound-webhooks.sqlite"));
+    const other = openSqlite(path.join(tmp.dir, "inbound-webhooks.sqlite"));
     other.exec("DROP TABLE deliveries");
     other.close();
     const res = await request(plugin.app).post("/hooks/crm").set(AUTH).send({ deal: "5" });
@@ -225,7 +225,7 @@ describe("delivery ledger through the plugin", () => {
     await start();
     expect((await list()).map((r) => r.hook)).toEqual(["nothing-here", "wake", "crm"]);
     await plugin.close();
-    const other = new Database(path.join(tmp.dir, "inbound-webhooks.sqlite"));
+    const other = openSqlite(path.join(tmp.dir, "inbound-webhooks.sqlite"));
     other.exec("DROP TABLE deliveries");
     other.close();
     await start();

@@ -4,7 +4,7 @@
  * body, scope per hook path, 50 concurrent duplicates, and replay after a restart.
  */
 import http from "node:http";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/store/sqlite-driver";
 import request from "supertest";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 import { tempDir } from "../helpers/temp-dir";
@@ -21,7 +21,7 @@ describe("idempotency through the plugin", () => {
   const start = async () => (plugin = await startPluginApp({ stateDir: tmp.dir, hooks: HOOKS }));
   const runCount = (): number => {
     // Counts the durable rows: a replay must not add one.
-    const db = new Database(`${tmp.dir}/inbound-webhooks.sqlite`, { readonly: true });
+    const db = openSqlite(`${tmp.dir}/inbound-webhooks.sqlite`, { readonly: true });
     try {
       return (db.prepare("SELECT COUNT(*) AS n FROM runs").get() as { n: number }).n;
     } finally {

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/store/sqlite-driver";
 import { openPluginDatabase, DEFAULT_DATABASE_FILE } from "../../src/store/database";
 import { createSqliteRunStore } from "../../src/store/run-store";
 import { checkWal } from "../../src/store/wal-check";
@@ -85,7 +85,7 @@ describe("openPluginDatabase: damaged state", () => {
     const store = createSqliteRunStore(database);
     for (let i = 0; i < 200; i++) store.insert(runRecord({ id: `run-${i}`, seq: store.nextSeq() }));
     const root = (database.db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'runs_status_seq'").get() as { rootpage: number }).rootpage;
-    const pageSize = database.db.pragma("page_size", { simple: true }) as number;
+    const pageSize = database.db.pragmaValue("page_size") as number;
     database.close();
     const bytes = fs.readFileSync(file);
     bytes[(root - 1) * pageSize] = 0; // the index root page's type byte
@@ -112,7 +112,7 @@ describe("checkWal", () => {
     const tmp = tempDir();
     try {
       const file = path.join(tmp.dir, "x.sqlite");
-      const db = new Database(file);
+      const db = openSqlite(file);
       db.pragma("journal_mode = WAL");
       db.exec("CREATE TABLE t (v TEXT)");
       for (let i = 0; i < 20; i++) db.prepare("INSERT INTO t VALUES (?)").run("x".repeat(3000));

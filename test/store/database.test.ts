@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/store/sqlite-driver";
 import { openPluginDatabase, DEFAULT_DATABASE_FILE } from "../../src/store/database";
 import { MIGRATIONS, migrate } from "../../src/store/migrations";
 import { recordingLogger, tempDir } from "../helpers/temp-dir";
@@ -23,10 +23,10 @@ describe("openPluginDatabase", () => {
     try {
       expect(database.file).toBe(path.join(dir, DEFAULT_DATABASE_FILE));
       expect(fs.existsSync(database.file)).toBe(true);
-      expect(database.db.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(database.db.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
-      expect(database.db.pragma("busy_timeout", { simple: true })).toBe(5000);
-      expect(database.db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+      expect(database.db.pragmaValue("journal_mode")).toBe("wal");
+      expect(database.db.pragmaValue("synchronous")).toBe(1); // NORMAL
+      expect(database.db.pragmaValue("busy_timeout")).toBe(5000);
+      expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
       expect(database.isOpen).toBe(true);
     } finally {
       database.close();
@@ -35,7 +35,7 @@ describe("openPluginDatabase", () => {
 
   it("honours synchronous FULL when asked", () => {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger, synchronous: "FULL" });
-    expect(database.db.pragma("synchronous", { simple: true })).toBe(2);
+    expect(database.db.pragmaValue("synchronous")).toBe(2);
     database.close();
   });
 
@@ -76,7 +76,7 @@ describe("openPluginDatabase", () => {
 
   it("refuses a database written by a newer schema version, naming both versions", () => {
     const file = path.join(tmp.dir, DEFAULT_DATABASE_FILE);
-    const raw = new Database(file);
+    const raw = openSqlite(file);
     raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     raw.close();
     expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
@@ -85,12 +85,12 @@ describe("openPluginDatabase", () => {
   });
 
   it("applies only the missing migrations, in one transaction", () => {
-    const raw = new Database(":memory:");
+    const raw = openSqlite(":memory:");
     expect(migrate(raw, ["CREATE TABLE a (x)"])).toBe(1);
     expect(migrate(raw, ["CREATE TABLE a (x)", "CREATE TABLE b (y)"])).toBe(2);
     expect(() => migrate(raw, ["CREATE TABLE a (x)", "CREATE TABLE b (y)", "CREATE TABLE c (z)", "NOT SQL"])).toThrow();
     // The failed batch rolled back: c does not exist and the version is unchanged.
-    expect(raw.pragma("user_version", { simple: true })).toBe(2);
+    expect(raw.pragmaValue("user_version")).toBe(2);
     expect(raw.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'c'").get()).toEqual({ n: 0 });
     raw.close();
   });

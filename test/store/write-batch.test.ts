@@ -45,7 +45,7 @@ describe("write batch", () => {
   });
 
   it("a full database fails every write of the batch with SQLITE_FULL and stores none of them (regression: writes after the automatic rollback were autocommitted)", async () => {
-    const pages = database.db.pragma("page_count", { simple: true }) as number;
+    const pages = database.db.pragmaValue("page_count") as number;
     database.db.pragma(`max_page_count = ${pages}`);
     const big = "v".repeat(64 * 1024);
     const staged = [database.batch.stage(insert("a")), database.batch.stage(insert("b", big)), database.batch.stage(insert("c"))];

@@ -27,7 +27,7 @@ describe("idempotency guard on a full database", () => {
 
   it("refuses a request whose key cannot be recorded with 503 storage_unavailable and Retry-After, without running it; it works again when there is room", async () => {
     const guard = createIdempotencyGuard({ ttlSeconds: 60, database, logger: log.logger });
-    const pages = database.db.pragma("page_count", { simple: true }) as number;
+    const pages = database.db.pragmaValue("page_count") as number;
     database.db.pragma(`max_page_count = ${pages}`);
     const handler = jest.fn(async (): Promise<HookResponse> => ({ status: 204 }));
     let refused: unknown;
