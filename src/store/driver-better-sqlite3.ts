@@ -12,14 +12,24 @@ type Constructor = typeof BetterSqlite3;
 
 let loaded: Constructor | undefined;
 
-function load(): Constructor {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
-  loaded ??= require("better-sqlite3") as Constructor;
+function loadBetterSqlite3(): Constructor {
+  if (loaded) return loaded;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+    loaded = require("better-sqlite3") as Constructor;
+  } catch (e) {
+    // An optional dependency: absent when installed with --omit=optional or when its build failed.
+    throw new Error(
+      `the plugin database needs better-sqlite3 on Node ${process.version}, and it cannot be loaded (${(e as Error).message.split("\n")[0]}): ` +
+        "install it (npm install better-sqlite3), or run on Node ≥ 22.13, which has the built-in node:sqlite",
+      { cause: e },
+    );
+  }
   return loaded;
 }
 
 export function openBetterSqlite3(file: string, options: OpenSqliteOptions): SqliteDatabase {
-  const Database = load();
+  const Database = loadBetterSqlite3();
   const db = new Database(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
   return {
     driver: "better-sqlite3",

@@ -33,7 +33,7 @@ interface NodeSqliteModule {
 
 let loaded: NodeSqliteModule | null | undefined;
 
-function load(): NodeSqliteModule | null {
+function loadNodeSqlite(): NodeSqliteModule | null {
   if (loaded !== undefined) return loaded;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- absent before Node 22.13
@@ -45,7 +45,7 @@ function load(): NodeSqliteModule | null {
 }
 
 export function nodeSqliteAvailable(): boolean {
-  return load() !== null;
+  return loadNodeSqlite() !== null;
 }
 
 /** node:sqlite's error with SQLite's name as `code` (the original as `cause`); other errors unchanged. */
@@ -83,7 +83,7 @@ function wrapStatement<P extends unknown[], R>(s: NodeStatementSync): SqliteStat
 }
 
 export function openNodeSqlite(file: string, options: OpenSqliteOptions): SqliteDatabase {
-  const { DatabaseSync } = load()!;
+  const { DatabaseSync } = loadNodeSqlite()!;
   const db = guarded(() => new DatabaseSync(file, options.readonly ? { readOnly: true } : {}));
   let open = true;
   const exec = (sql: string): void => guarded(() => db.exec(sql));
