@@ -23,7 +23,7 @@
 import type { PluginDatabase } from "./database";
 import type { ModuleLogger } from "../core/logger";
 import type { DeliverySummary } from "../host-contract/inspection";
-import { LEDGER_EVENTS_SCHEMA, LEDGER_SCHEMA } from "./migrations";
+import { LEDGER_EVENTS_SCHEMA, LEDGER_REFUSED_SCHEMA, LEDGER_SCHEMA } from "./migrations";
 import { createLedgerReader, entrySummary, INSERT_COLUMNS, toRow, type LedgerEntry, type LedgerListQuery, type LedgerReader, type StoredDelivery } from "./ledger-rows";
 
 export type { LedgerEntry, LedgerListQuery, StoredDelivery } from "./ledger-rows";
@@ -91,6 +91,7 @@ function ensureTable(database: PluginDatabase, logger: ModuleLogger): void {
   }
   db.exec(LEDGER_SCHEMA);
   db.exec(LEDGER_EVENTS_SCHEMA);
+  db.exec(LEDGER_REFUSED_SCHEMA);
 }
 
 export function createLedgerStore(database: PluginDatabase, options: LedgerStoreOptions): LedgerStore {

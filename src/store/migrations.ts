@@ -70,6 +70,27 @@ export const LEDGER_EVENTS_SCHEMA = `
   END;
 `;
 
+/**
+ * Migration 5, refused requests in a bounded share (SPEC §11, §7 "Bounded disk"):
+ * `refused` marks a request answered before it authenticated (401, 429, a bad
+ * signature …) — kept without its body, in a share of `maxEntries` of its own, so a
+ * flood with no credentials never evicts an authenticated delivery; `times` is how many
+ * requests the row stands for (a throttled client's repeated 429s are one counted row)
+ * and `last_at` (ms) the last of them. Rows already stored with those statuses become
+ * refused rows and lose their bodies (the index forgets them with it). Also run after
+ * LEDGER_EVENTS_SCHEMA when the table is created again (ledger-store.ts).
+ */
+export const LEDGER_REFUSED_SCHEMA = `
+  ALTER TABLE deliveries ADD COLUMN refused INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE deliveries ADD COLUMN times INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE deliveries ADD COLUMN last_at INTEGER;
+  CREATE INDEX IF NOT EXISTS deliveries_refused_seq ON deliveries (refused, seq);
+  DELETE FROM deliveries_fts WHERE rowid IN (SELECT seq FROM deliveries WHERE status IN (401, 429) AND body_stored = 1);
+  INSERT INTO deliveries_fts (rowid, hook, event, status, body)
+    SELECT seq, hook, event, status, NULL FROM deliveries WHERE status IN (401, 429) AND body_stored = 1;
+  UPDATE deliveries SET refused = 1, body = NULL, body_stored = 0 WHERE status IN (401, 429);
+`;
+
 export const MIGRATIONS: readonly string[] = [
   // 1: durable runs and idempotency records.
   `
@@ -112,6 +133,8 @@ export const MIGRATIONS: readonly string[] = [
   LEDGER_SCHEMA,
   // 4: the event, repeat and waited flags, the answer's headers, and the search index.
   LEDGER_EVENTS_SCHEMA,
+  // 5: refused-before-authentication rows: a flag, a count of repeats, the last time.
+  LEDGER_REFUSED_SCHEMA,
 ];
 
 /** Applies pending migrations; returns the resulting schema version. */

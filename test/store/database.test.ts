@@ -54,6 +54,7 @@ describe("openPluginDatabase", () => {
       "deliveries_fts_idx",
       "deliveries_hook_seq",
       "deliveries_received_at",
+      "deliveries_refused_seq",
       "deliveries_run_id",
       "idempotency_keys",
       "idempotency_keys_expires_at",

@@ -5,7 +5,7 @@
  */
 import { openPluginDatabase, type PluginDatabase } from "../../src/store/database";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/store/sqlite-driver";
 import type { DeliverySummary } from "../../src/host-contract/inspection";
 import { createLedgerStore, type LedgerEntry, type LedgerStore } from "../../src/store/ledger-store";
 import { MIGRATIONS, migrate } from "../../src/store/migrations";
@@ -279,7 +279,7 @@ describe("ledger migration 4 (event, flags, search index)", () => {
     const tmp = tempDir("iw-ledger-m4-");
     const log = recordingLogger("ledger");
     try {
-      const raw = new Database(path.join(tmp.dir, "old.sqlite"));
+      const raw = openSqlite(path.join(tmp.dir, "old.sqlite"));
       migrate(raw, MIGRATIONS.slice(0, 3));
       raw
         .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', 1, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
@@ -287,9 +287,46 @@ describe("ledger migration 4 (event, flags, search index)", () => {
       raw.close();
       const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
       const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100 });
-      expect(database.db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+      expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
       expect(ledger.list({ limit: 10, search: "upgrade" })!.map((d) => d.id)).toEqual(["old-1"]);
       expect(ledger.get("old-1")).not.toHaveProperty("event");
+      ledger.close();
+      database.close();
+    } finally {
+      log.close();
+      tmp.remove();
+    }
+  });
+});
+
+describe("ledger migration 5 (refused rows)", () => {
+  it("a schema-4 database keeps its deliveries; its 401 and 429 rows become refused rows without their bodies, no longer found by a word of the body", () => {
+    const tmp = tempDir("iw-ledger-m5-");
+    const log = recordingLogger("ledger");
+    try {
+      const raw = openSqlite(path.join(tmp.dir, "old.sqlite"));
+      migrate(raw, MIGRATIONS.slice(0, 4));
+      const insert = raw.prepare<[string, number, Buffer]>(
+        "INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES (?, 1, 'POST', '/hooks/crm', 'crm', '::1', ?, 2, ?, 1)",
+      );
+      insert.run("ok-1", 202, Buffer.from('{"note":"accepted flamingo"}'));
+      insert.run("bad-1", 401, Buffer.from('{"note":"refused pelican"}'));
+      insert.run("slow-1", 429, Buffer.from('{"note":"throttled pelican"}'));
+      raw.close();
+      const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
+      const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100 });
+      expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
+      const rows = database.db.prepare<[], { id: string; refused: number; times: number; body_stored: number; body: Buffer | null }>(
+        "SELECT id, refused, times, body_stored, body FROM deliveries ORDER BY seq",
+      ).all();
+      expect(rows.map((r) => [r.id, r.refused, r.times, r.body_stored, r.body === null])).toEqual([
+        ["ok-1", 0, 1, 1, false],
+        ["bad-1", 1, 1, 0, true],
+        ["slow-1", 1, 1, 0, true],
+      ]);
+      expect(ledger.list({ limit: 10, search: "pelican" })).toEqual([]);
+      expect(ledger.list({ limit: 10, search: "flamingo" })!.map((d) => d.id)).toEqual(["ok-1"]);
+      expect(ledger.count()).toBe(3);
       ledger.close();
       database.close();
     } finally {
