@@ -61,6 +61,12 @@ export interface DeliverySummary {
   repeat?: boolean;
   /** True when the request asked to wait for its run (`Prefer: wait`) and the answer waited: its latency is not accept latency. */
   waited?: boolean;
+  /** True when the request was refused before it authenticated (401, 429, a bad signature): kept without its body, in a bounded share of the ledger. */
+  refused?: boolean;
+  /** How many requests the row stands for, when more than one: a throttled client's repeated 429s are one counted row. */
+  count?: number;
+  /** ISO-8601 UTC time of the last request a counted row stands for. */
+  lastAt?: string;
 }
 
 export interface DeliveryDetail extends DeliverySummary {

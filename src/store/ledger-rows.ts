@@ -27,6 +27,9 @@ export interface DeliveryRow {
   event: string | null;
   repeat: number;
   waited: number;
+  refused: number;
+  times: number;
+  last_at: number | null;
   headers?: string | null;
   body?: Buffer | null;
   body_stored?: number;
@@ -55,13 +58,14 @@ export interface StoredDelivery extends DeliveryDetail {
   rawBody?: Buffer;
 }
 
-const SUMMARY_COLUMNS = "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_ids, replay_of, event, repeat, waited";
+const SUMMARY_COLUMNS =
+  "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_ids, replay_of, event, repeat, waited, refused, times, last_at";
 
 /**
  * What the pipeline records about one request (headers already redacted): a delivery's
  * summary (with the time in ms since the epoch), plus what its detail shows.
  */
-export type LedgerEntry = Omit<DeliverySummary, "receivedAt"> & {
+export type LedgerEntry = Omit<DeliverySummary, "receivedAt" | "count" | "lastAt"> & {
   /** ms since the epoch. */
   receivedAt: number;
   /** Lower-case names, credentials/signatures/cookies redacted. */
@@ -76,10 +80,10 @@ export type LedgerEntry = Omit<DeliverySummary, "receivedAt"> & {
 
 /** The INSERT's columns, in the order toRow gives their values (positional binding: no lookup by name per value). */
 export const INSERT_COLUMNS =
-  "id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response, event, repeat, waited, response_headers";
+  "id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_id, run_ids, replay_of, headers, body, body_stored, response, event, repeat, waited, response_headers, refused";
 
 export function toRow(e: LedgerEntry, storeBodies: boolean): unknown[] {
-  const body = storeBodies && e.body ? e.body : null;
+  const body = storeBodies && e.body && !e.refused ? e.body : null;
   return [
     e.id,
     e.receivedAt,
@@ -103,6 +107,7 @@ export function toRow(e: LedgerEntry, storeBodies: boolean): unknown[] {
     e.repeat ? 1 : 0,
     e.waited ? 1 : 0,
     storeBodies && e.responseHeaders ? JSON.stringify(e.responseHeaders) : null,
+    e.refused ? 1 : 0,
   ];
 }
 
@@ -143,6 +148,9 @@ export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
   if (row.event !== null) d.event = row.event;
   if (row.repeat === 1) d.repeat = true;
   if (row.waited === 1) d.waited = true;
+  if (row.refused === 1) d.refused = true;
+  if (row.times > 1) d.count = row.times;
+  if (row.last_at !== null) d.lastAt = new Date(row.last_at).toISOString();
   return d;
 }
 

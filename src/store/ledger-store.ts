@@ -12,8 +12,11 @@
  * failure is logged — the error only, never a header or a body — and these rows are
  * dropped: the ledger is diagnostic, runs are not.
  *
- * Pruning by age (`retentionDays`) and count (`maxEntries`) runs after a write that
- * passed a limit (the row count and the oldest row are kept in memory) and on an
+ * A request refused before authentication (`refused`: 401, 429, a bad signature) is
+ * kept without its body and with bounded headers, and a throttled client's repeated
+ * 429s count in one row (ledger-refused.ts). Pruning by age (`retentionDays`) and count
+ * (`maxEntries`, refused rows in their own share and evicted first, ledger-prune.ts)
+ * runs after a write that passed a limit (the counts are kept in memory) and on an
  * unref'd timer, against the injected clock.
  *
  * @example
@@ -24,6 +27,8 @@ import type { PluginDatabase } from "./database";
 import type { ModuleLogger } from "../core/logger";
 import type { DeliverySummary } from "../host-contract/inspection";
 import { LEDGER_EVENTS_SCHEMA, LEDGER_REFUSED_SCHEMA, LEDGER_SCHEMA } from "./migrations";
+import { createLedgerPruner, refusedShare, type LedgerCounts } from "./ledger-prune";
+import { createRefusalFolder, refusedEntry } from "./ledger-refused";
 import { createLedgerReader, entrySummary, INSERT_COLUMNS, toRow, type LedgerEntry, type LedgerListQuery, type LedgerReader, type StoredDelivery } from "./ledger-rows";
 
 export type { LedgerEntry, LedgerListQuery, StoredDelivery } from "./ledger-rows";
@@ -67,8 +72,6 @@ export interface LedgerStore {
   close(): void;
 }
 
-const DAY_MS = 86_400_000;
-
 const COLUMNS = `seq, ${INSERT_COLUMNS}`;
 
 /**
@@ -102,32 +105,19 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   const reader: LedgerReader = createLedgerReader(db);
 
   const insert = db.prepare(`INSERT INTO deliveries (${INSERT_COLUMNS}) VALUES (${INSERT_COLUMNS.split(",").map(() => "?").join(", ")})`);
-  const pruneAge = db.prepare<[number]>("DELETE FROM deliveries WHERE received_at < ?");
-  // The oldest rows beyond maxEntries: walks only those rows (from the low end of the key).
-  const pruneOldest = db.prepare<[number]>("DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries ORDER BY seq ASC LIMIT ?)");
-  const oldestStmt = db.prepare<[], { t: number | null }>("SELECT MIN(received_at) AS t FROM deliveries");
-  const cutoff = (): number => clock() - options.retentionDays * DAY_MS;
+  const pruner = createLedgerPruner(db, { retentionDays: options.retentionDays, maxEntries: options.maxEntries, clock });
+  const folder = createRefusalFolder(db, refusedShare(options.maxEntries));
   /**
    * What pruning needs, kept in memory so that a write prunes only when it passed a
    * limit. Updated only once a write committed (a batch may run its writes twice).
    */
-  let rows = reader.count();
-  let oldest = oldestStmt.get()?.t ?? undefined;
-  /** Prunes a table of `total` rows; returns how many were removed and the oldest time left. */
-  const pruneFrom = (total: number): { removed: number; oldest: number | undefined } => {
-    const byAge = pruneAge.run(cutoff()).changes;
-    const excess = total - byAge - options.maxEntries;
-    const byCount = excess > 0 ? pruneOldest.run(excess).changes : 0;
-    return { removed: byAge + byCount, oldest: oldestStmt.get()?.t ?? undefined };
-  };
+  let counts: LedgerCounts = pruner.read();
   /** A full prune from the table as it is (the timer, `prune()`, after a failed write). */
   const pruneNow = (): number => {
-    const r = pruneFrom(reader.count());
-    rows = reader.count();
-    oldest = r.oldest;
+    const r = pruner.prune(pruner.read());
+    counts = r.counts;
     return r.removed;
   };
-
   /** Each subscriber and what says whether it listens now. */
   const listeners = new Map<(d: DeliverySummary) => void, () => boolean>();
   const always = () => true;
@@ -137,15 +127,20 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   let closed = false;
   const windowMs = options.flushWindowMs ?? 25;
 
-  const writeRows = (batch: LedgerEntry[]): { removed: number; oldest: number | undefined } => {
-    let first = oldest;
-    for (const e of batch) {
-      insert.run(...toRow(e, storeBodies));
-      if (first === undefined || e.receivedAt < first) first = e.receivedAt;
+  /** Writes the rows (a refused 429 of a throttled client may only count in its open row); returns the rows to announce and the counts after. */
+  const writeRows = (batch: LedgerEntry[]): { written: LedgerEntry[]; counts: LedgerCounts } => {
+    const after = { ...counts };
+    const written: LedgerEntry[] = [];
+    for (const entry of batch) {
+      if (folder.fold(entry)) continue;
+      const e = entry.refused ? refusedEntry(entry) : entry;
+      folder.opened(e, Number(insert.run(...toRow(e, storeBodies)).lastInsertRowid));
+      written.push(e);
+      after.rows++;
+      if (e.refused) after.refused++;
+      if (after.oldest === undefined || e.receivedAt < after.oldest) after.oldest = e.receivedAt;
     }
-    const total = rows + batch.length;
-    if (total > options.maxEntries || (first !== undefined && first < cutoff())) return pruneFrom(total);
-    return { removed: 0, oldest: first };
+    return { written, counts: pruner.needed(after) ? pruner.prune(after).counts : after };
   };
 
   function notify(batch: LedgerEntry[]): void {
@@ -192,10 +187,9 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     database.batch
       .stage(() => writeRows(take()))
       .then(
-        (written) => {
-          rows += take().length - written.removed;
-          oldest = written.oldest;
-          notify(take());
+        (result) => {
+          counts = result.counts;
+          notify(result.written);
         },
         // A batch that failed before this write ran still takes (and drops) the rows, so recording goes on.
         (e: unknown) => {
