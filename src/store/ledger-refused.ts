@@ -22,14 +22,14 @@ export const REFUSED_URL_CHARS = 1024;
 /** Repeated 429s of one client closer together than this share one counted row. */
 export const FOLD_WINDOW_MS = 10 * 60_000;
 
-const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+const cutTo = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** The row actually kept for a refused request: no body, bounded headers and URL. */
 export function refusedEntry(e: LedgerEntry): LedgerEntry {
   const headers: Record<string, string> = {};
   let bytes = 2;
   for (const [name, value] of Object.entries(e.headers)) {
-    const kept = cut(value, REFUSED_VALUE_CHARS);
+    const kept = cutTo(value, REFUSED_VALUE_CHARS);
     const size = Buffer.byteLength(name) + Buffer.byteLength(kept) + 6;
     if (bytes + size > REFUSED_HEADERS_BYTES) {
       headers["…"] = `${Object.keys(e.headers).length - Object.keys(headers).length} more header(s) not kept (refused before authentication)`;
@@ -39,7 +39,7 @@ export function refusedEntry(e: LedgerEntry): LedgerEntry {
     bytes += size;
   }
   const { body: _body, ...rest } = e;
-  return { ...rest, url: cut(e.url, REFUSED_URL_CHARS), headers, refused: true };
+  return { ...rest, url: cutTo(e.url, REFUSED_URL_CHARS), headers, refused: true };
 }
 
 export interface RefusalFolder {
