@@ -22,10 +22,10 @@ interface Case {
   timestamped: boolean;
 }
 const CASES: Record<SignScheme, Case> = {
-  github: { verify: { scheme: "github" }, secret: "It's a Secret to Everybody", other: "another secret", sigHeader: "X-Hub-Signature-256", timestamped: false },
+  github: { verify: { scheme: "github" }, secret: "It's a Secret to Everybody", other: "another secret, not GitHub's", sigHeader: "X-Hub-Signature-256", timestamped: false },
   "standard-webhooks": { verify: { scheme: "standard-webhooks" }, secret: SW_SECRET, other: SW_OTHER, sigHeader: "webhook-signature", timestamped: true },
   svix: { verify: { scheme: "standard-webhooks" }, secret: SW_SECRET, other: SW_OTHER, sigHeader: "svix-signature", timestamped: true },
-  stripe: { verify: { scheme: "stripe" }, secret: "whsec_test_secret_for_stripe_0123456789", other: "whsec_other", sigHeader: "Stripe-Signature", timestamped: true },
+  stripe: { verify: { scheme: "stripe" }, secret: "whsec_test_secret_for_stripe_0123456789", other: "whsec_other_secret_for_stripe_9876543210", sigHeader: "Stripe-Signature", timestamped: true },
   slack: { verify: { scheme: "slack" }, secret: PLAIN, other: PLAIN_OTHER, sigHeader: "X-Slack-Signature", timestamped: true },
   shopify: { verify: { scheme: "shopify" }, secret: PLAIN, other: PLAIN_OTHER, sigHeader: "X-Shopify-Hmac-Sha256", timestamped: false },
   "hmac-sha256": { verify: { scheme: "hmac-sha256", header: "x-signature", prefix: "sha256=" }, secret: PLAIN, other: PLAIN_OTHER, sigHeader: "X-Signature", timestamped: false },
@@ -162,7 +162,7 @@ describe("on a verified path", () => {
 
   test("paths without verify keep the hook token exactly as today", async () => {
     await h.close();
-    h = await startPluginApp({ hooks: { mappings: [{ id: "plain", match: { path: "plain" }, messageTemplate: "x" }, { id: "gh", match: { path: "gh" }, messageTemplate: "x", verify: { scheme: "github", secret: "s3cret" } }] } });
+    h = await startPluginApp({ hooks: { mappings: [{ id: "plain", match: { path: "plain" }, messageTemplate: "x" }, { id: "gh", match: { path: "gh" }, messageTemplate: "x", verify: { scheme: "github", secret: "s3cret-s3cret-s3cret" } }] } });
     const none = await request(h.app).post("/hooks/plain").send({});
     expect([none.status, none.body.code]).toEqual([401, "unauthorized"]);
     expect((await request(h.app).post("/hooks/plain").set("Authorization", `Bearer ${TEST_TOKEN}`).send({})).status).toBe(202);

@@ -11,11 +11,11 @@
  */
 import { normaliseMatchPath } from "../../config/paths";
 import { resolveSecret, type SecretContext } from "../../config/secrets";
-import type { SecretSource, VerifyConfig } from "../../config/types";
+import type { VerifyConfig } from "../../config/types";
 import { ConfigError } from "../../core/errors";
 import { problemLine, sortProblems, type KeyedProblem } from "../../host-contract/config-rules";
 import type { PathVerification } from "../../mappings/path-verifications";
-import { createVerifier } from "../../safety/signatures/create-verifier";
+import { createVerifier, MIN_VERIFY_SECRET_BYTES, verifySecretBytes } from "../../safety/signatures/create-verifier";
 import type { Verifier, VerifyScheme } from "../../safety/signatures/types";
 
 export interface PathVerifier {
@@ -35,14 +35,26 @@ export interface SignatureGateContext extends SecretContext {
   now?: () => number;
 }
 
+/** Why a secret is too short for `scheme` (SPEC §10: at least 16 bytes, a whsec_ secret by its decoded key), or undefined. */
+function shortSecretRule(scheme: VerifyScheme, secret: string): string | undefined {
+  const bytes = verifySecretBytes(scheme, secret);
+  if (bytes === undefined || bytes >= MIN_VERIFY_SECRET_BYTES) return undefined;
+  return scheme === "standard-webhooks"
+    ? `must decode to at least ${MIN_VERIFY_SECRET_BYTES} bytes (whsec_ followed by the base64 of a random key)`
+    : `must be at least ${MIN_VERIFY_SECRET_BYTES} bytes long (use a random value, e.g. openssl rand -hex 32)`;
+}
+
 /** Reads every secret of one verify block; problems name `secretKey` (and `[i]` in a list). */
-function readSecrets(source: SecretSource | SecretSource[], secretKey: string, ctx: SecretContext, problems: KeyedProblem[]): string[] {
+function readSecrets(config: VerifyConfig, secretKey: string, ctx: SecretContext, problems: KeyedProblem[]): string[] {
+  const source = config.secret;
   const list = Array.isArray(source) ? source.map((s, i) => ({ s, key: `${secretKey}[${i}]` })) : [{ s: source, key: secretKey }];
   const out: string[] = [];
   for (const { s, key } of list) {
     const r = resolveSecret(s, ctx);
-    if (r.ok) out.push(r.value);
-    else problems.push({ key, rule: r.reason });
+    const short = r.ok ? shortSecretRule(config.scheme, r.value) : undefined;
+    if (!r.ok) problems.push({ key, rule: r.reason });
+    else if (short) problems.push({ key, rule: short });
+    else out.push(r.value);
   }
   return out;
 }
@@ -66,7 +78,7 @@ export function createSignatureGate(verifications: readonly PathVerification[], 
   const all: string[] = [];
   for (const v of verifications) {
     const before = problems.length;
-    const secrets = readSecrets(v.config.secret, v.secretKey, ctx, problems);
+    const secrets = readSecrets(v.config, v.secretKey, ctx, problems);
     if (problems.length > before) continue;
     all.push(...secrets);
     try {

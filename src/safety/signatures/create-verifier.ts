@@ -7,7 +7,7 @@
  *   const failure = verify({ headers, rawBody }); // undefined when verified
  */
 import { githubVerifier, shopifyVerifier, createBodyHmacVerifier } from "./hmac-schemes";
-import { standardWebhooksVerifier } from "./standard-webhooks";
+import { standardWebhooksKey, standardWebhooksVerifier } from "./standard-webhooks";
 import { slackVerifier, stripeVerifier } from "./timestamped-schemes";
 import { tokenHeaderVerifier } from "./token-header";
 import { DEFAULT_TOLERANCE_SECONDS, type Verifier, type VerifyScheme } from "./types";
@@ -26,6 +26,25 @@ export interface VerifierConfig {
   encoding?: "hex" | "base64";
   /** Milliseconds since the epoch; default Date.now. */
   now?: () => number;
+}
+
+/** Shortest verify secret accepted, in bytes (the hook token needs 16 characters too). */
+export const MIN_VERIFY_SECRET_BYTES = 16;
+
+/**
+ * The length in bytes of the key a scheme signs with: a `whsec_<base64>` (or base64)
+ * Standard Webhooks secret by its decoded key, any other secret by its UTF-8 bytes.
+ * Undefined when a Standard Webhooks secret does not decode.
+ *
+ * @example verifySecretBytes("standard-webhooks", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") // 24
+ */
+export function verifySecretBytes(scheme: VerifyScheme, secret: string): number | undefined {
+  if (scheme !== "standard-webhooks") return Buffer.byteLength(secret, "utf8");
+  try {
+    return standardWebhooksKey(secret).length;
+  } catch {
+    return undefined;
+  }
 }
 
 export function createVerifier(config: VerifierConfig): Verifier {

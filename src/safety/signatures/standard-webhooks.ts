@@ -31,7 +31,7 @@ export function signedMessageIdHeader(headers: Readonly<Record<string, string>>)
 const SECRET_PREFIX = "whsec_";
 
 /** The key of a `whsec_<base64>` (or bare base64) secret; throws on anything else. */
-function secretKey(secret: string): Buffer {
+export function standardWebhooksKey(secret: string): Buffer {
   const b64 = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
   const key = decodeDigest(b64, "base64");
   if (!key || key.length === 0) throw new Error("not a Standard Webhooks secret (whsec_<base64>)");
@@ -40,7 +40,7 @@ function secretKey(secret: string): Buffer {
 
 /** Parses each secret once; throws (at start) on a secret that is not `whsec_<base64>` or base64. */
 export function standardWebhooksVerifier(opts: TimestampedOptions): Verifier {
-  const keys = opts.secrets.map(secretKey);
+  const keys = opts.secrets.map(standardWebhooksKey);
   return (req: SignedRequest) => {
     const names = namesOf(req.headers);
     const id = req.headers[names.id];
