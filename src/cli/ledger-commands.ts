@@ -2,7 +2,9 @@
  * `gateway webhooks deliveries list|show <id>|replay <id>` and
  * `gateway webhooks runs list|show <id>` (SPEC §11): the delivery ledger and the
  * runs of the running gateway, read over its hook API (src/cli/gateway-client.ts).
- * A table by default, the API's JSON with `--json`. Failures go to stderr, exit 1.
+ * A table by default (100 columns; `--wide` for every column), the API's JSON with
+ * `--json`; all output through src/cli/output.ts. Failures (a gateway that does not
+ * answer, an unknown id, a replay whose answer is an error) go to stderr, exit 1.
  */
 import type { Command } from "commander";
 import type { HooksConfig } from "../config/types";
@@ -11,7 +13,8 @@ import { resolveHooksSecrets } from "../config/resolve";
 import type { PluginApi } from "../host-contract/host-api";
 import type { DeliveryDetail, DeliverySummary, RunSummary } from "../host-contract/inspection";
 import { createGatewayClient, GatewayClientError, gatewayClientErrors, type GatewayClient } from "./gateway-client";
-import { formatTable } from "./table";
+import { deliveryTable, deliveryText, runTable, runText } from "./ledger-text";
+import { cliOutput, type CliOutput } from "./output";
 
 export interface LedgerCommandDeps {
   api: PluginApi;
@@ -36,70 +39,17 @@ const query = (params: Record<string, string | undefined>): string => {
 };
 const enc = encodeURIComponent;
 
-/** Runs a command body; a client failure becomes commander's error (stderr, exit 1). */
-function action<A extends unknown[]>(cmd: Command, fn: (write: (s: string) => void, ...args: A) => Promise<void>) {
+/** Runs a command body with the command's output; a client failure is one line on stderr and exit 1. */
+function action<A extends unknown[]>(cmd: Command, fn: (out: CliOutput, ...args: A) => Promise<void>) {
   return async (...args: A): Promise<void> => {
-    const out = cmd.configureOutput();
-    const write = out.writeOut ?? ((s: string) => void process.stdout.write(s));
+    const out = cliOutput(cmd);
     try {
-      await fn(write, ...args);
+      await fn(out, ...args);
     } catch (e) {
       if (!(e instanceof GatewayClientError)) throw e;
-      cmd.error(`webhooks: ${e.message}`, { exitCode: 1, code: "webhooks.gateway" });
+      out.fail(`webhooks: ${e.message}`, "webhooks.gateway");
     }
   };
-}
-
-function deliveryTable(rows: DeliverySummary[]): string {
-  return formatTable(
-    ["RECEIVED", "ID", "METHOD", "HOOK", "STATUS", "CODE", "MAPPING", "RUN", "MS", "REPLAY OF"],
-    rows.map((d) => [d.receivedAt, d.id, d.method, d.hook ?? "-", String(d.status), d.code ?? "-", d.mappingId ?? "-", d.runIds.join(",") || "-", String(d.latencyMs), d.replayOf ?? "-"]),
-    "No deliveries recorded (or none matches the filters).",
-  );
-}
-
-function deliveryText(d: DeliveryDetail): string {
-  const fields: Array<[string, string | undefined]> = [
-    ["Id", d.id],
-    ["Received", d.receivedAt],
-    ["Request", `${d.method} ${d.url}`],
-    ["Hook", d.hook],
-    ["Mapping", d.mappingId],
-    ["Client", d.client],
-    ["Status", `${d.status}${d.code ? ` ${d.code}` : ""}`],
-    ["Latency", `${d.latencyMs} ms`],
-    ["Idempotency key", d.idempotencyKey],
-    ["Runs", d.runIds.join(", ") || undefined],
-    ["Replay of", d.replayOf],
-  ];
-  const lines = fields.filter(([, v]) => v !== undefined).map(([k, v]) => `${`${k}:`.padEnd(17)}${v}`);
-  const headers = Object.entries(d.headers);
-  lines.push("", "Headers (credentials redacted):", ...(headers.length ? headers.map(([k, v]) => `  ${k}: ${v}`) : ["  (not stored)"]));
-  lines.push("", "Body:", d.body ?? (d.bodyBase64 ? `(not UTF-8; base64) ${d.bodyBase64}` : "(not stored)"));
-  if (d.response !== undefined) lines.push("", "Answer:", JSON.stringify(d.response));
-  return `${lines.join("\n")}\n`;
-}
-
-function runTable(rows: RunSummary[]): string {
-  return formatTable(
-    ["CREATED", "ID", "STATUS", "NAME", "SESSION", "FINISHED"],
-    rows.map((r) => [r.createdAt, r.id, r.status, r.name, r.sessionKey, r.finishedAt ?? "-"]),
-    "No runs (or none with this status).",
-  );
-}
-
-function runText(r: RunSummary): string {
-  const fields: Array<[string, string | undefined]> = [
-    ["Id", r.id],
-    ["Status", r.status],
-    ["Name", r.name],
-    ["Session", r.sessionKey],
-    ["Created", r.createdAt],
-    ["Started", r.startedAt],
-    ["Finished", r.finishedAt],
-    ["Summary", r.summary],
-  ];
-  return `${fields.filter(([, v]) => v !== undefined).map(([k, v]) => `${`${k}:`.padEnd(10)}${v}`).join("\n")}\n`;
 }
 
 const URL_HELP = "the gateway's hooks URL (default: http://<gateway.bind>:<gateway.port><hooks.path> from the config)";
@@ -113,13 +63,15 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--status <code>", "an HTTP status (404) or a class (4xx)")
     .option("--limit <n>", "at most this many (1–500, default 50)")
     .option("--before <id>", "only deliveries older than this one (the next page)")
+    .option("--wide", "every column, uncut: time, method, mapping, run ids, latency, replay of (wider than 100 columns)")
     .option("--json", "print the API's JSON")
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(list, async (write, opts: CommonOptions & { hook?: string; status?: string; limit?: string; before?: string }) => {
+      action(list, async (out, opts: CommonOptions & { hook?: string; status?: string; limit?: string; before?: string; wide?: boolean }) => {
         const body = await gatewayClientFor(deps, opts.url).get(`/deliveries${query({ hook: opts.hook, status: opts.status, limit: opts.limit, before: opts.before })}`);
-        write(opts.json ? `${JSON.stringify(body, null, 2)}\n` : deliveryTable(body.deliveries as DeliverySummary[]));
+        if (opts.json) out.json(body);
+        else out.text(deliveryTable(body.deliveries as DeliverySummary[], { wide: opts.wide === true, now: Date.now() }));
       }),
     );
   const show = deliveries.command("show").description("Show one delivery: redacted headers, the raw body, the answer").argument("<id>", "delivery id");
@@ -128,9 +80,10 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(show, async (write, id: string, opts: CommonOptions) => {
+      action(show, async (out, id: string, opts: CommonOptions) => {
         const body = await gatewayClientFor(deps, opts.url).get(`/deliveries/${enc(id)}`);
-        write(opts.json ? `${JSON.stringify(body, null, 2)}\n` : deliveryText(body.delivery as DeliveryDetail));
+        if (opts.json) out.json(body);
+        else out.text(deliveryText(body.delivery as DeliveryDetail));
       }),
     );
   const replay = deliveries
@@ -142,12 +95,15 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(replay, async (write, id: string, opts: CommonOptions) => {
+      action(replay, async (out, id: string, opts: CommonOptions) => {
         const answer = await gatewayClientFor(deps, opts.url).post(`/deliveries/${enc(id)}/replay`);
         const deliveryId = answer.headers.get("x-delivery-id") ?? undefined;
-        if (opts.json) write(`${JSON.stringify({ status: answer.status, deliveryId, body: answer.body ?? null }, null, 2)}\n`);
-        else write(`${deliveryId ? `Replayed ${id} as delivery ${deliveryId}` : `Replay of ${id}`}: ${answer.status}\n${answer.body ? `${JSON.stringify(answer.body)}\n` : ""}`);
-        if (answer.status >= 400) process.exitCode = 1;
+        if (opts.json) out.json({ status: answer.status, deliveryId, body: answer.body ?? null });
+        else out.text(`${deliveryId ? `Replayed ${id} as delivery ${deliveryId}` : `Replay of ${id}`}: ${answer.status}\n${answer.body ? `${JSON.stringify(answer.body, null, 2)}\n` : ""}`);
+        if (answer.status >= 400) {
+          const code = typeof answer.body?.code === "string" ? ` ${answer.body.code}` : "";
+          out.fail(`webhooks: the replay of ${id} was answered ${answer.status}${code}: ${String(answer.body?.error ?? "an error")}`, "webhooks.replay.refused");
+        }
       }),
     );
 
@@ -160,9 +116,10 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(runList, async (write, opts: CommonOptions & { status?: string; limit?: string }) => {
+      action(runList, async (out, opts: CommonOptions & { status?: string; limit?: string }) => {
         const body = await gatewayClientFor(deps, opts.url).get(`/runs${query({ status: opts.status, limit: opts.limit })}`);
-        write(opts.json ? `${JSON.stringify(body, null, 2)}\n` : runTable(body.runs as RunSummary[]));
+        if (opts.json) out.json(body);
+        else out.text(runTable(body.runs as RunSummary[]));
       }),
     );
   const runShow = runs.command("show").description("Show one run").argument("<id>", "run id");
@@ -171,9 +128,10 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(runShow, async (write, id: string, opts: CommonOptions) => {
+      action(runShow, async (out, id: string, opts: CommonOptions) => {
         const body = await gatewayClientFor(deps, opts.url).get(`/runs/${enc(id)}`);
-        write(opts.json ? `${JSON.stringify(body, null, 2)}\n` : runText(body.run as RunSummary));
+        if (opts.json) out.json(body);
+        else out.text(runText(body.run as RunSummary));
       }),
     );
 }

@@ -14,6 +14,7 @@ import { isMailError } from "../mail/mail-error";
 import { formatRunSummary, runMailCommand, type MailRunFlags } from "../mail/watcher/mail-run";
 import { runMailSetup, type MailSetupFlags } from "../mail/setup/mail-setup";
 import { formatSetupSummary, setupJson } from "../mail/setup/setup-report";
+import { cliOutput } from "./output";
 
 export interface MailCliDeps {
   api: PluginApi;
@@ -48,29 +49,22 @@ function signalController(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-function writers(cmd: Command): { out: (s: string) => void; err: (s: string) => void } {
-  const cfg = cmd.configureOutput();
-  return {
-    out: cfg.writeOut ?? ((s: string) => void process.stdout.write(s)),
-    err: cfg.writeErr ?? ((s: string) => void process.stderr.write(s)),
-  };
-}
-
 function fail(cmd: Command, name: string, e: unknown, json: boolean | undefined): never {
   if (!isMailError(e)) throw e;
-  if (json) writers(cmd).out(`${JSON.stringify({ ok: false, code: e.code, error: e.message }, null, 2)}\n`);
-  cmd.error(`webhooks mail ${name}: ${e.message}`, { exitCode: 1, code: `webhooks.mail.${e.code}` });
+  const out = cliOutput(cmd);
+  if (json) out.json({ ok: false, code: e.code, error: e.message });
+  return out.fail(`webhooks mail ${name}: ${e.message}`, `webhooks.mail.${e.code}`);
 }
 
 /** A logger that prints the watcher's decisions on stderr (info and up; debug with --verbose). */
-function consoleLogger(err: (s: string) => void, verbose: boolean): { logger: ModuleLogger; close(): void } {
+function consoleLogger(note: (s: string) => void, verbose: boolean): { logger: ModuleLogger; close(): void } {
   const line = (level: string) => (message: string, meta?: Record<string, unknown>) => {
     if (level === "debug" && !verbose) return;
     const { plugin: _p, module: _m, ...rest } = meta ?? {};
     const extra = Object.entries(rest)
       .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
       .join(" ");
-    err(`${new Date().toISOString()} ${level.toUpperCase()} mail: ${message}${extra ? ` (${extra})` : ""}\n`);
+    note(`${new Date().toISOString()} ${level.toUpperCase()} mail: ${message}${extra ? ` (${extra})` : ""}\n`);
   };
   const root = createPluginLogger({ debug: line("debug"), info: line("info"), warn: line("warn"), error: line("error") });
   return { logger: root.forModule("mail"), close: () => root.close() };
@@ -102,7 +96,7 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
     .option("--json", "print the result as JSON")
     .action(async (flags: MailSetupFlags, cmd: Command) => {
       const stdin = io.stdin ?? process.stdin;
-      const { out } = writers(cmd);
+      const out = cliOutput(cmd);
       try {
         const result = await runMailSetup(flags, {
           configPath: deps.api.configPath,
@@ -112,7 +106,8 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
           input: stdin as unknown as Readable,
           promptOutput: (io.stderr ?? process.stderr) as unknown as Writable,
         });
-        out(flags.json ? `${JSON.stringify(setupJson(result), null, 2)}\n` : formatSetupSummary(result));
+        if (flags.json) out.json(setupJson(result));
+        else out.text(formatSetupSummary(result));
       } catch (e) {
         fail(cmd, "setup", e, flags.json);
       }
@@ -128,15 +123,16 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
     .option("--verbose", "also print debug lines")
     .option("--json", "print the final summary as JSON")
     .action(async (flags: MailRunFlags & { verbose?: boolean }, cmd: Command) => {
-      const { out, err } = writers(cmd);
-      const log = consoleLogger(err, flags.verbose === true);
+      const out = cliOutput(cmd);
+      const log = consoleLogger(out.note, flags.verbose === true);
       const stop = (io.stopSignal ?? signalController)();
       try {
         // The hook token is read here, where it is used (a missing variable fails this command only).
         const config = resolveHooksSecrets(deps.config, { configDir: deps.api.configDir, env: io.env });
         const result = await runMailCommand(flags, { api: deps.api, config, logger: log.logger, signal: stop.signal, env: io.env });
-        out(flags.json ? `${JSON.stringify({ ok: true, stopped: result.stopped, ...result.summary }, null, 2)}\n` : formatRunSummary(result, flags.once === true));
-        if (flags.once && result.stopped) cmd.error("webhooks mail run: interrupted", { exitCode: 130, code: "webhooks.mail.interrupted" });
+        if (flags.json) out.json({ ok: true, stopped: result.stopped, ...result.summary });
+        else out.text(formatRunSummary(result, flags.once === true));
+        if (flags.once && result.stopped) out.fail("webhooks mail run: interrupted", "webhooks.mail.interrupted", 130);
       } catch (e) {
         fail(cmd, "run", e, flags.json);
       } finally {

@@ -17,6 +17,7 @@ import { DryRunCommandError, dryRunCommandErrors } from "./dry-run-failure";
 import type { DeliveryDetail } from "../host-contract/inspection";
 import { GatewayClientError } from "./gateway-client";
 import { gatewayClientFor } from "./ledger-commands";
+import { cliOutput } from "./output";
 
 export interface DryRunDeps {
   api: PluginApi;
@@ -108,11 +109,10 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
     // Read by the host before plugins activate (it decides which config the mappings come from).
     .option("-c, --config <file>", "gateway config file (default: $GATEWAY_CONFIG, else ./gateway.config.json)")
     .action(async (name: string, opts: DryRunOptions, cmd: Command) => {
-      const out = cmd.configureOutput();
-      const write = out.writeOut ?? ((s: string) => process.stdout.write(s));
+      const out = cliOutput(cmd);
       const fail = (message: string): never => {
-        if (opts.json) write(`${JSON.stringify({ ok: false, error: message, dispatched: false }, null, 2)}\n`);
-        return cmd.error(`webhooks test: ${message}`, { exitCode: 1, code: "webhooks.test.failed" });
+        if (opts.json) out.json({ ok: false, error: message, dispatched: false });
+        return out.fail(`webhooks test: ${message}`, "webhooks.test.failed");
       };
       let request: DryRunRequest;
       try {
@@ -129,6 +129,7 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
       if (!result.ok) return fail(failureText(result.error, opts, deps.config));
       const report = result.value;
       log.info("dry run", { hook: report.hook, mappingId: report.mapping.id, outcome: report.outcome });
-      write(opts.json ? `${JSON.stringify({ ok: true, ...report }, null, 2)}\n` : formatDryRun(report));
+      if (opts.json) out.json({ ok: true, ...report });
+      else out.text(formatDryRun(report));
     });
 }

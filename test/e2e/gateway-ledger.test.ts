@@ -131,8 +131,11 @@ describe("gateway e2e: delivery ledger", () => {
 
     const listed = await runGatewayCli(["webhooks", "deliveries", "list", "--hook", "crm", "--config", gw.configPath]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout.split("\n")[0]).toMatch(/^RECEIVED\s+ID\s+METHOD\s+HOOK\s+STATUS/);
-    expect(listed.stdout.match(new RegExp(crm.id, "g"))).toHaveLength(3); // the original, and the replay-of column of both replays
+    expect(listed.stdout.split("\n")[0]).toMatch(/^ID\s+AGE\s+STATUS\s+CODE\s+HOOK\s+RUNS$/);
+    for (const line of listed.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(100);
+    const wide = await runGatewayCli(["webhooks", "deliveries", "list", "--wide", "--hook", "crm", "--config", gw.configPath]);
+    expect(wide.stdout.split("\n")[0]).toMatch(/^RECEIVED\s+ID\s+METHOD\s+HOOK\s+STATUS/);
+    expect(wide.stdout.match(new RegExp(crm.id, "g"))).toHaveLength(3); // the original, and the replay-of column of both replays
 
     // The mapping changes in the config file; the running gateway still has the old one, the dry run reads the file.
     fs.writeFileSync(gw.configPath, JSON.stringify(config(port, "Changed deal {{ payload.deal }}"), null, 2));
@@ -158,7 +161,7 @@ describe("gateway e2e: delivery ledger", () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain("Request:         POST /hooks/crm");
     expect(shown.stdout).toContain("  authorization: [REDACTED]");
-    expect(shown.stdout).toContain('Body:\n{"deal":"42"}');
+    expect(shown.stdout).toContain('Body:\n  {\n    "deal": "42"\n  }\n'); // pretty-printed
     expect(shown.stdout).not.toContain(COOKIE_VALUE);
   });
 });

@@ -1,15 +1,22 @@
 /**
  * Entry of the `gateway` CLI (bin/gateway.js): `start`, `plugins …` and the
  * commands plugins register. Errors are one line on stderr (`gateway: …`) with a
- * non-zero exit code; `--help` works on every command.
+ * non-zero exit code; `--help` works on every command, `--version` prints the
+ * package's version.
+ *
+ * Command modules load lazily: `start` and `plugins …` require their implementation
+ * when they run, and plugins are activated (their code loaded) only for a plugin
+ * command or its help. `gateway --help` lists plugin command groups from the
+ * manifests (`contributes.cliCommands`) without running plugin code, so it answers
+ * without loading the gateway, the plugins or their dependencies.
  */
 import { Command, CommanderError } from "commander";
 import { GatewayConfigError } from "../config/config-error";
-import { createGatewayLogger } from "../logger";
+import { terminalSafeLine } from "../../host-contract/terminal-text";
 import { CliError } from "./cli-error";
 import { registerStartCommand } from "./start-command";
 import { registerPluginsCommand } from "./plugins-command";
-import { addPluginCommands, configFlagOf } from "./plugin-commands";
+import { configFlagOf, packageVersion } from "./cli-args";
 
 const BUILTIN_COMMANDS = new Set(["start", "plugins"]);
 
@@ -36,9 +43,44 @@ function waitForSignal(): Promise<string> {
   });
 }
 
-/** The lines of an error's message (a config error lists one problem per line). */
+/** The lines of an error's message (a config error lists one problem per line), control characters escaped. */
 function errorLines(e: unknown): string[] {
-  return ((e as Error)?.message ?? String(e)).split("\n");
+  return ((e as Error)?.message ?? String(e)).split("\n").map(terminalSafeLine);
+}
+
+interface PluginCommandContext {
+  program: Command;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/**
+ * Adds what plugins contribute: for a plugin command (or `help <command>`), the
+ * activated plugins' commands; for the top-level help, the groups their manifests
+ * declare. Returns the plugins' deactivation, or an exit code when a plugin
+ * command was asked for and the plugins could not be loaded.
+ */
+function addPluginContributions(ctx: PluginCommandContext, err: (line: string) => void): (() => Promise<void>) | number | undefined {
+  const words = ctx.args.filter((a) => !a.startsWith("-"));
+  const first = words[0];
+  if (first !== undefined && BUILTIN_COMMANDS.has(first)) return undefined;
+  const wantsPluginCommand = first !== undefined && (first !== "help" || (words[1] !== undefined && !BUILTIN_COMMANDS.has(words[1])));
+  const configFlag = configFlagOf(ctx.args);
+  if (!wantsPluginCommand) {
+    // Top-level help (or an unknown word): list the groups without running plugin code.
+    const { declarePluginCommands } = require("./plugin-command-list") as typeof import("./plugin-command-list");
+    declarePluginCommands({ program: ctx.program, configFlag, env: ctx.env, cwd: ctx.cwd });
+    return undefined;
+  }
+  try {
+    const { addPluginCommands } = require("./plugin-commands") as typeof import("./plugin-commands");
+    const { createGatewayLogger } = require("../logger") as typeof import("../logger");
+    return addPluginCommands({ program: ctx.program, configFlag, env: ctx.env, cwd: ctx.cwd, logger: createGatewayLogger("warn") });
+  } catch (e) {
+    for (const line of errorLines(e)) err(`gateway: cannot load plugin commands: ${line}`);
+    return 1;
+  }
 }
 
 /** Runs the CLI; resolves with the exit code. */
@@ -51,26 +93,16 @@ export async function main(argv: readonly string[], io: MainIo = {}): Promise<nu
 
   const program = new Command("gateway")
     .description("Embedded gateway for the inbound-webhooks plugin: start it, manage plugins, run plugin commands")
+    .version(packageVersion(), "-V, --version", "print the version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => out(s.replace(/\n$/, "")), writeErr: (s) => err(s.replace(/\n$/, "")) });
   registerStartCommand(program, { out, env, cwd, waitForStop: io.waitForStop ?? waitForSignal });
   registerPluginsCommand(program, { out, env, cwd });
 
-  let deactivate: (() => Promise<void>) | undefined;
-  const first = args.find((a) => !a.startsWith("-"));
-  if (!first || !BUILTIN_COMMANDS.has(first)) {
-    // Plugin commands are needed (or the top-level help should list them).
-    const wantsPluginCommand = first !== undefined && first !== "help";
-    try {
-      deactivate = addPluginCommands({ program, configFlag: configFlagOf(args), env, cwd, logger: createGatewayLogger("warn") });
-    } catch (e) {
-      if (wantsPluginCommand) {
-        for (const line of errorLines(e)) err(`gateway: cannot load plugin commands: ${line}`);
-        return 1;
-      }
-    }
-  }
+  const added = args.includes("-V") || args.includes("--version") ? undefined : addPluginContributions({ program, args, env, cwd }, err);
+  if (typeof added === "number") return added;
+  const deactivate = added;
 
   try {
     await program.parseAsync(argv as string[]);

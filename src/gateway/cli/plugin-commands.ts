@@ -49,13 +49,3 @@ export function addPluginCommands(opts: PluginCommandsOptions): () => Promise<vo
   }
   return () => loaded.deactivate();
 }
-
-/** The value of `--config`/`-c` anywhere in argv, if given. */
-export function configFlagOf(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if ((a === "--config" || a === "-c") && i + 1 < argv.length) return argv[i + 1];
-    if (a.startsWith("--config=")) return a.slice("--config=".length);
-  }
-  return undefined;
-}

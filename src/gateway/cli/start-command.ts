@@ -3,12 +3,12 @@
  * gateway and prints the start-up lines on stdout — one line per plugin, the routes, for
  * the demo default the hook token (first start only) with a ready-to-paste curl
  * command, and last `listening: <url>` (parsed by tests and scripts). Runs
- * until SIGINT/SIGTERM, then stops cleanly and exits 0.
+ * until SIGINT/SIGTERM, then prints `stopping (<signal>)`, stops cleanly and exits 0.
+ * The gateway's modules load when the command runs (not for `--help`).
  */
 import type { Command } from "commander";
-import { loadGatewayConfig, type LoadedConfig } from "../config/load-config";
-import { markDemoTokenShown } from "../config/demo-config";
-import { startGateway, type RunningGateway } from "../gateway";
+import type { LoadedConfig } from "../config/load-config";
+import type { RunningGateway } from "../gateway";
 import { parsePortOption } from "./cli-error";
 
 export interface StartIo {
@@ -19,7 +19,8 @@ export interface StartIo {
   waitForStop: () => Promise<string>;
 }
 
-export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (line: string) => void): void {
+/** The start-up lines; `markShown` records that the demo hook token was printed once. */
+export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (line: string) => void, markShown: (token: NonNullable<LoadedConfig["demoToken"]>) => void): void {
   const { config, located, demoToken } = loaded;
   out(`config: ${config.configPath ?? "demo default (no --config, $GATEWAY_CONFIG or ./gateway.config.json)"}`);
   out(`state: ${config.stateDir}`);
@@ -33,7 +34,7 @@ export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (lin
     if (demoToken.firstShow) out(`hook token (generated, stored in ${demoToken.file}; shown only this once): ${demoToken.token}`);
     else out(`hook token: stored in ${demoToken.file}`);
     out(`try: curl -X POST -H "Authorization: Bearer ${tokenExpr}" -d '{"text":"hello"}' ${gw.url}/hooks/wake`);
-    if (demoToken.firstShow) markDemoTokenShown(demoToken);
+    if (demoToken.firstShow) markShown(demoToken);
   }
   // Last, so a reader of this line has all the lines above.
   out(`listening: ${gw.url}`);
@@ -46,12 +47,15 @@ export function registerStartCommand(program: Command, io: StartIo): void {
     .option("-c, --config <file>", "config file (default: $GATEWAY_CONFIG, ./gateway.config.json, else the demo default)")
     .option("-p, --port <n>", "port to listen on (0 = any free port); overrides gateway.port", parsePortOption)
     .action(async (opts: { config?: string; port?: number }) => {
+      const { loadGatewayConfig } = require("../config/load-config") as typeof import("../config/load-config");
+      const { markDemoTokenShown } = require("../config/demo-config") as typeof import("../config/demo-config");
+      const { startGateway } = require("../gateway") as typeof import("../gateway");
       const loaded = loadGatewayConfig({ configFlag: opts.config, env: io.env, cwd: io.cwd, portOverride: opts.port });
       // Listen for SIGINT/SIGTERM before anything is printed: a signal right after
       // the `listening:` line (or during start-up) must stop the gateway cleanly.
       const stopRequested = io.waitForStop();
       const gw = await startGateway({ config: loaded.config, env: io.env });
-      printStartup(gw, loaded, io.out);
+      printStartup(gw, loaded, io.out, markDemoTokenShown);
       const signal = await stopRequested;
       io.out(`stopping (${signal})`);
       await gw.stop();
