@@ -15,7 +15,9 @@
  * 10 MB bodies; the slowest /healthz probe while adversarial bodies are posted at
  * default limits; runs/s over the first vs the last 1,000 of 10,000 runs.
  *
- * Then the same probe with hooks.maxBodyBytes raised to 8 MiB (malformed multipart).
+ * The default-limit bodies include a 100-item fan-out of {{ payload | json }} (stopped by
+ * hooks.maxRenderedBytes). Then the same probe with hooks.maxBodyBytes raised to 8 MiB
+ * (malformed multipart).
  *
  * Flags: --quick (short rounds, smaller counts: for a development loop),
  * --process-only (skip the "os" pairs, e.g. on a build without hooks.durability),

@@ -86,7 +86,11 @@ const ADVERSARIAL = [
   { label: "/agent 120,000-deep nesting", path: "agent", raw: `{"message":"x","deliver":false,"n":${"[".repeat(120000)}${"]".repeat(120000)}}` },
   { label: "/wake 15,000 keys", path: "wake", raw: `{"text":"x",${Array.from({ length: 15000 }, (_, i) => `"k${i}":${i}`).join(",")}}` },
   { label: "/github template, 80,000 × '«'", path: "github", body: { ref: "r", repository: { full_name: "o/a" }, pusher: { name: "p" }, head_commit: { message: "\u00AB".repeat(80000) } } },
+  // Issue 22 item 7: 100 items × {{ payload | json }} of 250 KB rendered 25 MB and 100 runs; now stopped at hooks.maxRenderedBytes.
+  { label: "fan-out of payload | json, 100 items × 250 KB", path: "amp", body: { events: Array.from({ length: 100 }, (_, i) => ({ i })), pad: "x".repeat(250000) } },
 ];
+/** The mapping the fan-out body goes to (added to the stall gateway's config only). */
+const AMPLIFYING = { mappings: [{ id: "amp", match: { path: "amp" }, action: "agent", forEach: "events", messageTemplate: "event {{ index }}: {{ payload | json }}", deliver: false }] };
 
 /**
  * Bodies that were slow to refuse only above the default limits: `hooks.maxBodyBytes`
@@ -95,7 +99,7 @@ const ADVERSARIAL = [
  */
 const MIB = 1024 * 1024;
 const MULTIPART = "multipart/form-data; boundary=b";
-const RAISED_LIMITS = { maxBodyBytes: 8 * MIB, mappings: [{ id: "form", match: { path: "form" }, action: "wake", textTemplate: "form {{ payload.subject }}" }] };
+const RAISED_LIMITS = { maxBodyBytes: 8 * MIB, mappings: [...AMPLIFYING.mappings, { id: "form", match: { path: "form" }, action: "wake", textTemplate: "form {{ payload.subject }}" }] };
 const ADVERSARIAL_RAISED = [
   { label: "multipart 4 MiB of header-less parts", path: "form", contentType: MULTIPART, raw: "--b\r\nnot a header\r\n".repeat(Math.ceil((4 * MIB) / 19)) },
   { label: "multipart 4 MiB, 1,000 header-less parts of 4 KiB", path: "form", contentType: MULTIPART, raw: `--b\r\nnot a header${" ".repeat(4096)}\r\n`.repeat(1000) },
@@ -119,7 +123,7 @@ function postRaw(url, data, contentType) {
  * is probed every 5 ms on its own connection while each body is posted (one at a time,
  * `repeat` times); the slowest probe answer bounds the longest stall from above.
  */
-async function stallUnderAdversarialBodies({ repeat, bodies = ADVERSARIAL, hooks }) {
+async function stallUnderAdversarialBodies({ repeat, bodies = ADVERSARIAL, hooks = AMPLIFYING }) {
   const gw = await launchGateway(hooks ? { hooks } : {});
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const probeOnce = () =>

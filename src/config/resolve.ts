@@ -86,6 +86,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
     path: normaliseHookPath(hooks.path),
     maxBodyBytes: hooks.maxBodyBytes,
     maxFanOut: hooks.maxFanOut,
+    maxRenderedBytes: hooks.maxRenderedBytes,
     bodyTimeoutMs: hooks.bodyTimeoutMs,
     allowQueryToken: hooks.allowQueryToken,
     presets: [...hooks.presets],

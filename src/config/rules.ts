@@ -19,6 +19,8 @@ export const HOOKS_DEFAULTS = {
   allowedSessionKeyPrefixes: ["hook:"],
   runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8 },
   maxFanOut: 100,
+  /** Most bytes of messages one request may render across all its actions (SPEC §9). */
+  maxRenderedBytes: 1048576,
   idempotency: { ttlSeconds: 86400 },
   rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
   authThrottle: { maxFailures: 20, windowSeconds: 60 },
@@ -83,6 +85,7 @@ export const BOUNDS = {
   maxWaitSeconds: { min: 0, max: 3600, integer: true },
   maxWaitingPerClient: { min: 0, max: 10000, integer: true },
   maxFanOut: { min: 1, max: 10000, integer: true },
+  maxRenderedBytes: { min: 1024, max: 67108864, integer: true },
   ledgerRetentionDays: { min: 1, max: 3650, integer: true },
   ledgerMaxEntries: { min: 1, max: 10000000, integer: true },
 } as const satisfies Record<string, Bound>;

@@ -77,6 +77,9 @@ export const hooksSectionSchema: Joi.ObjectSchema = Joi.object({
     .description("Base path: leading / added, trailing / removed; / alone is refused."),
   maxBodyBytes: boundedNumber(BOUNDS.maxBodyBytes).default(d.maxBodyBytes),
   maxFanOut: boundedNumber(BOUNDS.maxFanOut).default(d.maxFanOut).description("Most items a forEach mapping turns into actions per request; more → 400 fan_out_too_large."),
+  maxRenderedBytes: boundedNumber(BOUNDS.maxRenderedBytes)
+    .default(d.maxRenderedBytes)
+    .description("Most bytes of messages one request may render across all its actions (forEach items included); more → 400 render_too_large, nothing accepted."),
   bodyTimeoutMs: boundedNumber(BOUNDS.bodyTimeoutMs).default(d.bodyTimeoutMs),
   allowQueryToken: Joi.boolean().default(d.allowQueryToken).description("Accept the deprecated ?token= carrier."),
   presets: Joi.array().items(line(MAX_LENGTHS.name)).unique().default([]),

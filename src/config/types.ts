@@ -165,6 +165,8 @@ export interface HooksConfig {
   maxBodyBytes: number;
   /** Most items one forEach request may fan out to. */
   maxFanOut: number;
+  /** Most bytes of messages one mapped request may render across all its actions. Default 1 MiB. */
+  maxRenderedBytes: number;
   /** A body that does not complete in this time → 408. Default 30000. */
   bodyTimeoutMs: number;
   allowQueryToken: boolean;

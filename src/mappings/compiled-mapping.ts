@@ -41,6 +41,8 @@ export interface BuildDeps {
   logger: ModuleLogger;
   /** `hooks.maxFanOut`: most elements one forEach request may turn into actions. */
   maxFanOut: number;
+  /** `hooks.maxRenderedBytes`: most bytes of messages one request may render across its actions. */
+  maxRenderedBytes: number;
 }
 
 export interface CompiledMapping {

@@ -117,6 +117,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     transformTimeoutMs: config.transformTimeoutMs,
     logger,
     maxFanOut: config.maxFanOut,
+    maxRenderedBytes: config.maxRenderedBytes,
   };
 
   const find = (name: string, input: MappedHookInput): CompiledMapping | undefined =>

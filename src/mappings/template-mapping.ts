@@ -45,6 +45,12 @@ function put(out: Record<string, unknown>, k: string, v: unknown): void {
   if (v !== undefined && v !== "") out[k] = v;
 }
 
+/** UTF-8 bytes of an action's message (`text` of a wake, `message` of an agent run): what `hooks.maxRenderedBytes` bounds. */
+function messageBytes(raw: RawAction): number {
+  const content = (raw as { text?: unknown; message?: unknown }).text ?? (raw as { message?: unknown }).message;
+  return typeof content === "string" ? Buffer.byteLength(content, "utf8") : 0;
+}
+
 /** The challenge of a Slack `url_verification` request (the request's signature was checked before), else undefined. */
 function slackChallenge(payload: Record<string, unknown>): string | undefined {
   const { type, challenge } = payload;
@@ -72,8 +78,17 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
   const forEach = mapping.forEach === undefined ? undefined : compileForEach(mapping.forEach, `${key}.forEach`);
   const respond = mapping.response === undefined ? undefined : compileResponse(mapping.response, `${key}.response`);
 
-  /** One action (null: the transform skipped it); `element` is the forEach item the transform sees. */
-  async function buildOne(ctx: RequestContext, deps: BuildDeps, element?: { item: unknown; index: number }): Promise<Result<{ raw: RawAction; allowUnsafeExternalContent: boolean } | null>> {
+  /**
+   * One action (null: the transform skipped it); `element` is the forEach item the
+   * transform sees; `budget` the bytes of message the request may still render
+   * (a template stops rendering once past it).
+   */
+  async function buildOne(
+    ctx: RequestContext,
+    deps: BuildDeps,
+    budget: number,
+    element?: { item: unknown; index: number },
+  ): Promise<Result<{ raw: RawAction; allowUnsafeExternalContent: boolean } | null>> {
     let override: TransformOverride | undefined;
     if (transform) {
       const tctx: TransformContext = {
@@ -97,17 +112,17 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
     }
     const { kind: overrideKind, allowUnsafeExternalContent: overrideUnsafe, ...fields } = override ?? {};
     const kind = overrideKind ?? mapping.action;
-    const raw = { ...baseAction(kind, ctx), ...fields, kind } as RawAction;
+    const raw = { ...baseAction(kind, ctx, budget), ...fields, kind } as RawAction;
     return ok({ raw, allowUnsafeExternalContent: overrideUnsafe ?? mapping.allowUnsafeExternalContent ?? false });
   }
 
-  const render = (f: TemplateField, ctx: RequestContext): string | undefined => templates[f]?.render(ctx);
+  const render = (f: TemplateField, ctx: RequestContext, maxChars?: number): string | undefined => templates[f]?.render(ctx, maxChars);
 
-  const baseAction = (kind: ActionKind, ctx: RequestContext): Record<string, unknown> => {
+  const baseAction = (kind: ActionKind, ctx: RequestContext, budget: number): Record<string, unknown> => {
     const out: Record<string, unknown> = { kind };
     const own = kind === "wake" ? "textTemplate" : "messageTemplate";
     const other = kind === "wake" ? "messageTemplate" : "textTemplate";
-    const content = render(own, ctx) ?? render(other, ctx) ?? renderDefaultContent(kind, ctx, mapping.id);
+    const content = render(own, ctx, budget) ?? render(other, ctx, budget) ?? renderDefaultContent(kind, ctx, mapping.id);
     if (kind === "wake") {
       out.text = content;
       put(out, "mode", mapping.wakeMode);
@@ -146,18 +161,25 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
         if (challenge !== undefined) return ok({ kind: "challenge", mappingId: mapping.id, body: { challenge } });
       }
       const response = respond?.(ctx);
+      // SPEC §9: one request renders at most hooks.maxRenderedBytes of messages across all its actions,
+      // checked before anything is dispatched (nothing of a refused request takes effect).
+      const max = deps.maxRenderedBytes;
+      let rendered = 0;
+      const overBudget = (raw: RawAction): boolean => (rendered += messageBytes(raw)) > max;
       if (!forEach) {
-        const one = await buildOne(ctx, deps);
+        const one = await buildOne(ctx, deps, max);
         if (!one.ok) return one;
         if (one.value === null) return ok({ kind: "skip", mappingId: mapping.id });
+        if (overBudget(one.value.raw)) return err(hookErrors.renderTooLarge({ max }));
         return ok({ kind: "action", mappingId: mapping.id, ...one.value, ...(response ? { response } : {}) });
       }
       const elements = forEachItems(ctx.payload, forEach, mapping.id, deps.maxFanOut);
       if (!elements.ok) return elements;
       const items: BatchItem[] = [];
       for (const [index, item] of elements.value.entries()) {
-        const one = await buildOne({ ...ctx, extra: { item, index } }, deps, { item, index });
+        const one = await buildOne({ ...ctx, extra: { item, index } }, deps, max - rendered, { item, index });
         if (!one.ok) return one;
+        if (one.value !== null && overBudget(one.value.raw)) return err(hookErrors.renderTooLarge({ max }));
         items.push(one.value === null ? { index, allowUnsafeExternalContent: false } : { index, ...one.value });
       }
       return ok({ kind: "batch", mappingId: mapping.id, path: forEach.path, items, ...(response ? { response } : {}) });

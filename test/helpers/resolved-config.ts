@@ -13,6 +13,7 @@ export function resolvedConfig(overrides: Partial<ResolvedHooksConfig> = {}): Re
     path: "/hooks",
     maxBodyBytes: 262_144,
     maxFanOut: 100,
+    maxRenderedBytes: 1048576,
     bodyTimeoutMs: 30_000,
     allowQueryToken: true,
     presets: [],

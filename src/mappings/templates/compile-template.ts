@@ -32,7 +32,11 @@ export interface CompiledTemplate {
   readonly source: string;
   /** True when the template has no `{{ }}` expression. */
   readonly isStatic: boolean;
-  render(ctx: TemplateContext): string;
+  /**
+   * The rendered text. With `maxChars`, rendering stops after the part that takes it
+   * past that length (the result is then longer than `maxChars`, and cut short).
+   */
+  render(ctx: TemplateContext, maxChars?: number): string;
 }
 
 function evaluate(expr: TemplateExpr, ctx: TemplateContext): unknown {
@@ -85,6 +89,13 @@ export function compileTemplate(source: string): CompiledTemplate {
   return {
     source,
     isStatic,
-    render: (ctx) => parts.map((p) => renderPart(p, ctx)).join(""),
+    render: (ctx, maxChars = Infinity) => {
+      let out = "";
+      for (const p of parts) {
+        out += renderPart(p, ctx);
+        if (out.length > maxChars) break;
+      }
+      return out;
+    },
   };
 }
