@@ -96,10 +96,24 @@ module.exports = {
       from: { path: "^src/gateway/" },
       to: { path: "^src/", pathNot: "^src/(gateway|host-contract)/|^src/plugin/index\\.ts$" },
     },
+    {
+      name: "request-core-knows-no-express",
+      comment:
+        "The framework-free core of the hooks route (src/http/pipeline/: admit, accept, replay's and the dry run's path) reaches no Express, directly or through another module: Express is only the adapter (src/http/router.ts). See docs/architecture.md \"Request lifecycle\".",
+      severity: "error",
+      from: { path: "^src/http/pipeline/" },
+      to: { path: "node_modules/(express|express-rate-limit|@types/express|@types/express-serve-static-core)/" },
+    },
+    {
+      name: "request-core-knows-no-express-adapter",
+      comment: "The core (src/http/pipeline/) never imports the http/ modules that speak Express (the adapter router.ts, client-key.ts, not-serving.ts).",
+      severity: "error",
+      from: { path: "^src/http/pipeline/" },
+      to: { path: "^src/http/(router|client-key|not-serving)\\.ts$" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },

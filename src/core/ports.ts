@@ -1,7 +1,6 @@
 /**
- * Seams of the request pipeline. The router (src/http/router.ts) runs
- * path → method → auth → body → idempotency → route → validate → dispatch and
- * calls these collaborators, each injected so it can be tested alone.
+ * Seams of the request pipeline (the order of its stages: docs/architecture.md
+ * "Request lifecycle"), each injected so it can be tested alone.
  */
 import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "./actions";
 import type { Result } from "./errors";
@@ -34,7 +33,7 @@ export type RawAction =
   | ({ kind: "agent" } & Record<string, unknown>);
 
 export interface MappedHookInput {
-  /** Sub-path after `{hooks.path}/`, slashes trimmed. */
+  /** The hook's one name (src/core/hook-name.ts): `a//b/` and `%61/b` arrive as `a/b`. */
   name: string;
   payload: Record<string, unknown>;
   /** Lower-cased request headers (credentials still present: the resolver strips them). */
@@ -70,14 +69,22 @@ export type MappedHookOutcome =
   /** A sender's URL verification (Slack `url_verification`): answered 200 with `body`, no run. */
   | { kind: "challenge"; mappingId: string; body: Record<string, unknown> };
 
-/** Implemented by the mapping engine (src/mappings/engine.ts). Errors are `transform_failed` HookErrors. */
+/**
+ * The mapping a request matched, found once (SPEC §4.1 "One accept path"): the
+ * idempotency key and the action both come from it.
+ */
+export interface MappingSelection {
+  mappingId: string;
+  /** The key of the mapping's `idempotencyKey` template; undefined when it has none (or it renders empty). */
+  idempotencyKey(): string | undefined;
+  /** Renders the templates / runs the transform. Errors are `transform_failed` HookErrors. */
+  resolve(): Promise<Result<MappedHookOutcome>>;
+}
+
+/** Implemented by the mapping engine (src/mappings/engine.ts). */
 export interface MappedHookResolver {
-  resolve(input: MappedHookInput): Promise<Result<MappedHookOutcome>>;
-  /**
-   * The key of the matching mapping's `idempotencyKey` template, for a request that
-   * carries no idempotency header; `undefined` when there is none (or it renders empty).
-   */
-  idempotencyKey?(input: MappedHookInput): string | undefined;
+  /** The first mapping that matches the request, or undefined (the hook answers 404). */
+  select(input: MappedHookInput): MappingSelection | undefined;
 }
 
 /** Implemented by src/runs/dispatcher.ts. */

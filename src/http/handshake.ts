@@ -8,7 +8,6 @@
  * read when the gateway starts serving hooks, with the hook token and the
  * signature secrets; an unset variable fails the start naming the key.
  */
-import type { Response } from "express";
 import { resolveSecret } from "../config/secrets";
 import { ConfigError, hookErrors, type HookError } from "../core/errors";
 import type { MetaHandshakeConfig } from "../mappings/path-verifications";
@@ -51,11 +50,4 @@ export function createHandshakeGate(list: readonly MetaHandshakeConfig[], ctx: {
     });
   }
   return { forHook: (name) => byPath.get(name.replace(/^\/+|\/+$/g, "")), secrets };
-}
-
-/** Writes the challenge as `text/plain` (what Meta expects back, byte for byte). */
-export function writeChallenge(res: Response, challenge: string): void {
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.status(200).type("text/plain; charset=utf-8").send(challenge);
 }

@@ -95,3 +95,12 @@ export function isLedgerRoute(route: HookRoute | undefined): route is LedgerRout
 export function allowedMethod(route: HookRoute): "GET" | "POST" {
   return isLedgerRoute(route) && route.kind !== "replay" ? "GET" : "POST";
 }
+
+/** The 405 of a route asked with another method than its one (`Allow` names it). */
+export function methodNotAllowed(route: HookRoute, hooksPath: string): HookError {
+  const allowed = allowedMethod(route);
+  const headers = { headers: { Allow: allowed } };
+  if (route.kind === "run") return hookErrors.methodNotAllowedOnRunStatus({ allowed }, headers);
+  if (isLedgerRoute(route)) return hookErrors.methodNotAllowedOnLedger({ allowed, route: `${hooksPath}/${route.kind === "replay" ? "deliveries/<id>/replay" : hookName(route)}` }, headers);
+  return hookErrors.methodNotAllowedOnHook({ allowed }, headers);
+}

@@ -7,6 +7,7 @@ import type { ErrorCode } from "../core/errors";
 import type { PluginEmitter } from "../core/events";
 import type { ModuleLogger } from "../core/logger";
 import type { PipelineMetrics } from "../core/ports";
+import type { AcceptedKind, Outcome } from "../core/outcome";
 
 /** What the pipeline knows about a request while it runs. */
 export interface RequestRecord {
@@ -25,38 +26,11 @@ export interface RequestRecord {
   reported: boolean;
 }
 
-export interface AcceptedInfo {
-  kind: "wake" | "agent" | "skip" | "pong" | "batch" | "handshake";
-  mappingId?: string;
-  runId?: string;
-  replayed?: boolean;
-}
-
 export interface RequestReporter {
-  accepted(rec: RequestRecord, status: number, info: AcceptedInfo): void;
-  rejected(rec: RequestRecord, status: number, code: ErrorCode): void;
-  /** A run-status lookup that was answered. */
-  served(rec: RequestRecord, status: number): void;
+  /** Logs, counts and announces an answered request, from its one Outcome. */
+  report(rec: RequestRecord, status: number, outcome: Outcome): void;
   /** The client went away before a response was sent. */
   aborted(rec: RequestRecord): void;
-}
-
-/** Codes for responses written outside the renderer (e.g. by the rate limiter). */
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: "invalid_payload",
-  401: "unauthorized",
-  404: "not_found",
-  405: "method_not_allowed",
-  408: "request_timeout",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  422: "idempotency_key_reused",
-  429: "too_many_requests",
-  503: "overloaded",
-};
-
-export function codeForStatus(status: number): ErrorCode {
-  return CODE_BY_STATUS[status] ?? "internal_error";
 }
 
 export interface RequestReporterOptions {
@@ -84,40 +58,37 @@ export function createRequestReporter(options: RequestReporterOptions): RequestR
     client: rec.client,
   });
 
+  function accepted(rec: RequestRecord, status: number, o: Outcome & { kind: AcceptedKind }): void {
+    const runId = o.runIds.length === 1 && o.kind === "agent" ? o.runIds[0] : undefined;
+    const replayed = o.replayed === true ? true : undefined;
+    metrics?.answered(rec.hook, status, seconds(rec), { replayed: replayed === true });
+    // Per request: at debug (the decision is the 2xx itself). Refusals stay at warn/error. No meta is built for a discarded line.
+    if (logger.isLevelEnabled?.("debug") !== false) {
+      logger.debug("hook request accepted", { ...base(rec, status), kind: o.kind, mappingId: o.mappingId, runId, replayed });
+    }
+    if (emitter.listenerCount("request:accepted") === 0) return;
+    emitter.emit("request:accepted", { requestId: rec.requestId, hook: rec.hook ?? "", mappingId: o.mappingId, status, kind: o.kind, runId, replayed });
+  }
+
+  function rejected(rec: RequestRecord, status: number, code: ErrorCode): void {
+    metrics?.answered(rec.hook, status, seconds(rec));
+    const meta = { ...base(rec, status), code, method: rec.method, url: rec.url };
+    if (status >= 500) logger.error("hook request rejected", meta);
+    else logger.warn("hook request rejected", meta);
+    emitter.emit("request:rejected", { requestId: rec.requestId, hook: rec.hook, status, code });
+  }
+
   return {
-    accepted(rec, status, info) {
+    report(rec, status, o) {
       if (rec.reported) return;
       rec.reported = true;
-      metrics?.answered(rec.hook, status, seconds(rec), { replayed: info.replayed === true });
-      // Per request: at debug (the decision is the 2xx itself). Refusals stay at warn/error. No meta is built for a discarded line.
-      if (logger.isLevelEnabled?.("debug") !== false) {
-        logger.debug("hook request accepted", { ...base(rec, status), kind: info.kind, mappingId: info.mappingId, runId: info.runId, replayed: info.replayed });
+      if (o.kind === "refused") return rejected(rec, status, o.code ?? "internal_error");
+      if (o.kind === "served") {
+        metrics?.answered(rec.hook, status, seconds(rec));
+        logger.debug("run status served", base(rec, status));
+        return;
       }
-      if (emitter.listenerCount("request:accepted") === 0) return;
-      emitter.emit("request:accepted", {
-        requestId: rec.requestId,
-        hook: rec.hook ?? "",
-        mappingId: info.mappingId,
-        status,
-        kind: info.kind,
-        runId: info.runId,
-        replayed: info.replayed,
-      });
-    },
-    rejected(rec, status, code) {
-      if (rec.reported) return;
-      rec.reported = true;
-      metrics?.answered(rec.hook, status, seconds(rec));
-      const meta = { ...base(rec, status), code, method: rec.method, url: rec.url };
-      if (status >= 500) logger.error("hook request rejected", meta);
-      else logger.warn("hook request rejected", meta);
-      emitter.emit("request:rejected", { requestId: rec.requestId, hook: rec.hook, status, code });
-    },
-    served(rec, status) {
-      if (rec.reported) return;
-      rec.reported = true;
-      metrics?.answered(rec.hook, status, seconds(rec));
-      logger.debug("run status served", base(rec, status));
+      accepted(rec, status, o as Outcome & { kind: AcceptedKind });
     },
     aborted(rec) {
       if (rec.reported) return;

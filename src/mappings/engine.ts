@@ -10,9 +10,8 @@
  *   const r = await engine.resolve({ name: "github", payload, headers, query, url, requestId });
  */
 import type { ActionKind, HooksConfig } from "../config/types";
-import { normaliseMatchPath } from "../config/paths";
 import { ConfigError, err, hookErrors, ok, type Result } from "../core/errors";
-import type { MappedHookInput, MappedHookOutcome, MappedHookResolver } from "../core/ports";
+import type { MappedHookInput, MappedHookOutcome, MappedHookResolver, MappingSelection } from "../core/ports";
 import type { ModuleLogger } from "../core/logger";
 import type { HookPresetContribution } from "../host-contract/host-api";
 import type { BuildDeps, CompiledMapping, MappingMatch, MappingOrigin } from "./compiled-mapping";
@@ -57,6 +56,8 @@ export interface MappingDescription {
 }
 
 export interface MappingEngine extends MappedHookResolver {
+  /** Select, then resolve, in one call (`no_match` when no mapping matches). */
+  resolve(input: MappedHookInput): Promise<Result<MappedHookOutcome>>;
   /** Every compiled mapping in match order. */
   describe(): MappingDescription[];
   /** One entry per path whose requests must be signed (secrets not read yet). */
@@ -123,34 +124,36 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   const find = (name: string, input: MappedHookInput): CompiledMapping | undefined =>
     RESERVED_HOOK_NAMES.has(name) ? undefined : mappings.find((m) => matches(m.match, name, input.payload, input.headers));
 
-  function idempotencyKey(input: MappedHookInput): string | undefined {
-    const name = normaliseMatchPath(input.name);
-    const mapping = find(name, input);
-    return mapping?.idempotencyKey?.(buildRequestContext({ ...input, name }, clock(), secretHeaders));
-  }
-
-  async function run(input: MappedHookInput, dryRun: boolean): Promise<Result<MappedHookOutcome>> {
-    const name = normaliseMatchPath(input.name);
+  /** The first matching mapping, found once: its idempotency key and its action both come from it. */
+  function select(input: MappedHookInput, dryRun = false): MappingSelection | undefined {
+    const name = input.name;
     const mapping = find(name, input);
     if (!mapping) {
       logger.debug("no mapping matched", { hook: name, requestId: input.requestId, dryRun });
-      return ok({ kind: "no_match" });
+      return undefined;
     }
-    const ctx = buildRequestContext({ ...input, name }, clock(), secretHeaders);
-    try {
-      const outcome = await mapping.build(ctx, deps);
-      logger.debug("mapping resolved", {
-        hook: name,
-        mappingId: mapping.id,
-        requestId: input.requestId,
-        dryRun,
-        outcome: outcome.ok ? outcome.value.kind : outcome.error.code,
-      });
-      return outcome;
-    } catch (e) {
-      logger.error("mapping failed unexpectedly", { mappingId: mapping.id, requestId: input.requestId, cause: e instanceof Error ? e.message : String(e) });
-      return err(hookErrors.internalError());
-    }
+    let ctx: ReturnType<typeof buildRequestContext> | undefined;
+    const context = () => (ctx ??= buildRequestContext(input, clock(), secretHeaders));
+    return {
+      mappingId: mapping.id,
+      idempotencyKey: () => mapping.idempotencyKey?.(context()),
+      async resolve() {
+        try {
+          const outcome = await mapping.build(context(), deps);
+          logger.debug("mapping resolved", { hook: name, mappingId: mapping.id, requestId: input.requestId, dryRun, outcome: outcome.ok ? outcome.value.kind : outcome.error.code });
+          return outcome;
+        } catch (e) {
+          logger.error("mapping failed unexpectedly", { mappingId: mapping.id, requestId: input.requestId, cause: e instanceof Error ? e.message : String(e) });
+          return err(hookErrors.internalError());
+        }
+      },
+    };
+  }
+
+  /** Select, then resolve: `no_match` when nothing matches. */
+  async function run(input: MappedHookInput, dryRun: boolean): Promise<Result<MappedHookOutcome>> {
+    const selected = select(input, dryRun);
+    return selected ? selected.resolve() : ok({ kind: "no_match" });
   }
 
   const descriptions: MappingDescription[] = mappings.map((m) => {
@@ -162,9 +165,9 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   });
 
   return {
+    select: (input) => select(input),
     resolve: (input) => run(input, false),
     dryRun: (input) => run(input, true),
-    idempotencyKey,
     verifications: () => verifications.map((v) => ({ ...v })),
     metaHandshakes: () => metaHandshakes.map((h) => ({ ...h })),
     describe: () => descriptions.map((d) => ({ ...d, match: { ...d.match } })),

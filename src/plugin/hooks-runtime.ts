@@ -19,10 +19,11 @@ import { createRunQueue } from "../runs/run-queue";
 import { openPluginDatabase } from "../store/database";
 import { createSqliteRunStore } from "../store/run-store";
 import { createIdempotencyGuard } from "../http/idempotency/idempotency-guard";
-import { createRateLimiter } from "../http/rate-limit";
+import { createRatePolicy } from "../http/pipeline/rate-policy";
+import { createAcceptFor } from "../http/pipeline/hook-pipeline";
 import { createHooksRouter } from "../http/router";
-import { createHookHandler } from "../http/hook-handler";
-import { createReplayer, type LedgerAccess } from "../http/ledger";
+import type { LedgerAccess } from "../http/ledger";
+import { createReplayer } from "../http/pipeline/replay";
 import { createLedgerStore } from "../store/ledger-store";
 import { createRunLister } from "../store/run-list";
 import type { SignatureGate } from "../http/auth/signature-gate";
@@ -117,13 +118,16 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     });
   }
 
+  const idempotency = createIdempotencyGuard({ ttlSeconds: config.idempotency.ttlSeconds, database: db, logger: logs.forModule("idempotency") });
+  // One accept path for live requests and replays (SPEC §4.1).
+  const accept = createAcceptFor({ config, runtime, dispatcher, mappings: opts.mappings, idempotency, waits });
   const ledger: LedgerAccess = {
     store,
     runs: createRunLister(db),
     replay: createReplayer({
       config,
       ledger: store,
-      handle: createHookHandler({ config, runtime, dispatcher, mappings: opts.mappings }),
+      accept,
       onUnexpected: (e) => logs.forModule("ledger").error("replay failed with an unexpected error", { error: e instanceof Error ? e.message : String(e) }),
     }),
     // A verify.header (hmac-sha256, token-header) may carry a secret under any name.
@@ -141,9 +145,10 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     signatures: opts.signatures,
     handshakes: opts.handshakes,
     waits,
-    idempotency: createIdempotencyGuard({ ttlSeconds: config.idempotency.ttlSeconds, database: db, logger: logs.forModule("idempotency") }),
+    idempotency,
+    accept,
     runs: queue,
-    rateLimiter: createRateLimiter(config, { logger: logs.forModule("rate-limit") }),
+    ratePolicy: createRatePolicy(config, { logger: logs.forModule("rate-limit") }),
     isShuttingDown,
     metrics,
   });

@@ -19,7 +19,7 @@ export { ROUTER_TEST_TOKEN } from "./resolved-config";
 export const HOST_NOT_FOUND = "host: no route";
 
 export interface RouterAppOptions
-  extends Pick<HooksRouterDeps, "mappings" | "idempotency" | "runs" | "isShuttingDown" | "rateLimiter" | "clock" | "idGen"> {
+  extends Pick<HooksRouterDeps, "mappings" | "idempotency" | "runs" | "isShuttingDown" | "ratePolicy" | "clock" | "idGen"> {
   config?: Partial<ResolvedHooksConfig>;
   host?: FakeHostOptions;
   /** Use another dispatcher (e.g. the real one on the fake host) instead of the recording double. */
@@ -66,7 +66,7 @@ export function createRouterApp(options: RouterAppOptions = {}): RouterApp {
       idempotency: options.idempotency,
       runs: options.runs,
       isShuttingDown: options.isShuttingDown,
-      rateLimiter: options.rateLimiter,
+      ratePolicy: options.ratePolicy,
       clock: options.clock,
       idGen: options.idGen,
     }),

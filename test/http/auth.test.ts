@@ -175,14 +175,20 @@ describe("auth-failure throttling", () => {
     expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
   });
 
-  it("wrong tokens on a wrong method or an unknown route count too; once throttled those answer 429", async () => {
+  it("a 405 or a 404 answered before the token is compared does not count as a failure (SPEC §4.1)", async () => {
     h = createRouterApp({ config: { authThrottle: { maxFailures: 2, windowSeconds: 60 } } });
-    expect((await request(h.app).put("/hooks/wake").set(bearer("wrong-token-wrong-token")).send(wake)).status).toBe(405);
-    expect((await request(h.app).post("/hooks").set(bearer("wrong-token-wrong-token")).send(wake)).status).toBe(404);
-    const limited = await request(h.app).delete("/hooks/agent").set(bearer("wrong-token-wrong-token"));
-    expect(limited.status).toBe(429);
-    expect(limited.body.code).toBe("too_many_requests");
-    expect((await request(h.app).post("/hooks").send(wake)).status).toBe(429);
+    for (let i = 0; i < 5; i++) {
+      expect((await request(h.app).put("/hooks/wake").set(bearer("wrong-token-wrong-token")).send(wake)).status).toBe(405);
+      expect((await request(h.app).post("/hooks").set(bearer("wrong-token-wrong-token")).send(wake)).status).toBe(404);
+    }
+    expect((await wrong(h.app)).status).toBe(401);
+  });
+
+  it("once throttled, wrong tokens on unknown mapped hooks answer 429 (a hook's 404 comes after the credential)", async () => {
+    h = createRouterApp({ config: { authThrottle: { maxFailures: 2, windowSeconds: 60 } } });
+    for (let i = 0; i < 2; i++) expect((await request(h.app).post("/hooks/nothing").set(bearer("wrong-token-wrong-token")).send(wake)).status).toBe(401);
+    const limited = await request(h.app).post("/hooks/nothing").set(bearer("wrong-token-wrong-token")).send(wake);
+    expect([limited.status, limited.body.code]).toEqual([429, "too_many_requests"]);
     expect((await request(h.app).post("/hooks/wake").send(wake)).status).toBe(429);
   });
 

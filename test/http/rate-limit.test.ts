@@ -1,6 +1,8 @@
 import express from "express";
 import request from "supertest";
-import { createRateLimiter, type RateLimitedInfo } from "../../src/http/rate-limit";
+import { hookNameOf } from "../../src/core/hook-name";
+import { clientKey } from "../../src/http/client-key";
+import { createRatePolicy, type RateLimitedInfo, type RatePolicyOptions } from "../../src/http/pipeline/rate-policy";
 import type { MappingConfig, ResolvedHooksConfig } from "../../src/config/types";
 import { recordingLogger } from "../helpers/temp-dir";
 import { resolvedConfig } from "../helpers/resolved-config";
@@ -12,8 +14,9 @@ function config(overrides: Partial<ResolvedHooksConfig> = {}): ResolvedHooksConf
 
 const mapping = (m: Partial<MappingConfig> & Pick<MappingConfig, "id">): MappingConfig => ({ action: "agent", ...m });
 
-/** Mounted like the router mounts it: under the prefix, after the request id is set. */
-function app(cfg: ResolvedHooksConfig, opts: Parameters<typeof createRateLimiter>[1] = {}) {
+/** The policy as the core consults it: with the hook's one name and the client key, answering its 429 or going on. */
+function app(cfg: ResolvedHooksConfig, opts: RatePolicyOptions = {}) {
+  const policy = createRatePolicy(cfg, opts);
   const a = express();
   a.set("trust proxy", "loopback");
   const router = express.Router();
@@ -21,7 +24,14 @@ function app(cfg: ResolvedHooksConfig, opts: Parameters<typeof createRateLimiter
     res.setHeader("X-Request-Id", "req-fixed");
     next();
   });
-  router.use(createRateLimiter(cfg, opts));
+  router.use((req, res, next) => {
+    const named = hookNameOf(req.path);
+    const verdict = policy?.check(named.ok ? named.name : undefined, clientKey(req));
+    if (!verdict) return next();
+    if (!verdict.ok) return void res.status(verdict.error.status).set(verdict.error.headers ?? {}).json(verdict.error.toBody());
+    res.set(verdict.headers);
+    next();
+  });
   router.all("/{*rest}", (_req, res) => {
     res.status(200).json({ ok: true });
   });
@@ -125,7 +135,7 @@ describe("createRateLimiter", () => {
   it("reports each rejection to onLimited and the logger, without the client address", async () => {
     const log = recordingLogger("ratelimit");
     const seen: RateLimitedInfo[] = [];
-    const a = app(config(), { logger: log.logger, onLimited: (_req, info) => seen.push(info) });
+    const a = app(config(), { logger: log.logger, onLimited: (info) => seen.push(info) });
     await hit(a, "/hooks/wake", 5);
     expect(seen).toHaveLength(2);
     expect(seen[0]).toMatchObject({ policy: "hooks", limit: 3, windowSeconds: 60 });
@@ -136,10 +146,14 @@ describe("createRateLimiter", () => {
     log.close();
   });
 
-  it("uses a custom client key when given", async () => {
-    const a = app(config(), { clientKey: (req) => String(req.headers["x-tenant"] ?? "none") });
-    for (let i = 0; i < 3; i++) await request(a).post("/hooks/wake").set("X-Tenant", "a");
-    expect((await request(a).post("/hooks/wake").set("X-Tenant", "a")).status).toBe(429);
-    expect((await request(a).post("/hooks/wake").set("X-Tenant", "b")).status).toBe(200);
+  it("a window ends after windowSeconds on the injected clock: the client's count starts again", async () => {
+    let now = 1_000_000;
+    const policy = createRatePolicy(config(), { clock: () => now })!;
+    const statuses = () => [1, 2, 3, 4].map(() => (policy.check("wake", "203.0.113.7").ok ? 200 : 429));
+    expect(statuses()).toEqual([200, 200, 200, 429]);
+    now += 59_999;
+    expect(policy.check("wake", "203.0.113.7").ok).toBe(false);
+    now += 1;
+    expect(statuses()).toEqual([200, 200, 200, 429]);
   });
 });

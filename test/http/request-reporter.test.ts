@@ -1,5 +1,6 @@
 import { createPluginEmitter } from "../../src/core/events";
-import { codeForStatus, createRequestReporter, type RequestRecord } from "../../src/http/request-reporter";
+import { outcome } from "../../src/core/outcome";
+import { createRequestReporter, type RequestRecord } from "../../src/http/request-reporter";
 import type { ModuleLogger } from "../../src/logging/logger";
 
 function recordingLogger() {
@@ -18,9 +19,9 @@ describe("createRequestReporter", () => {
     emitter.on("request:accepted", (e) => events.push(e));
     const reporter = createRequestReporter({ logger, emitter, clock: () => 1250 });
     const r = rec();
-    reporter.accepted(r, 202, { kind: "agent", runId: "run-1" });
-    reporter.accepted(r, 202, { kind: "agent", runId: "run-1" });
-    reporter.rejected(r, 500, "internal_error");
+    reporter.report(r, 202, outcome({ kind: "agent", stage: "accept", authenticated: true, runIds: ["run-1"] }));
+    reporter.report(r, 202, outcome({ kind: "agent", stage: "accept", authenticated: true, runIds: ["run-1"] }));
+    reporter.report(r, 500, outcome({ kind: "refused", stage: "accept", code: "internal_error" }));
     expect(events).toEqual([{ requestId: "r1", hook: "wake", status: 202, kind: "agent", runId: "run-1", mappingId: undefined, replayed: undefined }]);
     expect(lines).toHaveLength(1);
     expect(lines[0][0]).toBe("debug"); // per-request acceptance lines are debug (refusals stay warn/error)
@@ -33,19 +34,13 @@ describe("createRequestReporter", () => {
     const events: unknown[] = [];
     emitter.on("request:rejected", (e) => events.push(e));
     const reporter = createRequestReporter({ logger, emitter, clock: () => 1000 });
-    reporter.rejected(rec(), 401, "unauthorized");
-    reporter.rejected(rec(), 503, "overloaded");
+    reporter.report(rec(), 401, outcome({ kind: "refused", stage: "credential", code: "unauthorized" }));
+    reporter.report(rec(), 503, outcome({ kind: "refused", stage: "accept", authenticated: true, code: "overloaded" }));
     expect(lines.map((l) => l[0])).toEqual(["warn", "error"]);
     expect(lines[0][2]).toMatchObject({ code: "unauthorized", url: "/hooks/wake?token=[REDACTED]", method: "POST" });
     expect(events).toEqual([
       { requestId: "r1", hook: "wake", status: 401, code: "unauthorized" },
       { requestId: "r1", hook: "wake", status: 503, code: "overloaded" },
     ]);
-  });
-
-  it("maps foreign statuses to catalogue codes", () => {
-    expect(codeForStatus(429)).toBe("too_many_requests");
-    expect(codeForStatus(413)).toBe("payload_too_large");
-    expect(codeForStatus(502)).toBe("internal_error");
   });
 });

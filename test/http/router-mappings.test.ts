@@ -12,10 +12,16 @@ import { bearer, createRouterApp, ROUTER_TEST_TOKEN, type RouterApp } from "../h
 function scripted(outcome: (input: MappedHookInput) => MappedHookOutcome | Error) {
   const inputs: MappedHookInput[] = [];
   const resolver: MappedHookResolver = {
-    async resolve(input) {
-      inputs.push(input);
-      const o = outcome(input);
-      return o instanceof Error ? err(hookErrors.transformFailed({ cause: o })) : ok(o);
+    select(input) {
+      return {
+        mappingId: "scripted",
+        idempotencyKey: () => undefined,
+        async resolve() {
+          inputs.push(input);
+          const o = outcome(input);
+          return o instanceof Error ? err(hookErrors.transformFailed({ cause: o })) : ok(o);
+        },
+      };
     },
   };
   return { resolver, inputs };

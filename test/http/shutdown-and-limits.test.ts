@@ -2,9 +2,8 @@
  * The stages between auth and body: shutting down (503 with Retry-After) and the
  * rate-limiter slot (called only after successful auth, before the body is read).
  */
-import type { RequestHandler } from "express";
 import request from "supertest";
-import { createRateLimiter } from "../../src/http/rate-limit";
+import { createRatePolicy, type RatePolicy } from "../../src/http/pipeline/rate-policy";
 import { resolvedConfig } from "../helpers/resolved-config";
 import { bearer, createRouterApp, type RouterApp } from "../helpers/router-app";
 
@@ -40,23 +39,25 @@ describe("rate-limiter slot", () => {
   let h: RouterApp;
   afterEach(() => h.close());
 
-  it("is called only after successful auth, with the body not yet read", async () => {
-    const seen: Array<{ path: string; ended: boolean }> = [];
-    const limiter: RequestHandler = (req, _res, next) => {
-      seen.push({ path: req.path, ended: req.readableEnded });
-      next();
+  it("is consulted only after successful auth, with the hook's one name and the client", async () => {
+    const seen: Array<{ hook?: string; client: string }> = [];
+    const ratePolicy: RatePolicy = {
+      check(hook, client) {
+        seen.push({ hook, client });
+        return { ok: true, headers: {} };
+      },
     };
-    h = createRouterApp({ rateLimiter: limiter });
+    h = createRouterApp({ ratePolicy });
     expect((await request(h.app).post("/hooks/wake").send({ text: "x" })).status).toBe(401);
     expect((await request(h.app).get("/hooks/wake").set(bearer())).status).toBe(405);
     expect(seen).toEqual([]);
-    expect((await request(h.app).post("/hooks/wake").set(bearer()).send({ text: "x" })).status).toBe(200);
-    expect(seen).toEqual([{ path: "/wake", ended: false }]);
+    expect((await request(h.app).post("/hooks//wake/").set(bearer()).send({ text: "x" })).status).toBe(200);
+    expect(seen).toEqual([{ hook: "wake", client: expect.any(String) }]);
   });
 
   it("with the reliability rate limiter: over the limit → 429 too_many_requests with X-Request-Id and a rejection event", async () => {
     const config = resolvedConfig({ rateLimit: { enabled: true, max: 2, windowSeconds: 60 } });
-    h = createRouterApp({ config: { rateLimit: config.rateLimit }, rateLimiter: createRateLimiter(config) });
+    h = createRouterApp({ config: { rateLimit: config.rateLimit }, ratePolicy: createRatePolicy(config) });
     for (let i = 0; i < 2; i++) expect((await request(h.app).post("/hooks/wake").set(bearer()).send({ text: "x" })).status).toBe(200);
     const res = await request(h.app).post("/hooks/wake").set(bearer()).send({ text: "x" });
     expect(res.status).toBe(429);

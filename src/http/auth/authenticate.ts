@@ -8,10 +8,12 @@
  * not compared, so it does not count, but a throttled client gets 429 for it
  * too. A correct token always passes and clears the client's count.
  *
- * On a path a mapping verifies (SPEC §10) no token is checked: the router asks
- * `throttled()` first and, after reading the body, reports a refused signature
- * with `refuseSignature()`, which counts it like a wrong token. A valid signature
- * does not clear the count (a captured signed request could be replayed to do so).
+ * On a path a mapping verifies (SPEC §10) no token is checked: after reading the
+ * body the core reports a refused signature with `refuseSignature()`, which counts
+ * it like a wrong token. The throttle is consulted only when a credential fails, so
+ * a valid signature passes a throttled address (providers share address pools,
+ * SPEC §9), but it does not clear the count (a captured signed request could be
+ * replayed to do so).
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { ResolvedHooksConfig } from "../../config/types";
@@ -31,8 +33,6 @@ export interface AuthRequest {
 
 export interface Authenticator {
   authenticate(req: AuthRequest): Result<{ carrier: TokenCarrier }>;
-  /** On a verified path, where no token is checked: 429 for a throttled client, else undefined. */
-  throttled(client: string): HookError | undefined;
   /** Counts a refused signature as an authentication failure: 429 once over the limit, else 401 with the verifier's sentence. */
   refuseSignature(client: string, failure: VerifyFailure): HookError;
   /** Counts another refused credential (a wrong Meta verify token) as a failure: 429 once over the limit, else `error`. */
@@ -56,10 +56,6 @@ export function createAuthenticator(options: {
 
   return {
     throttle,
-    throttled(client) {
-      const state = throttle.peek(client);
-      return state.throttled ? tooMany(state.retryAfterSeconds) : undefined;
-    },
     refuseSignature(client, failure) {
       const verdict = throttle.recordFailure(client);
       if (verdict.throttled) return tooMany(verdict.retryAfterSeconds);

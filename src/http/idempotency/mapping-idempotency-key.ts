@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { ok, type Result } from "../../core/errors";
-import type { MappedHookInput, MappedHookResolver } from "../../core/ports";
+import type { MappingSelection } from "../../core/ports";
 import { extractIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, PRINTABLE_KEY } from "./idempotency-key";
 
 export interface RequestIdempotencyKey {
@@ -19,7 +19,7 @@ export interface RequestIdempotencyKey {
 }
 
 /**
- * `input` is given for mapped hooks only (direct hooks have no template). On a
+ * `selection` is the mapping a mapped hook matched (direct hooks have no template). On a
  * verified path (`signedId`: the header the signature covers as the message id,
  * if the scheme has one) what the signature covers comes first — that id, then the
  * template over the signed body — so a captured request replayed with a new,
@@ -27,15 +27,14 @@ export interface RequestIdempotencyKey {
  */
 export function requestIdempotencyKey(
   headers: IncomingHttpHeaders,
-  input: MappedHookInput | undefined,
-  resolver: MappedHookResolver | undefined,
+  selection: Pick<MappingSelection, "idempotencyKey"> | undefined,
   verified?: { signedId?: string },
 ): Result<RequestIdempotencyKey | undefined> {
   const signedId = verified?.signedId;
   const signedValue = signedId === undefined ? undefined : headers[signedId];
   if (typeof signedValue === "string" && signedValue !== "") return ok({ from: signedId!, key: asKey(signedValue) });
   const rendered = () => {
-    const r = input && resolver?.idempotencyKey?.(input);
+    const r = selection?.idempotencyKey();
     return r ? ok({ from: "mapping", key: asKey(r) }) : undefined;
   };
   if (verified) {

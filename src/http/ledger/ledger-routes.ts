@@ -17,11 +17,20 @@ import type { HookResponse, RunLookup } from "../../core/ports";
 import type { ModuleLogger } from "../../core/logger";
 import type { LedgerStore } from "../../store/ledger-store";
 import type { RunLister } from "../../store/run-list";
-import { allowedMethod, hookName, isLedgerRoute, type HookRoute, type LedgerRoute } from "../hook-route";
+import type { SecretValues } from "../../host-contract/redaction";
+import type { LedgerRoute } from "../hook-route";
 import { lookupRun } from "../run-status";
 import { parseDeliveryQuery, parseRunQuery } from "./ledger-query";
-import type { Replayer } from "./replay";
-import type { SecretValues } from "../../host-contract/redaction";
+
+export interface ReplayOutcome {
+  /** Id of the new delivery (its `replayOf` is the original). */
+  deliveryId: string;
+  /** The answer a fresh request would get today (an error as its rendered body). */
+  response: HookResponse;
+}
+
+/** Replays a stored delivery (src/http/pipeline/replay.ts). Throws a HookError (404 / 409) when it cannot be replayed; otherwise answers like the pipeline. */
+export type Replayer = (id: string, client: string) => Promise<ReplayOutcome>;
 
 /** The ledger as the router needs it (created with the store, src/plugin/hooks-runtime.ts). */
 export interface LedgerAccess {
@@ -41,15 +50,6 @@ export interface LedgerRouteDeps {
   ledger?: LedgerAccess;
   runs?: RunLookup;
   logger: ModuleLogger;
-}
-
-/** The 405 of a route asked with another method than its one (`Allow` names it). */
-export function methodNotAllowed(route: HookRoute, hooksPath: string): HookError {
-  const allowed = allowedMethod(route);
-  const headers = { headers: { Allow: allowed } };
-  if (route.kind === "run") return hookErrors.methodNotAllowedOnRunStatus({ allowed }, headers);
-  if (isLedgerRoute(route)) return hookErrors.methodNotAllowedOnLedger({ allowed, route: `${hooksPath}/${route.kind === "replay" ? "deliveries/<id>/replay" : hookName(route)}` }, headers);
-  return hookErrors.methodNotAllowedOnHook({ allowed }, headers);
 }
 
 /** A read of the store; a failure (disk, damaged table) becomes 503 `storage_unavailable`, logged without content. */

@@ -13,11 +13,9 @@
  *   200 `{ ok, runId, sessionKey, status, reply, error?, mapping? }` when the run
  *   ended in time, else the usual 202. A client disconnect or shutdown stops waiting.
  */
-import type { ServerResponse } from "node:http";
 import type { RunsConfig } from "../../config/types";
 import type { HookResponse } from "../../core/ports";
 import type { RunWait, RunWaiters } from "../../runs/run-waiters";
-import type { HookRequestContext } from "../hook-handler";
 
 export const PREFERENCE_APPLIED_HEADER = "Preference-Applied";
 
@@ -39,15 +37,18 @@ export function preferredWaitSeconds(header: string | string[] | undefined): num
 
 export interface WaitGate {
   /**
-   * Prepares waiting for a request that asked for it: reserves the client's slot and
-   * sets `ctx.awaitRun`. Undefined when the request will not wait.
+   * Prepares waiting for a request that asked for it: reserves the client's slot.
+   * Undefined when the request will not wait. `onClientGone` registers what to do
+   * when the client disconnects (stop waiting, free the slot).
    */
-  prepare(prefer: string | string[] | undefined, res: ServerResponse, client: string, ctx: HookRequestContext): PreparedWait | undefined;
+  prepare(request: { prefer: string | undefined; client: string; routeKind: string; onClientGone?: (stop: () => void) => void }): PreparedWait | undefined;
   /** Releases every waiting request (shutdown): each is answered 202 at once. */
   releaseAll(): void;
 }
 
 export interface PreparedWait {
+  /** Called with the run id right after a single run was accepted — before it can start — so the waiter sees its end. */
+  awaitRun(runId: string): void;
   /** The answer: after waiting for the run when one was accepted, else `response` as it is. */
   finish<R extends HookResponse>(response: R): Promise<R | HookResponse>;
 }
@@ -61,8 +62,8 @@ export function createWaitGate(config: Pick<RunsConfig, "maxWaitSeconds" | "maxW
   };
 
   return {
-    prepare(prefer, res, client, ctx) {
-      if (ctx.route.kind === "wake") return undefined;
+    prepare({ prefer, client, routeKind, onClientGone }) {
+      if (routeKind === "wake") return undefined;
       const wanted = preferredWaitSeconds(prefer);
       const applied = Math.min(wanted ?? 0, config.maxWaitSeconds);
       if (applied <= 0 || (perClient.get(client) ?? 0) >= config.maxWaitingPerClient) return undefined;
@@ -74,14 +75,14 @@ export function createWaitGate(config: Pick<RunsConfig, "maxWaitSeconds" | "maxW
         release(client);
       };
       let wait: RunWait | undefined;
-      res.once("close", () => {
+      onClientGone?.(() => {
         wait?.cancel();
         done();
       });
-      ctx.awaitRun = (runId) => {
-        wait = waiters.expect(runId);
-      };
       return {
+        awaitRun(runId) {
+          wait = waiters.expect(runId);
+        },
         async finish(response) {
           if (!wait) {
             done();

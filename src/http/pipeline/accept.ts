@@ -1,0 +1,121 @@
+/**
+ * The accept path, the second half of the core (SPEC §4.1 "One accept path";
+ * docs/architecture.md "Request lifecycle"): for an admitted request and its raw
+ * body,
+ *
+ *   parse (every media type) → select the mapping once → idempotency → validate → dispatch
+ *
+ * returning the answer and its one Outcome. Live requests, replay (idempotency off,
+ * verification already done) and the dry run (a recording dispatcher) all run it.
+ * No Express: the adapter writes the answer.
+ *
+ * @example
+ *   const accept = createAccept({ config, respond, mappings, idempotency });
+ *   const answer = await accept(req, route, rawBody, { idempotency: true });
+ */
+import { createHash } from "node:crypto";
+import { parseRequestBody } from "../../actions/body/parse-request-body";
+import type { ResolvedHooksConfig } from "../../config/types";
+import { HookError } from "../../core/errors";
+import { outcome, type Outcome } from "../../core/outcome";
+import type { HookResponse, IdempotencyGuard, MappedHookResolver, MappingSelection } from "../../core/ports";
+import { signedMessageIdHeader } from "../../safety/signatures/standard-webhooks";
+import { runIdempotencyKey } from "../../store/idempotency-store";
+import type { PathVerifier } from "../auth/signature-gate";
+import type { HookRoute, LedgerRoute } from "../hook-route";
+import { requestIdempotencyKey } from "../idempotency/mapping-idempotency-key";
+import type { WaitGate } from "../responses/prefer-wait";
+import { refusal, type Answer, type HookRequest } from "./hook-request";
+import type { Effect, Respond } from "./respond";
+
+export interface AcceptDeps {
+  config: ResolvedHooksConfig;
+  respond: Respond;
+  mappings?: MappedHookResolver;
+  /** Durable idempotency; without it idempotency headers are ignored. */
+  idempotency?: IdempotencyGuard;
+  /** `Prefer: wait` on agent hooks. */
+  waits?: WaitGate;
+}
+
+export interface AcceptOptions {
+  /** False for a replay: the point of a replay is to run again. */
+  idempotency: boolean;
+  /** The verifier that accepted the request's signature (its signed message id keys idempotency). */
+  verifiedBy?: PathVerifier;
+  /** Registers what to do when the client disconnects (live requests). */
+  onClientGone?: (stop: () => void) => void;
+}
+
+export type AcceptRoute = Exclude<HookRoute, LedgerRoute>;
+export type Accept = (req: HookRequest, route: AcceptRoute, rawBody: Buffer, options: AcceptOptions) => Promise<Answer>;
+
+/**
+ * The outcome of an answer the idempotency guard replayed: the stored 2xx body is
+ * one of the shapes of SPEC §4.2 (the guard stores status, body and headers only).
+ */
+function replayedEffect(response: HookResponse): Effect {
+  const body = (response.body ?? {}) as { runId?: unknown; mapping?: unknown; pong?: unknown; runs?: unknown };
+  const mappingId = typeof body.mapping === "string" ? { mappingId: body.mapping } : {};
+  if (Array.isArray(body.runs)) return { kind: "batch", runIds: body.runs.flatMap((r: { runId?: unknown }) => (typeof r?.runId === "string" ? [r.runId] : [])), ...mappingId };
+  if (typeof body.runId === "string") return { kind: "agent", runIds: [body.runId], ...mappingId };
+  if (response.status === 204) return { kind: "skip", runIds: [], ...mappingId };
+  return { kind: body.pong === true ? "pong" : "wake", runIds: [], ...mappingId };
+}
+
+export function createAccept(deps: AcceptDeps): Accept {
+  const { config } = deps;
+
+  return async function accept(req, route, rawBody, options) {
+    const hook = req.hook!;
+    const fail = (e: unknown, extra: Partial<Outcome> = {}): Answer => {
+      if (!(e instanceof HookError)) throw e;
+      return refusal(e, "accept", true, extra);
+    };
+    const payload = await parseRequestBody(rawBody, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
+    if (!payload.ok) return fail(payload.error);
+
+    const input = { name: hook, payload: payload.value, headers: req.headers, query: req.query, url: req.url, requestId: req.requestId };
+    const selection: MappingSelection | undefined = route.kind === "mapped" ? deps.mappings?.select(input) : undefined;
+    const verified = options.verifiedBy && { signedId: options.verifiedBy.scheme === "standard-webhooks" ? signedMessageIdHeader(req.headers) : undefined };
+    const keyed = options.idempotency ? requestIdempotencyKey(req.headers, selection, verified) : undefined;
+    if (keyed && !keyed.ok) return fail(keyed.error, selection ? { mappingId: selection.mappingId } : {});
+    const key = deps.idempotency ? keyed?.value?.key : undefined;
+    // The scope is the hook's one name (SPEC §4.1): /hooks/a//b and /hooks/%61/b are /hooks/a/b.
+    const scope = `${config.path}/${hook}`;
+    const idempotencyKey = key !== undefined ? { idempotencyKey: key } : {};
+    // Only a live request waits for its run (a replay answers at once, whatever its stored Prefer header).
+    const waiting = options.onClientGone && deps.waits?.prepare({ prefer: req.headers.prefer, client: req.client, routeKind: route.kind, onClientGone: options.onClientGone });
+
+    let effect: Effect | undefined;
+    const run = async (): Promise<HookResponse> => {
+      const done = await deps.respond({
+        requestId: req.requestId,
+        route,
+        hook,
+        payload: payload.value,
+        selection,
+        ...(key !== undefined ? { idempotencyKey: runIdempotencyKey(scope, key) } : {}),
+        ...(waiting ? { awaitRun: (runId: string) => waiting.awaitRun(runId) } : {}),
+      });
+      effect = done.effect;
+      return done.response;
+    };
+    let response: HookResponse & { replayed?: boolean };
+    try {
+      if (key !== undefined && deps.idempotency) {
+        const bodyHash = createHash("sha256").update(rawBody).digest("hex");
+        response = await deps.idempotency.handle({ scope, key, bodyHash }, run);
+      } else {
+        response = await run();
+      }
+    } catch (e) {
+      await waiting?.finish({ status: 0 });
+      return fail(e, { ...idempotencyKey, ...(selection ? { mappingId: selection.mappingId } : {}) });
+    }
+    if (waiting) response = { ...(await waiting.finish(response)), ...(response.replayed ? { replayed: true } : {}) };
+    const did = response.replayed || !effect ? replayedEffect(response) : effect;
+    const { replayed, ...answer } = response;
+    return { ...answer, outcome: outcome({ ...did, stage: "accept", authenticated: true, ...(replayed ? { replayed: true } : {}), ...idempotencyKey }) };
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The request as the framework-free core sees it (SPEC §4.1 "One accept path"):
+ * built once, at the boundary, by the adapter (src/http/router.ts) or by replay from
+ * a stored delivery, and read by every stage. Its `route` carries the hook's one
+ * name (src/core/hook-name.ts); no stage works it out again from the URL.
+ */
+import { HookError } from "../../core/errors";
+import { outcome, type Outcome } from "../../core/outcome";
+import type { HookResponse } from "../../core/ports";
+import type { ParsedHookRoute } from "../hook-route";
+
+export interface HookRequest {
+  /** `X-Request-Id` (given or generated); also the delivery's request id in the run's source. */
+  requestId: string;
+  method: string;
+  /** The route of the one hook name, or the 404 of a path that names none. */
+  route: ParsedHookRoute;
+  /** The hook's one name as logs, metrics and the ledger label it (`runs`/`deliveries` for those routes); undefined when the path names none. */
+  hook?: string;
+  /** Lower-cased headers, repeated ones joined with ", " (credentials included: the mapping engine strips them). */
+  headers: Record<string, string>;
+  /** Query parameters, first value of each (the token included: the mapping engine strips it). */
+  query: Record<string, string>;
+  /** The URL as received, path and query (only the credential check reads it). */
+  rawUrl: string;
+  /** The URL with every credential-named query parameter redacted: what logs, templates and the ledger see. */
+  url: string;
+  /** The client key (socket address, or the trusted proxy's report). */
+  client: string;
+}
+
+/** What the core answers: the response to write and the one outcome every reader reads. */
+export interface Answer extends HookResponse {
+  /** A `text/plain` body (a Meta challenge) instead of JSON. */
+  text?: string;
+  outcome: Outcome;
+}
+
+/** The answer of a refusal at `stage`. */
+export function refusal(error: HookError, stage: Outcome["stage"], authenticated: boolean, extra: Partial<Outcome> = {}): Answer {
+  return {
+    status: error.status,
+    body: error.toBody(),
+    ...(error.headers ? { headers: error.headers } : {}),
+    outcome: outcome({ kind: "refused", stage, authenticated, code: error.code, ...extra }),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Replay of a stored delivery (SPEC §11): its body, redacted headers and URL go
+ * through the accept path live requests take (src/http/pipeline/accept.ts: body
+ * parsing of every media type, today's mappings, validation, dispatch) and the
+ * answer is recorded as a new delivery linked by `replayOf`. On purpose:
+ * - signatures are not checked again (the original was verified; its signature
+ *   headers are not even stored);
+ * - idempotency is bypassed (the point of a replay is to run again);
+ * - a delivery refused at authentication (401, 429) is never replayed: its body was
+ *   never authenticated, and replaying it would let it through.
+ *
+ * @example
+ *   const replay = createReplayer({ config, accept, ledger });
+ *   const { deliveryId, response } = await replay("0b5c…", "127.0.0.1");
+ */
+import type { ResolvedHooksConfig } from "../../config/types";
+import { hookErrors, HookError } from "../../core/errors";
+import type { LedgerStore } from "../../store/ledger-store";
+import { allowedMethod, hookName, isLedgerRoute, methodNotAllowed, parseHookRoute } from "../hook-route";
+import type { Accept } from "./accept";
+import { refusal, type Answer, type HookRequest } from "./hook-request";
+import { flatQuery } from "../request-input";
+import { deliveryId } from "../ledger/delivery-id";
+import type { Replayer } from "../ledger/ledger-routes";
+
+export interface ReplayerDeps {
+  config: ResolvedHooksConfig;
+  /** The accept path live requests take (src/http/pipeline/accept.ts). */
+  accept: Accept;
+  ledger: LedgerStore;
+  clock?: () => number;
+  idGen?: () => string;
+  /** Unexpected failures (a bug) are logged here, like the router does. */
+  onUnexpected?: (e: unknown) => void;
+}
+
+/** Statuses of requests refused before they were authenticated. */
+const NEVER_AUTHENTICATED = new Set([401, 429]);
+
+type Stored = NonNullable<ReturnType<LedgerStore["get"]>>;
+
+function pathBelow(hooksPath: string, url: string): string {
+  const pathPart = url.split("?")[0] ?? "";
+  return pathPart.startsWith(hooksPath) ? pathPart.slice(hooksPath.length) : "";
+}
+
+export function createReplayer(deps: ReplayerDeps): Replayer {
+  const { config, ledger } = deps;
+  const clock = deps.clock ?? Date.now;
+  const idGen = deps.idGen ?? (() => deliveryId(clock()));
+
+  /** The stored request through the accept path (verification already done, idempotency off). */
+  async function run(stored: Stored, requestId: string, client: string): Promise<Answer> {
+    const route = parseHookRoute(pathBelow(config.path, stored.url), config.path);
+    const req: HookRequest = { requestId, method: stored.method, route, ...(route.ok ? { hook: hookName(route.route) } : {}), headers: { ...stored.headers }, query: flatQuery(stored.url), rawUrl: stored.url, url: stored.url, client };
+    if (!route.ok) return refusal(route.error, "route", true);
+    if (isLedgerRoute(route.route)) return refusal(hookErrors.methodNotAllowedOnLedger({ allowed: allowedMethod(route.route), route: `${config.path}/${hookName(route.route)}` }), "route", true);
+    if (stored.method !== "POST") return refusal(methodNotAllowed(route.route, config.path), "route", true);
+    return deps.accept(req, route.route, stored.rawBody ?? Buffer.alloc(0), { idempotency: false });
+  }
+
+  return async function replay(id, client) {
+    const stored = ledger.get(id);
+    if (!stored) throw hookErrors.deliveryNotFound();
+    if (NEVER_AUTHENTICATED.has(stored.status)) throw hookErrors.deliveryRefusedAtAuthentication({ code: stored.code ?? String(stored.status) });
+    if (!stored.bodyStored) throw hookErrors.deliveryBodyNotStored();
+
+    const startedAt = clock();
+    const deliveryId = idGen();
+    let answer: Answer;
+    try {
+      answer = await run(stored, deliveryId, client);
+    } catch (e) {
+      deps.onUnexpected?.(e);
+      answer = refusal(e instanceof HookError ? e : hookErrors.internalError(), "accept", true);
+    }
+    const { outcome, text: _text, ...response } = answer;
+    const refused = outcome.kind === "refused";
+    ledger.record({
+      id: deliveryId,
+      receivedAt: startedAt,
+      method: stored.method,
+      url: stored.url,
+      ...(stored.hook !== undefined ? { hook: stored.hook } : {}),
+      ...(outcome.mappingId !== undefined && !refused ? { mappingId: outcome.mappingId } : {}),
+      client,
+      status: response.status,
+      ...(outcome.code !== undefined ? { code: outcome.code } : {}),
+      latencyMs: clock() - startedAt,
+      runIds: refused ? [] : [...outcome.runIds],
+      replayOf: stored.id,
+      headers: stored.headers,
+      ...(stored.rawBody ? { body: stored.rawBody } : {}),
+      response: response.body,
+    });
+    return { deliveryId, response };
+  };
+}
