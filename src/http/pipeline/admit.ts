@@ -66,7 +66,7 @@ export function createAdmission(deps: AdmissionDeps): Admission {
       if (handshake) {
         const answer = handshake.answer(req.query);
         if (!answer.ok) return { kind: "answer", answer: refusal(authenticator.refuse(req.client, answer.error), "credential", false) };
-        return policy(req, route, headers) ?? {
+        return policy(req, headers) ?? {
           kind: "answer",
           answer: { status: 200, text: answer.challenge, headers: { ...headers, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }, outcome: outcome({ kind: "handshake", stage: "accept", authenticated: true, mappingId: handshake.mappingId }) },
         };
@@ -82,15 +82,15 @@ export function createAdmission(deps: AdmissionDeps): Admission {
     return undefined;
   }
 
-  /** Shutting down, then the rate policy: undefined when the request may go on. */
-  function policy(req: HookRequest, _route: HookRoute, headers: Record<string, string>): Admitted | undefined {
+  /** Shutting down, then the rate policy: undefined when the request may go on. `authenticated`: false while a signature is still to be checked. */
+  function policy(req: HookRequest, headers: Record<string, string>, authenticated = true): Admitted | undefined {
     if (deps.isShuttingDown?.()) {
       const error = hookErrors.shuttingDown({ headers: { "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS) } });
-      return { kind: "answer", answer: refusal(error, "admission", true) };
+      return { kind: "answer", answer: refusal(error, "admission", authenticated) };
     }
     const verdict = deps.ratePolicy?.check(req.hook, req.client);
     if (!verdict) return undefined;
-    if (!verdict.ok) return { kind: "answer", answer: refusal(verdict.error, "admission", true) };
+    if (!verdict.ok) return { kind: "answer", answer: refusal(verdict.error, "admission", authenticated) };
     Object.assign(headers, verdict.headers);
     return undefined;
   }
@@ -104,7 +104,7 @@ export function createAdmission(deps: AdmissionDeps): Admission {
       if (req.method !== allowedMethod(route) && !handshakeGet) return { kind: "answer", answer: refusal(methodNotAllowed(route, config.path), "route", false) };
       const checked = credential(req, route, headers);
       if (checked && "kind" in checked) return checked;
-      return policy(req, route, headers) ?? { kind: "admitted", route, headers, ...(checked ? { verifier: checked.verifier } : {}) };
+      return policy(req, headers) ?? { kind: "admitted", route, headers, ...(checked ? { verifier: checked.verifier } : {}) };
     },
     verifySignature(req, verifier, rawBody) {
       const failure = verifier.verify({ headers: req.headers, rawBody });

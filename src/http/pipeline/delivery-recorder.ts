@@ -11,7 +11,7 @@
  * configured secrets wherever they appear.
  */
 import type { ModuleLogger } from "../../core/logger";
-import type { Outcome } from "../../core/outcome";
+import { refusedBeforeAuthentication, type Outcome } from "../../core/outcome";
 import { redactHeaders, redactText } from "../../host-contract/redaction";
 import { isLedgerRoute } from "../hook-route";
 import type { HookRequest } from "./hook-request";
@@ -59,6 +59,8 @@ export function createDeliveryRecorder(opts: { ledger: LedgerAccess; logger: Mod
           headers: redactHeaders(req.headers, ledger.hiddenHeaders, ledger.secrets),
           ...(d.rawBody ? { body: d.rawBody } : {}),
           ...(d.answer !== undefined ? { response: d.answer } : {}),
+          // Kept without its body, in the ledger's bounded share (SPEC §11).
+          ...(o.kind === "refused" && refusedBeforeAuthentication(o) ? { refused: true } : {}),
         });
       } catch (e) {
         logger.error("delivery not recorded in the ledger", { error: (e as Error).message });
