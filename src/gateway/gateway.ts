@@ -36,6 +36,7 @@ import { createGatewayMetrics } from "./metrics/gateway-metrics";
 import { ensurePortFree, portInUse } from "./http/port-check";
 import { createOperatorThrottle } from "./http/operator-throttle";
 import { createDashboard } from "./ui/ui-router";
+import { createLoginCodes } from "./ui/login-codes";
 import { createExpressServer } from "./http/express-server";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
@@ -59,6 +60,8 @@ export interface RunningGateway {
   plugins: PluginReport[];
   routes: Array<{ prefix: string; pluginId: string }>;
   host: HostState;
+  /** A new one-time login link for `/ui` (opens the deliveries page), and when it expires; undefined without `gateway.auth.token`. */
+  loginLink(): { url: string; expiresAt: number } | undefined;
   /** Idempotent; resolves when everything is stopped. */
   stop(): Promise<void>;
 }
@@ -188,7 +191,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   let draining = false;
   // One throttle for the operator token on every route and carrier (/ui login and Bearer, /api, /metrics).
   const operatorThrottle = createOperatorThrottle();
-  const dashboard = createDashboard({ authToken, inspectors: plugins.inspectors, logger: logger.child("ui"), journal: () => readJournalTail(host.journal.file), throttle: operatorThrottle });
+  const loginCodes = authToken ? createLoginCodes() : undefined;
+  const dashboard = createDashboard({ authToken, inspectors: plugins.inspectors, logger: logger.child("ui"), journal: () => readJournalTail(host.journal.file), throttle: operatorThrottle, loginCodes });
   const app = createGatewayApp({
     ui: dashboard.router,
     operatorThrottle,
@@ -264,6 +268,11 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     plugins: plugins.reports,
     routes: plugins.routes.map((r) => ({ prefix: r.prefix, pluginId: r.pluginId })),
     host,
+    loginLink() {
+      if (!loginCodes) return undefined;
+      const { code, expiresAt } = loginCodes.issue();
+      return { url: `${url}/ui/login?code=${code}`, expiresAt };
+    },
     stop,
   };
 }

@@ -11,6 +11,7 @@ export const PACKAGE_ROOT = path.resolve(__dirname, "..", "..");
 export const STATE_FILES = {
   journal: "journal.jsonl",
   demoHookToken: "hook-token",
+  demoOperatorToken: "operator-token",
   pluginState: "plugins.json",
   pluginsDir: "plugins",
   pluginData: "data",

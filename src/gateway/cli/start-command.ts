@@ -2,7 +2,8 @@
  * `gateway start [--config FILE] [--port N]`: loads the config, starts the
  * gateway and prints the start-up lines on stdout — one line per plugin, the routes, for
  * the demo default the hook token (first start only) with a ready-to-paste curl
- * command, and last `listening: <url>` (parsed by tests and scripts). Runs
+ * command and a one-time login link for the dashboard (every start), and last
+ * `listening: <url>` (parsed by tests and scripts). Runs
  * until SIGINT/SIGTERM, then prints `stopping (<signal>)`, stops cleanly and exits 0.
  * The gateway's modules load when the command runs (not for `--help`).
  */
@@ -35,6 +36,9 @@ export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (lin
     else out(`hook token: stored in ${demoToken.file}`);
     out(`try: curl -X POST -H "Authorization: Bearer ${tokenExpr}" -d '{"text":"hello"}' ${gw.url}/hooks/wake`);
     if (demoToken.firstShow) markShown(demoToken);
+    const link = gw.loginLink();
+    if (link) out(`dashboard: ${link.url} (one-time login link: opens the deliveries page; single use, valid ${Math.round((link.expiresAt - Date.now()) / 60_000)} minutes)`);
+    if (loaded.demoOperatorTokenFile) out(`operator token (dashboard login, /metrics, /api/*): stored in ${loaded.demoOperatorTokenFile}`);
   }
   // Last, so a reader of this line has all the lines above.
   out(`listening: ${gw.url}`);

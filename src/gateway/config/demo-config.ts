@@ -1,7 +1,9 @@
 /**
  * The documented demo default, used when no config file is found: hooks enabled
  * on `/hooks` with a token generated on first use and stored in
- * `<stateDir>/hook-token` (0600), loopback only, echo runner.
+ * `<stateDir>/hook-token` (0600), the dashboard on with an operator token
+ * generated the same way (`<stateDir>/operator-token`, never printed: each start
+ * prints a one-time login link instead), loopback only, echo runner.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -16,18 +18,26 @@ export interface DemoToken {
   firstShow: boolean;
 }
 
+/** A secret kept in `file` (0600), generated on first use: 24 random bytes, base64url. */
+function ensureSecretFile(file: string, randomBytes: (n: number) => Buffer): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
+  const token = randomBytes(24).toString("base64url");
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
 /** Reads the demo hook token from the state dir, creating it on first use. */
 export function ensureDemoToken(stateDir: string, randomBytes: (n: number) => Buffer = crypto.randomBytes): DemoToken {
   const file = path.join(stateDir, STATE_FILES.demoHookToken);
-  fs.mkdirSync(stateDir, { recursive: true });
-  let token: string;
-  if (fs.existsSync(file)) {
-    token = fs.readFileSync(file, "utf8").trim();
-  } else {
-    token = randomBytes(24).toString("base64url");
-    fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  }
+  const token = ensureSecretFile(file, randomBytes);
   return { token, file, firstShow: !fs.existsSync(`${file}.shown`) };
+}
+
+/** The demo's operator token (`gateway.auth.token`: /ui, /metrics, /api/*), created on first use like the hook token. */
+export function ensureDemoOperatorToken(stateDir: string, randomBytes: (n: number) => Buffer = crypto.randomBytes): { token: string; file: string } {
+  const file = path.join(stateDir, STATE_FILES.demoOperatorToken);
+  return { token: ensureSecretFile(file, randomBytes), file };
 }
 
 /** Records that the token was printed, so later starts only show where it is stored. */
@@ -36,9 +46,9 @@ export function markDemoTokenShown(token: DemoToken): void {
 }
 
 /** The demo config snapshot (what `api.config` is for plugins when no file exists). */
-export function demoConfig(token: string): Record<string, unknown> {
+export function demoConfig(token: string, operatorToken: string): Record<string, unknown> {
   return {
-    gateway: { bind: DEFAULTS.bind, port: DEFAULTS.port },
+    gateway: { bind: DEFAULTS.bind, port: DEFAULTS.port, auth: { token: operatorToken } },
     hooks: { enabled: true, token, path: "/hooks" },
     agents: { runner: { kind: "echo" }, defaults: { heartbeat: { every: DEFAULTS.heartbeatEvery } } },
   };

@@ -8,7 +8,7 @@ import path from "node:path";
 import JSON5 from "json5";
 import { GatewayConfigError } from "./config-error";
 import { DEFAULTS, type GatewayConfig } from "./gateway-config";
-import { demoConfig, ensureDemoToken, type DemoToken } from "./demo-config";
+import { demoConfig, ensureDemoOperatorToken, ensureDemoToken, type DemoToken } from "./demo-config";
 import { resolveGatewayConfig } from "./resolve-gateway-config";
 
 export { resolveGatewayConfig };
@@ -47,6 +47,8 @@ export interface LoadedConfig {
   located: LocatedConfig;
   /** Set for the demo default. */
   demoToken?: DemoToken;
+  /** Set for the demo default: where its operator token is kept. */
+  demoOperatorTokenFile?: string;
 }
 
 /** Reads and parses a config file; syntax errors name the file, line and column. */
@@ -84,6 +86,7 @@ export function loadGatewayConfig(opts: LoadOptions = {}): LoadedConfig {
   }
   const stateDir = path.resolve(cwd, DEFAULTS.stateDir);
   const demoToken = ensureDemoToken(stateDir);
-  const config = resolveGatewayConfig(demoConfig(demoToken.token), { configDir: cwd, portOverride: opts.portOverride, demo: true });
-  return { config, located, demoToken };
+  const operator = ensureDemoOperatorToken(stateDir);
+  const config = resolveGatewayConfig(demoConfig(demoToken.token, operator.token), { configDir: cwd, portOverride: opts.portOverride, demo: true });
+  return { config, located, demoToken, demoOperatorTokenFile: operator.file };
 }

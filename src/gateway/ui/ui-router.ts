@@ -22,6 +22,7 @@ import { isUiApiRequest, sendUiError } from "./ui-error";
 import { mountPages } from "./ui-pages";
 import { authenticate, clearedSessionCookie, hasCsrfToken, isSameOrigin, sessionCookie, type UiPrincipal } from "./ui-auth";
 import { renderLogin } from "./views/login-view";
+import { createLoginLinkHandler, type LoginCodes } from "./login-codes";
 
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -43,6 +44,8 @@ export interface DashboardOptions {
   keepAliveMs?: number;
   /** The newest journal entries, for a delivery's journal effects. */
   journal?: () => readonly JournalEntry[];
+  /** One-time login codes (`/ui/login?code=…`, printed by the demo start); none accepted when absent. */
+  loginCodes?: LoginCodes;
 }
 
 export interface Dashboard {
@@ -94,7 +97,9 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     res.status(429).type("html").send(renderLogin({ next, error: message }));
   };
 
+  const loginLink = createLoginLinkHandler({ codes: opts.loginCodes, throttle, sessions, logger: opts.logger, refuseBlocked });
   router.get("/login", (req, res) => {
+    if (typeof req.query.code === "string") return loginLink(req, res, req.query.code);
     const verdict = authenticate(req, token, sessions, throttle);
     if (verdict.kind === "principal") return res.redirect(303, safeNext(req.query.next));
     if (verdict.kind === "blocked") return refuseBlocked(req, res, verdict.retryAfterSeconds, safeNext(req.query.next));

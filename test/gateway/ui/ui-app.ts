@@ -14,6 +14,7 @@ import { createOperatorThrottle } from "../../../src/gateway/http/operator-throt
 import type { HostLogger } from "../../../src/host-contract/host-api";
 import type { JournalEntry } from "../../../src/gateway/journal/journal";
 import { createFakeInspector, type FakeInspector } from "../../helpers/fake-inspector";
+import type { LoginCodes } from "../../../src/gateway/ui/login-codes";
 
 export const OPERATOR_TOKEN = "operator-token-0123456789abcdef";
 export const NOW = Date.parse("2026-11-22T10:30:00.000Z");
@@ -25,7 +26,9 @@ export interface UiApp {
   dashboard: Dashboard;
 }
 
-export function uiApp(opts: { inspector?: FakeInspector | null; authToken?: string | null; now?: () => number; journal?: () => readonly JournalEntry[]; trustProxy?: readonly string[] } = {}): UiApp {
+export function uiApp(
+  opts: { inspector?: FakeInspector | null; authToken?: string | null; now?: () => number; journal?: () => readonly JournalEntry[]; trustProxy?: readonly string[]; loginCodes?: LoginCodes } = {},
+): UiApp {
   const inspector = opts.inspector === null ? undefined : (opts.inspector ?? createFakeInspector());
   let n = 0;
   const now = opts.now ?? (() => NOW);
@@ -40,6 +43,7 @@ export function uiApp(opts: { inspector?: FakeInspector | null; authToken?: stri
     throttle,
     now,
     ...(opts.journal ? { journal: opts.journal } : {}),
+    ...(opts.loginCodes ? { loginCodes: opts.loginCodes } : {}),
   });
   const metrics = createGatewayMetrics({ logger: quiet });
   const app = createGatewayApp({ routes: [], logger: quiet, status: () => ({}), ui: dashboard.router, authToken, metrics, operatorThrottle: throttle, trustProxy: opts.trustProxy });
