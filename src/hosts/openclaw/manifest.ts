@@ -10,7 +10,8 @@
  * token is not required by the schema (a plugin entry without a token must not stop
  * OpenClaw's gateway from starting: the plugin's start fails instead, naming
  * `plugins.entries.inbound-webhooks.config.token`, and its route answers 503).
- * uiHints are plugin.json's, with keys relative to the section.
+ * uiHints are plugin.json's, with keys relative to the section; `cliCommands` and
+ * `activation.onCommands` name the plugin's CLI root (`openclaw inbound-webhooks`).
  *
  * Build-time only: nothing at run time imports this file.
  */
@@ -18,6 +19,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { buildPluginConfigSchema, PLUGIN_MANIFEST_PATH } from "../../config/json-schema/plugin-config-schema";
 import { OPENCLAW_DEFAULTS, PLUGIN_ID, SECTION_KEY } from "./config-snapshot";
+import { OPENCLAW_CLI_DESCRIPTOR } from "./cli";
 
 /** openclaw.plugin.json at the package root (beside plugin.json). */
 export const OPENCLAW_MANIFEST_PATH = path.join(path.dirname(PLUGIN_MANIFEST_PATH), "openclaw.plugin.json");
@@ -49,7 +51,8 @@ export function renderOpenClawManifest(pluginManifestText: string = fs.readFileS
     name: plugin.name,
     description: plugin.description,
     version: plugin.version,
-    activation: { onStartup: true },
+    activation: { onStartup: true, onCommands: [OPENCLAW_CLI_DESCRIPTOR.name] },
+    cliCommands: [OPENCLAW_CLI_DESCRIPTOR],
     uiHints,
     configSchema: buildOpenClawConfigSchema(),
   };

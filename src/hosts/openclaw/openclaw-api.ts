@@ -41,6 +41,8 @@ export interface OpenClawCliContext {
 }
 
 export interface OpenClawCliOptions {
+  /** The command the registrar's commands go under (OpenClaw passes it as `program`). */
+  parentPath?: readonly string[];
   commands?: readonly string[];
   descriptors?: ReadonlyArray<{ name: string; description: string; hasSubcommands: boolean }>;
 }

@@ -7,7 +7,7 @@
  * - config: `plugins.entries.inbound-webhooks.config` → the plugin's `hooks`
  *   (config-snapshot.ts); every start error names OpenClaw's keys.
  * - routes → `api.registerHttpRoute` (http-route.ts); services → one OpenClaw service
- *   (services.ts); CLI → `openclaw webhooks …`; logger → OpenClaw's; lifecycle events
+ *   (services.ts); CLI → `openclaw inbound-webhooks …` (cli.ts); logger → OpenClaw's; lifecycle events
  *   (`gateway_start`/`gateway_stop`, `session_start`/`session_end`) → the contract's
  *   `gateway`/`session` events; state → `<OpenClaw state dir>/inbound-webhooks`.
  * - runtime → host-runtime.ts.
@@ -17,13 +17,14 @@ import path from "node:path";
 import { EventEmitter } from "eventemitter3";
 import { HOST_API_VERSION, type CliRegistrar, type HookPresetContribution, type HostEvents, type HttpRouteRegistration, type PluginApi, type ServiceRegistration } from "../../host-contract/host-api";
 import { activate } from "../../plugin/index";
-import type { OpenClawPluginApi } from "./openclaw-api";
+import type { OpenClawPluginApi, OpenClawRuntime } from "./openclaw-api";
 import { openClawSnapshot, PLUGIN_ID, section } from "./config-snapshot";
 import { createOpenClawHostRuntime } from "./host-runtime";
 import { openClawLogger } from "./host-logger";
 import { openClawRoute } from "./http-route";
 import { bridgeServices, inOpenClawTerms } from "./services";
 import { createServiceScope } from "./service-scope";
+import { addToOpenClawCli, OPENCLAW_CLI_DESCRIPTOR } from "./cli";
 
 export const id = PLUGIN_ID;
 export const name = "Inbound Webhooks";
@@ -38,10 +39,23 @@ export const NOT_AVAILABLE_IN_OPENCLAW = [
   "preset plugins (presets contributed by other plugins)",
 ];
 
-/** OpenClaw's state dir: its runtime's answer, else OPENCLAW_STATE_DIR, else ~/.openclaw. */
+/**
+ * `api.runtime`, read on use: OpenClaw refuses any access to it while it only
+ * collects registrations (the `cli-metadata` mode of `openclaw inbound-webhooks …`),
+ * and the plugin touches the runtime only when it serves or runs.
+ */
+function lazyRuntime(api: OpenClawPluginApi): OpenClawRuntime {
+  return new Proxy({} as OpenClawRuntime, { get: (_target, prop) => Reflect.get(api.runtime, prop) as unknown });
+}
+
+/** OpenClaw's state dir: its runtime's answer (when it may be asked), else OPENCLAW_STATE_DIR, else ~/.openclaw. */
 function openClawStateDir(api: OpenClawPluginApi): string {
-  const resolved = api.runtime?.state?.resolveStateDir?.(process.env);
-  if (typeof resolved === "string" && resolved !== "") return resolved;
+  try {
+    const resolved = api.runtime?.state?.resolveStateDir?.(process.env);
+    if (typeof resolved === "string" && resolved !== "") return resolved;
+  } catch {
+    // cli-metadata registration: no runtime; the environment's answer is OpenClaw's own rule.
+  }
   return process.env.OPENCLAW_STATE_DIR || path.join(os.homedir(), ".openclaw");
 }
 
@@ -73,7 +87,7 @@ export function register(api: OpenClawPluginApi): void {
     stateDir: path.join(stateRoot, PLUGIN_ID),
     logger,
     events,
-    runtime: createOpenClawHostRuntime({ runtime: api.runtime, config: api.config, entry, scope }),
+    runtime: createOpenClawHostRuntime({ runtime: lazyRuntime(api), config: api.config, entry, scope }),
     hostApiVersion: HOST_API_VERSION,
     registerHttpRoute: (route) => void routes.push(route),
     registerService: (service) => void services.push(service),
@@ -88,10 +102,7 @@ export function register(api: OpenClawPluginApi): void {
   }
   for (const route of routes) api.registerHttpRoute(openClawRoute(route, api.config));
   if (clis.length > 0) {
-    api.registerCli(({ program }) => clis.forEach((add) => add(program)), {
-      commands: ["webhooks"],
-      descriptors: [{ name: "webhooks", description: "Inbound webhooks: the delivery ledger and runs, dry runs of mapped hooks", hasSubcommands: true }],
-    });
+    api.registerCli(({ program }) => addToOpenClawCli(program, clis), { descriptors: [OPENCLAW_CLI_DESCRIPTOR] });
   }
   followLifecycle(api, events);
   if (services.length > 0) {

@@ -46,7 +46,7 @@ function fakeOpenClaw(stateDir: string, pluginConfig: Record<string, unknown> | 
     },
     registerHttpRoute: (r) => void fake.routes.push(r),
     registerService: (s) => void fake.services.push(s),
-    registerCli: (_r, opts) => void fake.clis.push(...(opts?.commands ?? [])),
+    registerCli: (_r, opts) => void fake.clis.push(...(opts?.descriptors ?? []).map((d) => d.name)),
   };
   return fake;
 }
@@ -68,12 +68,12 @@ describe("the OpenClaw entry", () => {
   beforeEach(() => (state = tempDir("iw-openclaw-")));
   afterEach(() => state.remove());
 
-  it("registers a prefix route with plugin auth at /webhooks, one service and `openclaw webhooks`", () => {
+  it("registers a prefix route with plugin auth at /webhooks, one service and `openclaw inbound-webhooks`", () => {
     const fake = fakeOpenClaw(state.dir, { token: TOKEN });
     plugin.register(fake.api);
     expect(fake.routes.map((r) => ({ path: r.path, match: r.match, auth: r.auth }))).toEqual([{ path: "/webhooks", match: "prefix", auth: "plugin" }]);
     expect(fake.services.map((s) => s.id)).toEqual(["inbound-webhooks"]);
-    expect(fake.clis).toEqual(["webhooks"]);
+    expect(fake.clis).toEqual(["inbound-webhooks"]);
   });
 
   it("serves /webhooks/wake through OpenClaw's node:http request once its service started: the event goes to agent:main:main", async () => {
