@@ -1,6 +1,6 @@
 /**
  * Shared joi settings and the translation of joi errors into the catalogue's
- * `invalid_payload` / `model_not_allowed` errors: every problem listed in
+ * `invalid_payload` / `model_not_allowed` / `channel_unavailable` errors: every problem listed in
  * `details` as `{ field, message }`, one sentence each naming the field and rule.
  */
 import type Joi from "joi";
@@ -49,16 +49,24 @@ export function toProblems(error: Joi.ValidationError): Problem[] {
   return out;
 }
 
+/** True for the problem of a channel the host does not offer right now (the value set of `channel`). */
+function isUnofferedChannel(p: Problem): boolean {
+  return p.field === "channel" && p.type === "any.only";
+}
+
 /**
- * `model_not_allowed` when the model is the only problem, else `invalid_payload`
- * listing every problem (the model's included). `subject` names what was
- * validated in the sentence ("request body", "action of mapping github").
+ * `model_not_allowed` when the model is the only problem, `channel_unavailable`
+ * when a channel the host does not offer is (SPEC §4.2, §15: the message lists the
+ * ones it offers), else `invalid_payload` listing every problem (those included).
+ * `subject` names what was validated in the sentence ("request body", "action of
+ * mapping github").
  */
 export function validationError(problems: Problem[], subject = "request body"): HookError {
   const details: ErrorDetail[] = problems.map(({ field, message }) => ({ field, message }));
   if (problems.length === 1 && problems[0].type === MODEL_NOT_ALLOWED) {
     return hookErrors.modelNotAllowed({ problem: details[0].message }, { details });
   }
+  if (problems.length === 1 && isUnofferedChannel(problems[0])) return hookErrors.channelUnavailable({ problem: details[0].message }, { details });
   if (details.length === 1) return hookErrors.invalidField({ subject, problem: details[0].message }, { details });
   return hookErrors.invalidFields({ subject, count: details.length, problems: details.map((d) => d.message).join("; ") }, { details });
 }

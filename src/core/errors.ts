@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   invalid_payload: 400,
   model_not_allowed: 400,
+  channel_unavailable: 400,
   not_found: 404,
   delivery_not_found: 404,
   delivery_body_not_stored: 409,
@@ -129,6 +130,7 @@ export const HOOK_ERROR_CATALOGUE = {
   invalidField: { code: "invalid_payload", status: 400, message: "Invalid {subject}: {problem}." },
   invalidFields: { code: "invalid_payload", status: 400, message: "Invalid {subject} ({count} problems): {problems}." },
   modelNotAllowed: { code: "model_not_allowed", status: 400, message: "{problem}." },
+  channelUnavailable: { code: "channel_unavailable", status: 400, field: "channel", message: "{problem}." },
   mailPushInvalid: { code: "invalid_payload", status: 400, message: "The mail push is invalid." },
   sessionKeyPrefixNotAllowed: {
     code: "invalid_payload",

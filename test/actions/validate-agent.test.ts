@@ -97,12 +97,6 @@ describe("validateAgent: one negative test per rule", () => {
     ['deliver "yes"', { deliver: "yes" }, "deliver", "deliver must be a boolean (true or false)"],
     ['deliver "true" (not coerced)', { deliver: "true" }, "deliver", "deliver must be a boolean (true or false)"],
     ["deliver 1", { deliver: 1 }, "deliver", "deliver must be a boolean (true or false)"],
-    [
-      "channel unknown",
-      { channel: "sms" },
-      "channel",
-      'channel must be "last" or one of the channels the gateway offers: phone_chat, bot_chat, community_chat, workspace_chat, privacy_chat, device_chat, enterprise_chat',
-    ],
     ["to not a string", { to: 12345 }, "to", "to must be a string"],
     ["to empty", { to: "" }, "to", "to must not be empty or blank"],
     ["to blank", { to: "  " }, "to", "to must not be empty or blank"],
@@ -196,6 +190,21 @@ describe("validateAgent: normalisation", () => {
     expect(accepted(valid({ channel: "last", to: "not a phone" })).to).toBe("not a phone");
   });
 
+  it("a channel the host does not offer → channel_unavailable naming the ones it offers (SPEC §4.2)", () => {
+    const e = problems(valid({ channel: "sms" }));
+    expect(e.code).toBe("channel_unavailable");
+    expect(e.status).toBe(400);
+    const message = 'channel must be "last" or one of the channels the gateway offers: phone_chat, bot_chat, community_chat, workspace_chat, privacy_chat, device_chat, enterprise_chat';
+    expect(e.details).toEqual([{ field: "channel", message }]);
+    expect(e.message).toBe(`${message}.`);
+  });
+
+  it("an unoffered channel beside another problem is listed under invalid_payload", () => {
+    const e = problems(valid({ channel: "sms", deliver: "yes" }));
+    expect(e.code).toBe("invalid_payload");
+    expect(e.details?.map((d) => d.field)).toEqual(["deliver", "channel"]);
+  });
+
   it("accepts channels only while the host offers them", () => {
     expect(problems(valid({ channel: "workspace_chat_plugin" })).details?.[0].field).toBe("channel");
     const ctx = context({ channels: ["bot_chat", "workspace_chat_plugin"] });
@@ -204,6 +213,7 @@ describe("validateAgent: normalisation", () => {
 
   it("says so when the host offers no channel at all", () => {
     const e = problems(valid({ channel: "bot_chat" }), context({ channels: [] }));
+    expect(e.code).toBe("channel_unavailable");
     expect(e.details).toEqual([{ field: "channel", message: 'channel must be "last" (the gateway offers no other channels right now)' }]);
   });
 

@@ -67,12 +67,14 @@ describe("POST /hooks/agent: field rules, model allow-list, channels and the 202
 
   it("blank message → 400 naming message", () => expectInvalid({ message: "  " }, "message", "message must not be empty or blank"));
   it('deliver "yes" → 400 naming deliver', () => expectInvalid({ deliver: "yes" }, "deliver", "deliver must be a boolean (true or false)"));
-  it('channel "sms" → 400 listing the valid channels', () =>
-    expectInvalid(
-      { channel: "sms", to: "42" },
-      "channel",
-      'channel must be "last" or one of the channels the gateway offers: phone_chat, bot_chat, community_chat, workspace_chat, privacy_chat, device_chat, enterprise_chat',
-    ));
+  it('channel "sms" → 400 channel_unavailable listing the channels offered', async () => {
+    const res = await post(validAgent({ channel: "sms", to: "42" }));
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("channel_unavailable");
+    expect(res.body.details).toEqual([
+      { field: "channel", message: 'channel must be "last" or one of the channels the gateway offers: phone_chat, bot_chat, community_chat, workspace_chat, privacy_chat, device_chat, enterprise_chat' },
+    ]);
+  });
   it("timeoutSeconds 0 → 400", () => expectInvalid({ timeoutSeconds: 0 }, "timeoutSeconds", "timeoutSeconds must be greater than 0"));
   it("timeoutSeconds -1 → 400", () => expectInvalid({ timeoutSeconds: -1 }, "timeoutSeconds", "timeoutSeconds must be greater than 0"));
   it('timeoutSeconds "5" → 400 (never coerced)', () => expectInvalid({ timeoutSeconds: "5" }, "timeoutSeconds", "timeoutSeconds must be a number"));
