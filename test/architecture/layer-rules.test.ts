@@ -43,6 +43,8 @@ describe("layer rules", () => {
     ["adapters-never-import-plugin-or-gateway", { "src/http/a.ts": 'import { b } from "../plugin/b";\nexport const a = b;\n', "src/plugin/b.ts": "export const b = 1;\n" }],
     ["plugin-never-imports-gateway", { "src/plugin/a.ts": 'import { b } from "../gateway/b";\nexport const a = b;\n', "src/gateway/b.ts": "export const b = 1;\n" }],
     ["gateway-knows-only-host-contract-and-entry", { "src/gateway/a.ts": 'import { b } from "../runs/b";\nexport const a = b;\n', "src/runs/b.ts": "export const b = 1;\n" }],
+    ["core-never-imports-host-adapters", { "src/runs/a.ts": 'import { b } from "../hosts/openclaw/b";\nexport const a = b;\n', "src/hosts/openclaw/b.ts": "export const b = 1;\n" }],
+    ["host-adapters-know-only-host-contract-and-entry", { "src/hosts/openclaw/a.ts": 'import { b } from "../../runs/b";\nexport const a = b;\n', "src/runs/b.ts": "export const b = 1;\n" }],
     [
       "no-circular",
       { "src/runs/a.ts": 'import { b } from "./b";\nexport const a = 1;\nexport const c = b;\n', "src/runs/b.ts": 'import { a } from "./a";\nexport const b = a;\n' },
