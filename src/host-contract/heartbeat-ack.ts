@@ -7,6 +7,12 @@
  */
 
 export const HEARTBEAT_TOKEN = "HEARTBEAT_OK";
+/**
+ * `meta.kind` of the system event a finished run posts to the main session (its
+ * summary). A host may treat a heartbeat that carries only such events as nothing
+ * new: the embedded gateway's echo runner acknowledges it (one hook, one message).
+ */
+export const RUN_SUMMARY_EVENT_KIND = "run-summary";
 /** Characters other than the token an acknowledgement may carry. */
 export const HEARTBEAT_ACK_MAX_OTHER_CHARS = 300;
 

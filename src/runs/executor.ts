@@ -3,6 +3,7 @@
  * then delivery of the reply, the summary on the main session, and an immediate
  * heartbeat for wakeMode "now" (SPEC §5.3).
  */
+import { RUN_SUMMARY_EVENT_KIND } from "../host-contract/heartbeat-ack";
 import type { HostRuntime, RunTurnRequest } from "../host-contract/host-api";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginEmitter } from "../core/events";
@@ -69,7 +70,7 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     try {
       await runtime.sessions.enqueueSystemEvent(mainKey(), text, {
         source: `hook:${run.source.hook}`,
-        kind: "run-summary",
+        kind: RUN_SUMMARY_EVENT_KIND,
         runId: run.id,
         dedupeKey: summaryDedupeKey(run.id),
         wrapped: text !== summary,

@@ -81,7 +81,7 @@ export async function drainPending(o: DrainOptions): Promise<DrainReport> {
       }
     }
     const batch = planBatch(o.reason, queue, budget, budget <= MIN_PROMPT_CHARS ? 1 : Infinity);
-    const result = await o.turns.runBoundedTurn({ sessionKey: o.mainKey, message: batch.message, timeoutMs: o.turnTimeoutMs, signal: o.signal, maxPromptChars: budget });
+    const result = await o.turns.runBoundedTurn({ sessionKey: o.mainKey, message: batch.message, timeoutMs: o.turnTimeoutMs, signal: o.signal, maxPromptChars: budget, heartbeatEvents: batch.events });
     if (o.signal.aborted) break;
     if (result.status === "ok") {
       queue.splice(0, batch.events.length);

@@ -3,7 +3,7 @@
  * prior conversation. The gateway wraps runners with timeouts, per-session
  * ordering, history and the journal (see agent-turns.ts).
  */
-import type { ThinkingLevel } from "../../host-contract/host-api";
+import type { SystemEventMeta, ThinkingLevel } from "../../host-contract/host-api";
 import type { ChatMessage } from "../sessions/session-store";
 
 export interface RunnerTurn {
@@ -15,6 +15,8 @@ export interface RunnerTurn {
   history: readonly ChatMessage[];
   message: string;
   signal: AbortSignal;
+  /** Set for a heartbeat turn: the system events its message carries (with their meta), oldest first. */
+  heartbeatEvents?: ReadonlyArray<{ meta?: SystemEventMeta }>;
 }
 
 export interface RunnerResult {

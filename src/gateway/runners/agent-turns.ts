@@ -8,7 +8,7 @@
 import type { HostLogger, RunTurnRequest, RunTurnResult } from "../../host-contract/host-api";
 import type { Journal } from "../journal/journal";
 import type { ChatMessage, SessionStore } from "../sessions/session-store";
-import type { AgentRunner } from "./agent-runner";
+import type { AgentRunner, RunnerTurn } from "./agent-runner";
 
 /** A turn as the gateway itself asks for it (the heartbeat): RunTurnRequest plus a prompt bound. */
 export interface TurnRequest extends RunTurnRequest {
@@ -17,6 +17,8 @@ export interface TurnRequest extends RunTurnRequest {
    * history messages are left out of this call until it fits (they stay stored).
    */
   maxPromptChars?: number;
+  /** A heartbeat turn: the system events its message carries, handed to the runner as they are. */
+  heartbeatEvents?: RunnerTurn["heartbeatEvents"];
 }
 
 export interface TurnResult extends RunTurnResult {
@@ -94,7 +96,7 @@ export function createAgentTurns(opts: AgentTurnsOptions): AgentTurns {
         signal.addEventListener("abort", () => resolve({ status: "timeout", error: timeout.aborted ? `timed out after ${req.timeoutMs} ms` : "the run was aborted" }), { once: true }),
       );
       const ran = opts.runner
-        .run({ sessionKey: req.sessionKey, model, thinking: req.thinking, history, message, signal })
+        .run({ sessionKey: req.sessionKey, model, thinking: req.thinking, history, message, signal, ...(req.heartbeatEvents ? { heartbeatEvents: req.heartbeatEvents } : {}) })
         .then((r): RunTurnResult => r)
         .catch((e: unknown): RunTurnResult =>
           signal.aborted ? { status: "timeout", error: timeout.aborted ? `timed out after ${req.timeoutMs} ms` : "the run was aborted" } : { status: "error", error: (e as Error)?.message ?? String(e) },
