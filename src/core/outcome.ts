@@ -34,6 +34,20 @@ export interface Outcome {
   replayed?: boolean;
   /** The request's idempotency key, when it had one. */
   idempotencyKey?: string;
+  /**
+   * The client went away before the answer was written, but the request took effect
+   * (a `Prefer: wait` sender that gave up after its run was stored): recorded as
+   * answered, marked `client_went_away` in the ledger.
+   */
+  clientGone?: boolean;
+}
+
+/** The ledger's code of an accepted request whose client went away before the answer. */
+export const CLIENT_WENT_AWAY = "client_went_away";
+
+/** True when the outcome took effect: an accepted kind (a run stored, a wake queued, a skip or a challenge answered). */
+export function tookEffect(o: Outcome): boolean {
+  return o.kind !== "refused" && o.kind !== "served";
 }
 
 /** An outcome with the defaults filled in. */

@@ -71,8 +71,14 @@ export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const hr = hookRequest(req, config.path, requestId);
     const rec: RequestRecord = { requestId, startedAt: clock(), startedHr: performance.now(), client: hr.client, method: hr.method, url: hr.url, hook: hr.hook, reported: false };
+    // The client may go away while the request is handled (a Prefer: wait sender giving up):
+    // what the request did is then reported once the pipeline has answered, not dropped.
+    let handling = true;
+    let gone = false;
     res.once("close", () => {
-      if (!res.writableFinished) pipeline.aborted(rec);
+      if (res.writableFinished) return;
+      if (handling) gone = true;
+      else pipeline.aborted(rec);
     });
     const io = { readBody: () => readBody(req, body), onClientGone: (stop: () => void) => void res.once("close", stop) };
     pipeline
@@ -83,6 +89,8 @@ export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
         return { answer: unexpectedAnswer() };
       })
       .then((handled) => {
+        handling = false;
+        if (gone) return pipeline.clientGone(hr, rec, handled);
         pipeline.report(rec, handled);
         res.once("finish", () => pipeline.finished(hr, rec, handled));
         writeAnswer(req, res, handled.answer);

@@ -11,7 +11,7 @@
  * configured secrets wherever they appear.
  */
 import type { ModuleLogger } from "../../core/logger";
-import { refusedBeforeAuthentication, type Outcome } from "../../core/outcome";
+import { CLIENT_WENT_AWAY, refusedBeforeAuthentication, type Outcome } from "../../core/outcome";
 import { redactHeaders, redactText } from "../../host-contract/redaction";
 import { isLedgerRoute } from "../hook-route";
 import type { HookRequest } from "./hook-request";
@@ -52,7 +52,7 @@ export function createDeliveryRecorder(opts: { ledger: LedgerAccess; logger: Mod
           ...(o.mappingId !== undefined ? { mappingId: o.mappingId } : {}),
           client: req.client,
           status: d.status,
-          ...(o.code !== undefined ? { code: o.code } : {}),
+          ...(o.code !== undefined ? { code: o.code } : o.clientGone ? { code: CLIENT_WENT_AWAY } : {}),
           latencyMs: clock() - d.receivedAt,
           ...(o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey } : {}),
           runIds: [...o.runIds],

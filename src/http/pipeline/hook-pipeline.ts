@@ -30,6 +30,7 @@ import type { WaitGate } from "../responses/prefer-wait";
 import { createAccept, type Accept } from "./accept";
 import { createAdmission } from "./admit";
 import { refusal, type Answer, type HookRequest } from "./hook-request";
+import { tookEffect } from "../../core/outcome";
 import type { RatePolicy } from "./rate-policy";
 import { serveRead } from "./read";
 import { createRespond } from "./respond";
@@ -90,6 +91,13 @@ export interface HookPipeline {
   finished(req: HookRequest, rec: RequestRecord, handled: Handled): void;
   /** Reports a request whose client went away before it was answered. */
   aborted(rec: RequestRecord): void;
+  /**
+   * The client went away before the answer was written. A request that took effect
+   * (its run stored) is still reported and recorded, as 2xx with `clientGone`
+   * (SPEC §11: every request that reaches a hook route is recorded); any other is
+   * reported as aborted.
+   */
+  clientGone(req: HookRequest, rec: RequestRecord, handled: Handled): void;
 }
 
 /** The one accept path of a runtime: live requests and replay share it. */
@@ -128,16 +136,27 @@ export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
     return { answer: withHeaders(answer, headers), rawBody };
   }
 
+  const report: HookPipeline["report"] = (rec, { answer, rawBody }) => {
+    if (rawBody) rec.bodyBytes = rawBody.length;
+    reporter.report(rec, answer.status, answer.outcome);
+  };
+  const finished: HookPipeline["finished"] = (req, rec, { answer, rawBody }) => {
+    recorder?.finished(req, { receivedAt: rec.startedAt, status: answer.status, outcome: answer.outcome, ...(rawBody ? { rawBody } : {}), ...(answer.body !== undefined ? { answer: answer.body } : {}) });
+  };
+
   return {
     handle,
-    report(rec, { answer, rawBody }) {
-      if (rawBody) rec.bodyBytes = rawBody.length;
-      reporter.report(rec, answer.status, answer.outcome);
-    },
-    finished(req, rec, { answer, rawBody }) {
-      recorder?.finished(req, { receivedAt: rec.startedAt, status: answer.status, outcome: answer.outcome, ...(rawBody ? { rawBody } : {}), ...(answer.body !== undefined ? { answer: answer.body } : {}) });
-    },
+    report,
+    finished,
     aborted: (rec) => reporter.aborted(rec),
+    clientGone(req, rec, handled) {
+      const { answer } = handled;
+      if (answer.status >= 300 || !tookEffect(answer.outcome)) return reporter.aborted(rec);
+      const gone: Handled = { ...handled, answer: { ...answer, outcome: { ...answer.outcome, clientGone: true } } };
+      logger.info("hook request accepted; the client went away before the answer", { requestId: rec.requestId, hook: rec.hook, status: answer.status, runIds: answer.outcome.runIds });
+      report(rec, gone);
+      finished(req, rec, gone);
+    },
   };
 }
 
