@@ -18,30 +18,21 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import type { GatewayConfig } from "./config/gateway-config";
-import { GatewayConfigError, gatewayConfigErrors } from "./config/config-error";
+import { gatewayConfigErrors } from "./config/config-error";
 import { resolveGatewayAuthToken } from "./config/auth-token";
 import { createGatewayLogger, type GatewayLogger } from "./logger";
-import { PACKAGE_ROOT, STATE_FILES } from "./paths";
 import { createHostState, type HostState } from "./host-state";
-import { discoverPlugins } from "./plugins/discover";
-import { openPluginState } from "./plugins/plugin-state";
-import { hooksStatus } from "./http/hooks-status";
-import { loadPlugins, type LoadedPlugins, type PluginReport } from "./plugins/plugin-loader";
+import type { LoadedPlugins, PluginReport } from "./plugins/plugin-loader";
+import { buildGatewayApp, createServiceSteps, loadGatewayPlugins } from "./gateway-steps";
 import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
-import { createGatewayApp } from "./http/create-app";
 import { createGatewayMetrics } from "./metrics/gateway-metrics";
 import { ensurePortFree, portInUse } from "./http/port-check";
-import { createOperatorThrottle } from "./http/operator-throttle";
-import { createDashboard } from "./ui/ui-router";
-import { createLoginCodes } from "./ui/login-codes";
 import { createExpressServer } from "./http/express-server";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
-import { readJournalTail } from "./journal/journal-tail";
 
 /** After the grace period, how long requests still in flight may take before their connections are cut. */
 const IN_FLIGHT_CLOSE_MS = 1000;
@@ -126,36 +117,18 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   }
   host.events.emit("gateway", { phase: "starting" });
 
-  const discovered = discoverPlugins({
-    builtinDir: opts.builtinDir === null ? undefined : (opts.builtinDir ?? PACKAGE_ROOT),
-    paths: config.pluginPaths,
-    installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
-    state: openPluginState(config.stateDir),
-  });
   const metrics = createGatewayMetrics({ logger: log });
   let plugins: LoadedPlugins;
   try {
-    plugins = loadPlugins({ config, discovered, runtime: host.runtime, events: host.events, logger, channels: host.channels, metrics: metrics.forPlugin });
+    plugins = loadGatewayPlugins({ config, builtinDir: opts.builtinDir, host, logger, metrics }, journalLine);
   } catch (e) {
     host.journal.close();
     throw e;
   }
-  for (const r of plugins.reports) {
-    journalLine({ type: "plugin", id: r.id ?? path.basename(r.dir), status: r.status, ...(r.reason ? { reason: r.reason } : {}) });
-  }
 
-  const started: LoadedPlugins["services"] = [];
-  const stopServices = async () => {
-    for (const s of [...started].reverse()) {
-      try {
-        await s.stop();
-      } catch (e) {
-        log.error(`service ${s.id} failed to stop`, { plugin: s.pluginId, error: (e as Error).message });
-      }
-    }
-    started.length = 0;
-  };
+  const services = createServiceSteps(config.configPath, log);
   let server: http.Server | undefined;
+  let dashboard: ReturnType<typeof buildGatewayApp>["dashboard"] | undefined;
   const abortStart = async (e: unknown): Promise<never> => {
     if (server?.listening) {
       dashboard?.close();
@@ -163,7 +136,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
       server.closeAllConnections();
       await closed;
     }
-    await stopServices();
+    await services.stopAll();
     await plugins.deactivate();
     host.journal.close();
     throw e;
@@ -173,46 +146,13 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
     await abortStart(gatewayConfigErrors.lastRouteChannelUnknown({ channels: host.channels.list().join(", ") }, { file: config.configPath }));
   }
 
-  for (const s of plugins.services) {
-    try {
-      await s.start();
-      started.push(s);
-    } catch (e) {
-      // A plugin that finds its config wrong only when it starts (e.g. a secret's variable is unset) stops the start as invalid config.
-      const err = e as Error;
-      await abortStart(
-        err?.name === "ConfigError"
-          ? GatewayConfigError.fromPluginMessage(config.configPath, err.message)
-          : new Error(`service ${s.id} of plugin ${s.pluginId} failed to start: ${err?.message ?? String(e)}`),
-      );
-    }
-  }
+  await services.startAll(plugins.services, abortStart);
 
   let draining = false;
-  // One throttle for the operator token on every route and carrier (/ui login and Bearer, /api, /metrics).
-  const operatorThrottle = createOperatorThrottle();
-  const loginCodes = authToken ? createLoginCodes() : undefined;
-  const dashboard = createDashboard({ authToken, inspectors: plugins.inspectors, logger: logger.child("ui"), journal: () => readJournalTail(host.journal.file), throttle: operatorThrottle, loginCodes });
-  const app = createGatewayApp({
-    ui: dashboard.router,
-    operatorThrottle,
-    isStopping: () => draining,
-    routes: plugins.routes,
-    authToken,
-    metrics,
-    trustProxy: config.trustProxy,
-    logger: log,
-    status: () => ({
-      plugins: plugins.reports,
-      channels: host.channels.list(),
-      mainSession: {
-        pending: host.sessions.get(MAIN_SESSION_KEY).pending.length,
-        lastRoute: host.channels.resolveLast(MAIN_SESSION_KEY) ?? null,
-      },
-      heartbeat: { everyMs: config.heartbeatEveryMs },
-      hooks: hooksStatus(plugins.inspectors, log),
-    }),
-  });
+  const built = buildGatewayApp({ config, authToken, plugins, host, logger, log, metrics, isStopping: () => draining });
+  dashboard = built.dashboard;
+  const app = built.app;
+  const loginCodes = built.loginCodes;
   server = createExpressServer(app);
   server.on("clientError", createClientErrorHandler({ logger: log }));
   let port: number;
@@ -223,14 +163,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   }
 
   // Nothing can fail the start any more: services may now act on accepted work.
-  for (const s of started) {
-    if (!s.ready) continue;
-    try {
-      await s.ready();
-    } catch (e) {
-      await abortStart(new Error(`service ${s.id} of plugin ${s.pluginId} failed to get ready: ${(e as Error).message}`));
-    }
-  }
+  await services.readyAll(abortStart);
   const url = urlOf(config.bind, port);
   const exposed = bindWarning(config.bind);
   if (exposed) log.warn(exposed);
@@ -249,8 +182,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
       journalLine({ type: "gateway", phase: "stopping" });
       log.info("gateway stopping");
       await host.heartbeat.stop();
-      await stopServices();
-      dashboard.close();
+      await services.stopAll();
+      built.dashboard.close();
       // Stop listening; requests in flight (answered with Connection: close) get a moment to finish.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const cut = setTimeout(() => server.closeAllConnections(), IN_FLIGHT_CLOSE_MS);

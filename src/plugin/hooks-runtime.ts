@@ -64,6 +64,18 @@ export interface HooksRuntime {
   stop(): Promise<void>;
 }
 
+/** The hooks' metrics over the host's metrics port: requests by hook, runs, queue depth, ledger size. */
+function metricsOf(opts: HooksRuntimeOptions, port: HostMetrics, read: { queuedCount: () => number; ledgerEntries: () => number }): HookMetrics {
+  return createHookMetrics({
+    metrics: port,
+    emitter: opts.emitter,
+    knownHooks: opts.mappings.describe().flatMap((d) => (d.match.path !== undefined ? [d.match.path] : [])),
+    signatureSchemes: opts.mappings.verifications().map((v) => v.config.scheme),
+    queueDepth: read.queuedCount,
+    ledgerEntries: read.ledgerEntries,
+  });
+}
+
 /** Opens the store, reads the queue and builds the pipeline on top of them (no run is started yet). */
 export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   const { config, runtime, emitter, logs } = opts;
@@ -106,17 +118,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     db.close();
     throw e;
   }
-  let metrics: HookMetrics | undefined;
-  if (opts.metrics) {
-    metrics = createHookMetrics({
-      metrics: opts.metrics,
-      emitter,
-      knownHooks: opts.mappings.describe().flatMap((d) => (d.match.path !== undefined ? [d.match.path] : [])),
-      signatureSchemes: opts.mappings.verifications().map((v) => v.config.scheme),
-      queueDepth: () => queue.queuedCount,
-      ledgerEntries: () => store.count(),
-    });
-  }
+  const metrics = opts.metrics && metricsOf(opts, opts.metrics, { queuedCount: () => queue.queuedCount, ledgerEntries: () => store.count() });
 
   const idempotency = createIdempotencyGuard({ ttlSeconds: config.idempotency.ttlSeconds, database: db, logger: logs.forModule("idempotency") });
   // One accept path for live requests and replays (SPEC §4.1).

@@ -15,11 +15,12 @@ import type { HostRuntime } from "../host-contract/host-api";
 import type { RunsConfig } from "../config/types";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginEmitter } from "../core/events";
-import { err, hookErrors, ok, type Result } from "../core/errors";
+import { err, ok, type Result } from "../core/errors";
 import { type RunExecutor, type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "../core/runs";
-import { errorCode, storageFaultCode, storageUnavailable } from "../core/storage-fault";
 import { isoAt, systemClock, type Clock } from "../core/clock";
-import { carryOutRecovery, readRecoveryPlan, type RecoveryPlan, type Unreported } from "./recovery";
+import { notStored, refuseRuns } from "./run-admission";
+import { carryOutRecovery, readRecoveryPlan, type RecoveryPlan } from "./recovery";
+import { createSummaryRetry } from "./summary-retry";
 import { failureSummary } from "./summary";
 import { safeEmit } from "./safe-emit";
 import { waitAtMost } from "./wait-at-most";
@@ -47,8 +48,6 @@ export interface RunQueueOptions {
 
 type Phase = "idle" | "starting" | "started" | "stopping" | "stopped";
 
-
-
 const SHUTDOWN_REASON = "the gateway is shutting down";
 
 /** Creates the queue. Call `start()` (recovery + workers) before serving, `stop(graceMs)` on shutdown. */
@@ -74,9 +73,6 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   let stopPromise: Promise<void> | undefined;
   /** What recovery acts on, read by open() (no writes) and used by start(). */
   let recovery: RecoveryPlan | undefined;
-  /** Summaries that could not be posted (storage fault on the host): retried. */
-  const unreported = new Map<string, Unreported>();
-  let retryTimer: NodeJS.Timeout | undefined;
 
   /** Applies a state change; false (logged) when it could not be stored. */
   function persist(id: string, patch: Parameters<RunStore["update"]>[1], transition: string): boolean {
@@ -92,6 +88,10 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       return false;
     }
   }
+
+  /** Summaries that could not be posted and runs that could not be started: retried every `retryDelayMs`. */
+  const retry = createSummaryRetry({ executor, logger, persist, delayMs: retryDelayMs, isStarted: () => phase === "started", afterRetry: () => pump() });
+  const { unreported, repost, schedule: scheduleRetry } = retry;
 
   function addQueued(run: RunRecord): void {
     if (queuedIds.has(run.id) || running.has(run.id)) return;
@@ -124,24 +124,6 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
         return;
       }
     }
-  }
-
-  /** Retries, after `retryDelayMs`, the runs that could not be started and the summaries that could not be posted. */
-  function scheduleRetry(): void {
-    if (retryTimer || phase !== "started") return;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      void retryUnreported().then(pump);
-    }, retryDelayMs);
-    retryTimer.unref?.();
-  }
-
-  async function retryUnreported(): Promise<void> {
-    for (const [id, run] of [...unreported]) {
-      if (phase !== "started") return;
-      if (await repost(run)) unreported.delete(id);
-    }
-    if (unreported.size > 0) scheduleRetry();
   }
 
   function finish(run: RunRecord, outcome: RunOutcome): void {
@@ -185,18 +167,6 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     return true;
   }
 
-  /** Posts a recorded summary (with the run's dedupe key) and clears its pending flag; false when it could not be posted. */
-  async function repost(run: Unreported): Promise<boolean> {
-    try {
-      await executor.repostSummary(run);
-    } catch (e) {
-      logger.error("run summary could not be posted; kept pending and retried", { runId: run.id, code: "summary_failed", cause: errorCode(e) ?? "unknown", error: e instanceof Error ? e.message : String(e) });
-      return false;
-    }
-    persist(run.id, { summaryPending: false }, "summary posted");
-    return true;
-  }
-
   /** Reads what recovery will act on; writes nothing. Malformed rows are named and skipped by the store. */
   function open(): void {
     recovery ??= readRecoveryPlan(store);
@@ -226,8 +196,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   async function doStop(graceMs: number): Promise<void> {
     phase = "stopping";
     if (startPromise) await startPromise.catch(() => undefined);
-    if (retryTimer) clearTimeout(retryTimer);
-    retryTimer = undefined;
+    retry.cancel();
     const allDone = (): Promise<unknown> => Promise.all([...running.values()].map((r) => r.done));
     if (running.size > 0 && !(await waitAtMost(allDone(), graceMs))) {
       logger.warn("grace period over; cancelling runs still in progress (the next start reports them as interrupted)", {
@@ -246,31 +215,24 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   /** Staged inserts not yet committed: they count towards `maxQueued`. */
   let accepting = 0;
 
-  /** The checks before a run is stored, and the record to store; an error Result when refused. */
-  function admit(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string }): Result<RunRecord> {
-    if (phase === "stopping" || phase === "stopped") return err(hookErrors.shuttingDown());
-    if (action.sessionKey === runtime.sessions.mainKey) {
-      return err(hookErrors.sessionKeyIsMainSession());
-    }
-    const depth = (phase === "started" ? queued.length : store.countQueued()) + accepting;
-    if (depth >= config.maxQueued) {
-      logger.warn("run refused: queue full", { code: "overloaded", queued: depth, maxQueued: config.maxQueued, requestId: source.requestId });
-      return err(hookErrors.overloaded({ maxQueued: config.maxQueued }, { headers: { "Retry-After": retryAfter } }));
-    }
+  /** The admission checks of `runs` now; an error when they are refused. */
+  const refused = (runs: ReadonlyArray<Pick<RunRecord, "action" | "source">>) =>
+    refuseRuns(
+      { stopping: phase === "stopping" || phase === "stopped", mainKey: runtime.sessions.mainKey, depth: (phase === "started" ? queued.length : store.countQueued()) + accepting, maxQueued: config.maxQueued, retryAfter, logger },
+      runs,
+    );
+
+  /** A new queued run record. */
+  function newRecord(action: RunRecord["action"], source: RunRecord["source"], idempotencyKey: string | undefined): RunRecord {
     const record: RunRecord = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
-    if (opts.idempotencyKey !== undefined) record.idempotencyKey = opts.idempotencyKey;
-    return ok(record);
+    if (idempotencyKey !== undefined) record.idempotencyKey = idempotencyKey;
+    return record;
   }
 
-  function notStored(e: unknown, source: RunRecord["source"]): Result<never> {
-    const fault = storageFaultCode(e);
-    logger.error("run could not be stored; not accepted", {
-      code: fault ? "storage_unavailable" : "store_failed",
-      cause: errorCode(e) ?? "unknown",
-      requestId: source.requestId,
-      error: e instanceof Error ? e.message : String(e),
-    });
-    return err(fault ? storageUnavailable(e) : hookErrors.runNotStored({ cause: e }));
+  /** The checks before a run is stored, and the record to store; an error Result when refused. */
+  function admit(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string }): Result<RunRecord> {
+    const refusal = refused([{ action, source }]);
+    return refusal ? err(refusal) : ok(newRecord(action, source, opts.idempotencyKey));
   }
 
   /** A stored run joins the queue. Per-run line at debug: the accept itself is reported by the request log. */
@@ -283,23 +245,13 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
 
   /** Persists several queued runs in one transaction (a fan-out) and schedules them: all accepted, or none. */
   function acceptAll(entries: ReadonlyArray<{ action: RunRecord["action"]; source: RunRecord["source"]; idempotencyKey?: string }>): Result<RunRecord[]> {
-    if (phase === "stopping" || phase === "stopped") return err(hookErrors.shuttingDown());
-    if (entries.some((e) => e.action.sessionKey === runtime.sessions.mainKey)) return err(hookErrors.sessionKeyIsMainSession());
-    const depth = (phase === "started" ? queued.length : store.countQueued()) + accepting;
-    const first = entries[0].source;
-    if (depth + entries.length > config.maxQueued) {
-      logger.warn("run refused: queue full", { code: "overloaded", queued: depth, runs: entries.length, maxQueued: config.maxQueued, requestId: first.requestId });
-      return err(hookErrors.overloaded({ maxQueued: config.maxQueued }, { headers: { "Retry-After": retryAfter } }));
-    }
-    const records = entries.map(({ action, source, idempotencyKey }) => {
-      const record: RunRecord = { id: idGen(), status: "queued", seq: store.nextSeq(), action, source, createdAt: isoAt(clock) };
-      if (idempotencyKey !== undefined) record.idempotencyKey = idempotencyKey;
-      return record;
-    });
+    const refusal = refused(entries);
+    if (refusal) return err(refusal);
+    const records = entries.map(({ action, source, idempotencyKey }) => newRecord(action, source, idempotencyKey));
     try {
       store.insertAll(records);
     } catch (e) {
-      return notStored(e, first);
+      return err(notStored(logger, e, entries[0].source));
     }
     return ok(records.map(queuedNow));
   }
@@ -310,7 +262,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     try {
       store.insert(admitted.value);
     } catch (e) {
-      return notStored(e, source);
+      return err(notStored(logger, e, source));
     }
     return ok(queuedNow(admitted.value));
   }
@@ -323,7 +275,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     try {
       await store.stageInsert(admitted.value);
     } catch (e) {
-      return notStored(e, source);
+      return err(notStored(logger, e, source));
     } finally {
       accepting--;
     }
