@@ -68,7 +68,8 @@ export function createHookMetrics(opts: HookMetricsOptions): HookMetrics {
     runSeries.set(status, series);
   }
 
-  const known = new Set<string>(["wake", "agent", "runs", ...opts.knownHooks]);
+  // The read routes (`runs…`, `deliveries…`) have fixed labels whatever their status: their 404 is an unknown id, not an unknown hook.
+  const known = new Set<string>(["wake", "agent", "runs", "deliveries", ...opts.knownHooks]);
   let admitted = 0;
   const hookLabel = (hook: string | undefined, status: number): string => {
     if (hook === undefined) return "-";

@@ -21,10 +21,11 @@ function setup(extra: { ledgerEntries?: () => number } = {}) {
 const REQUESTS = "inbound_webhooks_requests_total";
 
 describe("createHookMetrics", () => {
-  it("labels wake, agent, runs and configured paths by name; a path naming no hook is \"-\"; other names that were not accepted are \"unknown\"", async () => {
+  it("labels wake, agent, runs, deliveries and configured paths by name, whatever the status; a path naming no hook is \"-\"; other names that were not accepted are \"unknown\"", async () => {
     const { recorder, scrape } = setup();
     recorder.answered("wake", 200, 0.001, { replayed: false });
     recorder.answered("runs", 404, 0.001);
+    recorder.answered("deliveries", 404, 0.001);
     recorder.answered("github", 401, 0.001);
     recorder.answered(undefined, 404, 0.001);
     recorder.answered("random-name", 404, 0.001);
@@ -32,6 +33,8 @@ describe("createHookMetrics", () => {
     const s = await scrape();
     expect(sample(s, REQUESTS, { hook: "wake", status: "200" })).toBe(1);
     expect(sample(s, REQUESTS, { hook: "runs", status: "404" })).toBe(1);
+    // Regression: a 404 of the ledger route (an unknown delivery id) was "deliveries" only after some 2xx listing had admitted the name, "unknown" before.
+    expect(sample(s, REQUESTS, { hook: "deliveries", status: "404" })).toBe(1);
     expect(sample(s, REQUESTS, { hook: "github", status: "401" })).toBe(1);
     expect(sample(s, REQUESTS, { hook: "-", status: "404" })).toBe(1);
     expect(sample(s, REQUESTS, { hook: "unknown", status: "404" })).toBe(1);
