@@ -1,8 +1,10 @@
 /**
  * The durable RunStore: runs live in the `runs` table of the plugin database
- * (src/store/database.ts). Every write is a single statement committed
- * before the call returns (better-sqlite3 is synchronous), so `insert()` finishing
- * means the run survives a `kill -9` — the 202 is sent only after it.
+ * (src/store/database.ts). A run accepted by a request is written by
+ * `stageInsert()`, which joins the event-loop turn's group commit and resolves once
+ * that transaction is committed (database.batch); every other write (`insert`,
+ * `insertAll`, `update`) is a statement committed before the call returns. Either way
+ * the 202 is sent only after the run would survive a `kill -9`.
  *
  * `action` and `source` are JSON columns; statuses and sequence are indexed for
  * recovery (`listByStatus`) and the idempotency key for crash recovery of
