@@ -1,8 +1,10 @@
 /**
  * Regression: the auth throttle forgot after 10,000 clients — failures from
- * 12,000 source addresses let a throttled client back to 401. Real sockets on
- * the real HTTP stack: every request comes from its own loopback address
- * (127.0.0.0/8 all reaches the server bound to 127.0.0.1).
+ * 12,000 source addresses let a throttled client back to 401. Through the real HTTP
+ * stack (a listening server, keep-alive sockets); each request's client is the
+ * address a trusted loopback proxy reports in `X-Forwarded-For`. The throttle's
+ * clock is injected and stands still, so the 60 s window cannot run out however
+ * long the flood takes on a loaded machine (the test used to race the wall clock).
  */
 import http from "node:http";
 import { createRouterApp, type RouterApp } from "../../helpers/router-app";
@@ -10,10 +12,19 @@ import { serve, type Served } from "../support/raw-http";
 
 jest.setTimeout(180_000);
 
-function wrongTokenPost(port: number, localAddress: string): Promise<number> {
+const FLOOD = 12_000;
+
+function wrongTokenPost(port: number, agent: http.Agent, client: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port, localAddress, agent: false, method: "POST", path: "/hooks/wake", headers: { Authorization: "Bearer wrong-token-wrong-token", "Content-Type": "application/json" } },
+      {
+        host: "127.0.0.1",
+        port,
+        agent,
+        method: "POST",
+        path: "/hooks/wake",
+        headers: { Authorization: "Bearer wrong-token-wrong-token", "Content-Type": "application/json", "X-Forwarded-For": client },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve(res.statusCode ?? 0));
@@ -24,38 +35,42 @@ function wrongTokenPost(port: number, localAddress: string): Promise<number> {
   });
 }
 
-/** The i-th flood address: 127.1.0.1, 127.1.0.2, … (250 per /24). */
-const floodAddress = (i: number) => `127.1.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+/** The i-th flood address: 10.0.0.1, 10.0.0.2, … (250 per /24). */
+const floodAddress = (i: number) => `10.${Math.floor(i / 62_500)}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
 
-describe("a throttled client stays throttled through a flood of failures from 12,000 other addresses", () => {
+describe(`a throttled client stays throttled through a flood of failures from ${FLOOD} other addresses`, () => {
   let h: RouterApp;
   let server: Served;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   beforeAll(async () => {
-    h = createRouterApp();
+    const now = 1_700_000_000_000;
+    h = createRouterApp({ clock: () => now });
+    h.app.set("trust proxy", "loopback");
     server = await serve(h.app);
   });
   afterAll(async () => {
+    agent.destroy();
     await server.close();
     h.close();
   });
 
   it("the victim's next failure is still 429", async () => {
-    const victim = "127.0.0.2";
+    const victim = "192.0.2.1";
     const first: number[] = [];
-    for (let i = 0; i < 21; i++) first.push(await wrongTokenPost(server.port, victim));
+    for (let i = 0; i < 21; i++) first.push(await wrongTokenPost(server.port, agent, victim));
     expect(first).toEqual([...Array(20).fill(401), 429]);
 
     const statuses = new Map<number, number>();
     let next = 0;
     const worker = async () => {
-      while (next < 12_000) {
-        const status = await wrongTokenPost(server.port, floodAddress(next++));
+      while (next < FLOOD) {
+        const status = await wrongTokenPost(server.port, agent, floodAddress(next++));
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
-    expect(Object.fromEntries(statuses)).toEqual({ 401: 12_000 });
+    expect(Object.fromEntries(statuses)).toEqual({ 401: FLOOD });
 
-    expect(await wrongTokenPost(server.port, victim)).toBe(429);
+    expect(await wrongTokenPost(server.port, agent, victim)).toBe(429);
   });
 });
