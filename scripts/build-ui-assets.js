@@ -12,7 +12,7 @@ const path = require("node:path");
 const root = path.resolve(__dirname, "..");
 const out = path.join(root, "dist", "gateway", "ui", "assets");
 const sources = [
-  ...["dashboard.css", "deliveries.js", "overview.js"].map((f) => path.join(root, "src", "gateway", "ui", "assets", f)),
+  ...["dashboard.css", "deliveries.js", "overview.js", "delivery.js", "favicon.svg"].map((f) => path.join(root, "src", "gateway", "ui", "assets", f)),
   ...["uPlot.iife.min.js", "uPlot.min.css"].map((f) => path.join(path.dirname(require.resolve("uplot/package.json")), "dist", f)),
 ];
 fs.mkdirSync(out, { recursive: true });

@@ -120,6 +120,7 @@ export function buildGatewayApp(args: { config: GatewayConfig; authToken: string
       },
       heartbeat: { everyMs: config.heartbeatEveryMs },
       hooks: hooksStatus(plugins.inspectors, log),
+      dashboard: { liveFeeds: dashboard.liveFeeds() },
     }),
   });
   return { app, dashboard, loginCodes };

@@ -13,6 +13,24 @@
  *   const page = inspector.listDeliveries({ limit: 50 }); // host side
  */
 
+/** A delivery search (`DeliveryQuery.search`) has 1 to this many words… */
+export const MAX_SEARCH_WORDS = 8;
+/** …and at most this many characters in all. */
+export const MAX_SEARCH_CHARS = 200;
+
+/** The words of a search (split on white space). */
+export function searchWords(search: string): string[] {
+  return search.split(/\s+/).filter((w) => w !== "");
+}
+
+/** Why a search text is refused (the rule, as a sentence fragment), or undefined when it is valid. */
+export function searchProblem(search: string): string | undefined {
+  const n = searchWords(search).length;
+  return n === 0 || n > MAX_SEARCH_WORDS || search.length > MAX_SEARCH_CHARS
+    ? `must be 1 to ${MAX_SEARCH_WORDS} words of at most ${MAX_SEARCH_CHARS} characters in all`
+    : undefined;
+}
+
 /** Filters of a delivery listing (all optional; newest first). */
 export interface DeliveryQuery {
   /** 1–500; default 50. */

@@ -7,13 +7,11 @@
  * @example
  *   ftsQuery('pull_request "main"') // → '"pull_request"* """main"""*'
  */
-
-/** Words a search may have at most (more are refused by the caller's validation). */
-export const MAX_SEARCH_WORDS = 8;
+import { MAX_SEARCH_WORDS, searchWords } from "../host-contract/inspection";
 
 /** The FTS5 MATCH text for `search`; undefined when it has no word. */
 export function ftsQuery(search: string): string | undefined {
-  const words = search.split(/\s+/).filter((w) => w !== "").slice(0, MAX_SEARCH_WORDS);
+  const words = searchWords(search).slice(0, MAX_SEARCH_WORDS);
   if (words.length === 0) return undefined;
   return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(" ");
 }

@@ -63,6 +63,8 @@ export function createFakeInspector(init: { deliveries?: DeliveryDetail[]; runs?
         .slice(q.before === undefined ? 0 : f.deliveries.findIndex((d) => d.id === q.before) + 1)
         .filter((d) => (q.hook === undefined || d.hook === q.hook) && (q.status === undefined || String(d.status) === q.status || (q.status.endsWith("xx") && String(d.status)[0] === q.status[0])))
         .filter((d) => q.since === undefined || d.receivedAt >= q.since)
+        // Every word, anywhere in hook, event, status or body (the real ledger uses its FTS index).
+        .filter((d) => q.search === undefined || q.search.toLowerCase().split(/\s+/).every((w) => [d.hook, d.event, String(d.status), d.body].join(" ").toLowerCase().includes(w)))
         .slice(0, q.limit ?? 50),
     getDelivery: (id) => f.deliveries.find((d) => d.id === id),
     async replay(id): Promise<ReplayResult | undefined> {

@@ -27,7 +27,10 @@ describe("ledger query parsing", () => {
     [{ hook: "" }, "Query parameter hook must be a hook name of 1 to 200 characters."],
     [{ before: "a/b" }, "Query parameter before must be the id of a delivery (letters, digits and -)."],
     [{ since: "2026-13-45T00:00:00Z" }, "Query parameter since must be an ISO-8601 time such as 2026-01-31T12:00:00Z."],
-    [{ sort: "asc" }, "Unknown query parameter sort; this route accepts limit, before, hook, status, since."],
+    [{ search: "   " }, "Query parameter search must be 1 to 8 words of at most 200 characters in all."],
+    [{ search: "a b c d e f g h i" }, "Query parameter search must be 1 to 8 words of at most 200 characters in all."],
+    [{ search: "x".repeat(201) }, "Query parameter search must be 1 to 8 words of at most 200 characters in all."],
+    [{ sort: "asc" }, "Unknown query parameter sort; this route accepts limit, before, hook, status, since, search."],
   ])("%j → 400 invalid_request: %s", (query, message) => {
     const r = parseDeliveryQuery(query);
     expect(r.ok).toBe(false);

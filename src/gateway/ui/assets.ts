@@ -10,7 +10,9 @@ import type { Request, Response } from "express";
 export const ASSET_TYPES: Record<string, string> = {
   "dashboard.css": "text/css; charset=utf-8",
   "deliveries.js": "text/javascript; charset=utf-8",
+  "delivery.js": "text/javascript; charset=utf-8",
   "overview.js": "text/javascript; charset=utf-8",
+  "favicon.svg": "image/svg+xml",
   "uPlot.iife.min.js": "text/javascript; charset=utf-8",
   "uPlot.min.css": "text/css; charset=utf-8",
 };

@@ -1,10 +1,11 @@
 /**
  * The deliveries page's filters, parsed once from the query string into the
- * inspector's DeliveryQuery: `hook` (a name), `status` (`404` or `4xx`), `since`
- * (a window: `15m`, `1h`, `24h`, `7d`) and `before` (the next page). A bad value
- * is named in `problem` and the filter is left out.
+ * inspector's DeliveryQuery: `search` (words to find), `hook` (a name), `status`
+ * (`404` or `4xx`), `since` (a window: `15m`, `1h`, `24h`, `7d`) and `before` (the
+ * next page). A bad value is named in `problem` and the filter is left out — of the
+ * listing and of the live feed's URL alike, so a bad filter never reaches the feed.
  */
-import type { DeliveryQuery } from "../../host-contract/inspection";
+import { searchProblem, type DeliveryQuery } from "../../host-contract/inspection";
 
 export const SINCE_WINDOWS: Record<string, { label: string; ms: number }> = {
   "15m": { label: "last 15 minutes", ms: 15 * 60_000 },
@@ -17,6 +18,7 @@ export const PAGE_SIZE = 50;
 const MAX_FILTER_CHARS = 200;
 
 export interface DeliveryFilters {
+  search: string;
   hook: string;
   status: string;
   since: string;
@@ -31,8 +33,11 @@ function filterText(v: unknown): string {
 }
 
 export function parseDeliveryFilters(q: Record<string, unknown>, now: number): DeliveryFilters {
-  const f: DeliveryFilters = { hook: filterText(q.hook), status: filterText(q.status), since: filterText(q.since), before: filterText(q.before), query: { limit: PAGE_SIZE } };
+  const f: DeliveryFilters = { search: filterText(q.search), hook: filterText(q.hook), status: filterText(q.status), since: filterText(q.since), before: filterText(q.before), query: { limit: PAGE_SIZE } };
   const problems: string[] = [];
+  const searchRule = f.search ? searchProblem(f.search) : undefined;
+  if (searchRule) problems.push(`search ${searchRule}`);
+  else if (f.search) f.query.search = f.search;
   if (f.hook.length > MAX_FILTER_CHARS) problems.push(`hook must be at most ${MAX_FILTER_CHARS} characters`);
   else if (f.hook) f.query.hook = f.hook;
   if (f.status && !/^[1-5](?:\d\d|xx)$/.test(f.status)) problems.push("status must be a code like 404 or a class like 4xx");
@@ -46,12 +51,22 @@ export function parseDeliveryFilters(q: Record<string, unknown>, now: number): D
   return f;
 }
 
-/** The query string of the filters (without `before`), for links and the live feed. */
-export function filterQueryString(f: Pick<DeliveryFilters, "hook" | "status" | "since">): string {
+/** The query string of the filters as typed (without `before`), for the next page's link. */
+export function filterQueryString(f: Pick<DeliveryFilters, "search" | "hook" | "status" | "since">): string {
   const p = new URLSearchParams();
+  if (f.search) p.set("search", f.search);
   if (f.hook) p.set("hook", f.hook);
   if (f.status) p.set("status", f.status);
   if (f.since) p.set("since", f.since);
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+/** The live feed's query string: only the filters that were valid and that the feed applies (hook, status). */
+export function liveQueryString(f: Pick<DeliveryFilters, "query">): string {
+  const p = new URLSearchParams();
+  if (f.query.hook !== undefined) p.set("hook", f.query.hook);
+  if (f.query.status !== undefined) p.set("status", f.query.status);
   const s = p.toString();
   return s ? `?${s}` : "";
 }

@@ -13,9 +13,11 @@
  * - `heartbeat`: the first one at or after a matched system event (the one that
  *   read it).
  *
- * Each effect is one line of text (never markup), in journal order.
+ * Each effect is text (never markup), in journal order, with its line breaks (the
+ * page keeps them) and the wrapper's SECURITY NOTICE folded to one line.
  */
 import type { DeliverySummary, RunSummary } from "../../host-contract/inspection";
+import { foldUntrustedNotice } from "../../host-contract/untrusted-notice";
 import type { JournalEntry } from "../journal/journal";
 
 export interface JournalEffect {
@@ -28,8 +30,9 @@ export interface JournalEffect {
 /** Longest text shown of an event, a reply or a delivered message. */
 export const EFFECT_TEXT_CHARS = 1000;
 
+/** The text as a person reads it: the wrapper's SECURITY NOTICE folded to one line, then clipped. */
 function clipEffectText(text: unknown): string {
-  const s = typeof text === "string" ? text : "";
+  const s = typeof text === "string" ? foldUntrustedNotice(text) : "";
   return s.length > EFFECT_TEXT_CHARS ? `${s.slice(0, EFFECT_TEXT_CHARS)}… (${s.length} characters)` : s;
 }
 

@@ -1,7 +1,9 @@
 /**
  * The overview's numbers, computed from the ledger itself (no metrics registry
  * needed): requests per minute by status class and accept latency p50/p99 per
- * minute over the last `minutes`, and runs counted by outcome.
+ * minute over the last `minutes`, and runs counted by outcome. A request that
+ * waited for its run (`Prefer: wait`) is counted among the requests but not in
+ * the accept latency (its latency includes the run): it is counted apart.
  *
  * @example
  *   const s = overviewSeries(inspector.listDeliveries({ limit: 500, since }), Date.now(), 60);
@@ -19,6 +21,8 @@ export interface OverviewSeries {
   p50: Array<number | null>;
   p99: Array<number | null>;
   total: number;
+  /** Requests that waited for their run (left out of p50/p99). */
+  waited: number;
 }
 
 /** Nearest-rank percentile of sorted values (p in 0–100). */
@@ -34,13 +38,15 @@ export function overviewSeries(deliveries: readonly DeliverySummary[], nowMs: nu
   const latencies: number[][] = Array.from({ length: minutes }, () => []);
   const byStatus = Object.fromEntries(STATUS_CLASSES.map((c) => [c, new Array<number>(minutes).fill(0)])) as OverviewSeries["byStatus"];
   let total = 0;
+  let waited = 0;
   for (const d of deliveries) {
     const i = Math.floor(Date.parse(d.receivedAt) / 60_000) - first;
     if (!(i >= 0 && i < minutes)) continue;
     const cls = `${String(d.status).charAt(0)}xx` as (typeof STATUS_CLASSES)[number];
     if (byStatus[cls]) byStatus[cls][i]! += 1;
-    latencies[i]!.push(d.latencyMs);
     total += 1;
+    if (d.waited) waited += 1;
+    else latencies[i]!.push(d.latencyMs);
   }
   const sorted = latencies.map((l) => l.sort((a, b) => a - b));
   return {
@@ -49,6 +55,7 @@ export function overviewSeries(deliveries: readonly DeliverySummary[], nowMs: nu
     p50: sorted.map((l) => percentile(l, 50)),
     p99: sorted.map((l) => percentile(l, 99)),
     total,
+    waited,
   };
 }
 

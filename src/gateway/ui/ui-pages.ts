@@ -5,11 +5,12 @@
  * registered an inspector (discovery order: `plugins.paths`, installed, built-in);
  * without one, every page says so.
  */
-import type { Request, Response, Router } from "express";
+import type { Response, Router } from "express";
 import type { HostLogger } from "../../host-contract/host-api";
-import type { HookInspector, ReplayResult } from "../../host-contract/inspection";
+import type { DryRunView, HookInspector } from "../../host-contract/inspection";
 import { parseDeliveryFilters, PAGE_SIZE } from "./delivery-filters";
 import type { JournalEntry } from "../journal/journal";
+import { createFormResults } from "./form-results";
 import { html, type SafeHtml } from "./html";
 import { journalEffects } from "./journal-effects";
 import type { LiveFeed } from "./live-feed";
@@ -34,6 +35,12 @@ export interface PagesOptions {
   logger: HostLogger;
   /** The newest journal entries (the gateway reads the end of journal.jsonl); absent: no journal effects shown. */
   journal?: () => readonly JournalEntry[];
+}
+
+/** Whose form results these are: the cookie session's, or the Bearer token holder's. */
+function ownerOf(res: Response): string {
+  const p = res.locals.principal;
+  return p?.kind === "session" ? `session:${p.session.id}` : "bearer";
 }
 
 function csrfOf(res: Response): string | undefined {
@@ -62,7 +69,7 @@ export function mountPages(router: Router, opts: PagesOptions): void {
   router.get("/deliveries", (req, res) => {
     const f = parseDeliveryFilters(req.query as Record<string, unknown>, opts.now());
     const rows = inspector.listDeliveries(f.query).map((d) => deliveryRow(d, runStatus));
-    page(res, "deliveries", "Deliveries", renderDeliveriesContent(f, rows, PAGE_SIZE), { scripts: ["deliveries.js"] });
+    page(res, "deliveries", "Deliveries", renderDeliveriesContent(f, rows, PAGE_SIZE, opts.now()), { scripts: ["deliveries.js"] });
   });
 
   router.get("/api/events", (req, res) => {
@@ -71,47 +78,60 @@ export function mountPages(router: Router, opts: PagesOptions): void {
     opts.feed.stream(req, res, inspector, f.query);
   });
 
-  const deliveryPage = async (req: Request, res: Response, replay?: DeliveryPageData["replay"]) => {
+  const replays = createFormResults<{ of: string } & NonNullable<DeliveryPageData["replay"]>>({ now: opts.now, size: (v) => JSON.stringify(v).length });
+  const dryRuns = createFormResults<{ form: DryRunForm; result: DryRunView }>({ now: opts.now, size: (v) => v.form.body.length + v.form.headers.length + JSON.stringify(v.result).length });
+
+  router.get("/deliveries/:id", async (req, res) => {
     const id = String(req.params.id);
     const delivery = inspector.getDelivery(id);
     if (!delivery) return sendUiError(req, res, 404, "not_found", "No delivery has this id (it may have been pruned).");
     const runs = delivery.runIds.map((r) => ({ id: r, run: inspector.getRun(r) }));
-    const data: DeliveryPageData = { delivery, runs, csrf: csrfOf(res), ...(replay ? { replay } : {}) };
+    const data: DeliveryPageData = { delivery, runs, csrf: csrfOf(res), origin: `${req.protocol}://${req.get("host") ?? "127.0.0.1"}` };
+    if (req.query.result !== undefined) {
+      const kept = replays.get(ownerOf(res), req.query.result);
+      data.replay = kept?.of === id ? kept : { error: "This replay's result is no longer kept (results are kept 15 minutes); its delivery is in the list." };
+    }
     if (opts.journal) data.effects = journalEffects(delivery, runs.map((r) => r.run), opts.journal());
     if (delivery.hook === undefined) data.dryRunNote = "The request named no hook.";
     else if (delivery.body === undefined) data.dryRunNote = "The body was not stored, so there is nothing to dry-run.";
     else data.dryRun = await inspector.dryRun({ hook: delivery.hook, body: delivery.body, headers: delivery.headers });
-    page(res, "deliveries", `Delivery ${delivery.id}`, renderDeliveryContent(data));
-  };
-  router.get("/deliveries/:id", (req, res) => deliveryPage(req, res));
+    page(res, "deliveries", `Delivery ${delivery.id}`, renderDeliveryContent(data), { scripts: ["delivery.js"] });
+  });
+  // POST → 303 → GET: the page after a replay can be reloaded without replaying again.
   router.post("/deliveries/:id/replay", async (req, res) => {
     const id = String(req.params.id);
-    let result: ReplayResult | undefined;
+    let outcome: NonNullable<DeliveryPageData["replay"]>;
     try {
-      result = await inspector.replay(id);
+      const result = await inspector.replay(id);
+      if (!result) return sendUiError(req, res, 404, "not_found", "No delivery has this id (it may have been pruned).");
+      opts.logger.info("dashboard replay", { deliveryId: id, newDeliveryId: result.deliveryId, status: result.status });
+      outcome = { result };
     } catch (e) {
       opts.logger.error("dashboard replay failed", { deliveryId: id, error: (e as Error)?.message ?? String(e) });
-      return deliveryPage(req, res, { error: "The replay failed; the gateway log has the reason." });
+      outcome = { error: "The replay failed; the gateway log has the reason." };
     }
-    if (!result) return sendUiError(req, res, 404, "not_found", "No delivery has this id (it may have been pruned).");
-    opts.logger.info("dashboard replay", { deliveryId: id, newDeliveryId: result.deliveryId, status: result.status });
-    return deliveryPage(req, res, { result });
+    const key = replays.put(ownerOf(res), { of: id, ...outcome });
+    res.redirect(303, `/ui/deliveries/${encodeURIComponent(id)}?result=${key}#replay-result`);
   });
 
-  router.get("/mappings", (_req, res) => {
-    page(res, "mappings", "Mappings", renderMappingsContent({ mappings: inspector.mappings(), csrf: csrfOf(res) }));
+  router.get("/mappings", (req, res) => {
+    const kept = req.query.result === undefined ? undefined : dryRuns.get(ownerOf(res), req.query.result);
+    const gone = req.query.result !== undefined && !kept ? { problem: "This dry run's result is no longer kept (results are kept 15 minutes); run it again." } : {};
+    page(res, "mappings", "Mappings", renderMappingsContent({ mappings: inspector.mappings(), csrf: csrfOf(res), ...(kept ?? {}), ...gone }));
   });
   router.post("/mappings/dry-run", async (req, res) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     const form: DryRunForm = { hook: typeof b.hook === "string" ? b.hook.trim() : "", headers: typeof b.headers === "string" ? b.headers : "", body: typeof b.body === "string" ? b.body : "" };
-    const show = (status: number, extra: { problem?: string; result?: Awaited<ReturnType<HookInspector["dryRun"]>> }) => {
-      res.status(status);
-      page(res, "mappings", "Mappings", renderMappingsContent({ mappings: inspector.mappings(), csrf: csrfOf(res), form, ...extra }));
+    // A refused form is answered at once (400, nothing was done); a verdict goes POST → 303 → GET.
+    const refuse = (problem: string) => {
+      res.status(400);
+      page(res, "mappings", "Mappings", renderMappingsContent({ mappings: inspector.mappings(), csrf: csrfOf(res), form, problem }));
     };
-    if (!form.hook || form.hook.length > MAX_HOOK_CHARS) return show(400, { problem: `hook is required and must be at most ${MAX_HOOK_CHARS} characters.` });
+    if (!form.hook || form.hook.length > MAX_HOOK_CHARS) return refuse(`hook is required and must be at most ${MAX_HOOK_CHARS} characters.`);
     const headers = parseHeaderLines(form.headers);
-    if (!headers.ok) return show(400, { problem: headers.problem });
-    show(200, { result: await inspector.dryRun({ hook: form.hook, body: form.body, headers: headers.headers }) });
+    if (!headers.ok) return refuse(headers.problem);
+    const result = await inspector.dryRun({ hook: form.hook, body: form.body, headers: headers.headers });
+    res.redirect(303, `/ui/mappings?result=${dryRuns.put(ownerOf(res), { form, result })}#dry-run-result`);
   });
 
   router.get("/overview", (_req, res) => {

@@ -16,7 +16,7 @@ import type { HookInspector } from "../../host-contract/inspection";
 import type { JournalEntry } from "../journal/journal";
 import { checkOperatorToken, createOperatorThrottle, operatorClient, type OperatorThrottle } from "../http/operator-throttle";
 import { createAssetHandler } from "./assets";
-import { createLiveFeed } from "./live-feed";
+import { createLiveFeed, type LiveFeedStats } from "./live-feed";
 import { createUiSessionStore, type UiSessionStore } from "./ui-sessions";
 import { isUiApiRequest, sendUiError } from "./ui-error";
 import { mountPages } from "./ui-pages";
@@ -52,6 +52,8 @@ export interface Dashboard {
   router: Router;
   /** Ends the live feeds (call before the server closes). */
   close(): void;
+  /** The live feeds' state, for `/api/status`. */
+  liveFeeds(): LiveFeedStats;
 }
 
 declare module "express-serve-static-core" {
@@ -86,7 +88,8 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
   const token = opts.authToken;
   if (!token) {
     router.use((req, res) => sendUiError(req, res, 403, "forbidden", "The dashboard is disabled because gateway.auth.token is not set."));
-    return { router, close: () => feed.closeAll() };
+    router.use(malformedPath(opts.logger));
+    return { router, close: () => feed.closeAll(), liveFeeds: () => feed.stats() };
   }
 
   /** 429 for a client the operator throttle blocks: JSON under /ui/api, the login form (saying so) elsewhere. */
@@ -166,5 +169,20 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     }
     next(err);
   });
-  return { router, close: () => feed.closeAll() };
+  router.use(malformedPath(opts.logger));
+  return { router, close: () => feed.closeAll(), liveFeeds: () => feed.stats() };
+}
+
+/**
+ * A path segment that is not valid percent-encoding (`/ui/deliveries/%E0%A4%A`,
+ * `/ui/assets/%E0`): Express fails to decode the route parameter and passes a
+ * URIError on. It is the client's mistake, for anonymous clients as well: 400
+ * `invalid_path`, logged at debug (never at error level, never the path itself).
+ */
+function malformedPath(logger: HostLogger) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!(err instanceof URIError)) return next(err);
+    logger.debug("dashboard request with a path that is not valid percent-encoding", { method: req.method });
+    sendUiError(req, res, 400, "invalid_path", "The path is not valid percent-encoding (a % must be followed by two hex digits of UTF-8).");
+  };
 }

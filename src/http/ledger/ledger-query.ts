@@ -1,6 +1,6 @@
 /**
  * Query parameters of `GET {path}/deliveries` and `GET {path}/runs` (SPEC §11).
- * Every value is checked; a bad or unknown parameter is a 400 `invalid_request`
+ * `search` follows the host contract's rule (searchProblem). Every value is checked; a bad or unknown parameter is a 400 `invalid_request`
  * naming it and its rule. `token` is the (deprecated) hook-token carrier and is
  * accepted everywhere. Repeated parameters count by their first value.
  *
@@ -9,6 +9,7 @@
 import { err, hookErrors, ok, type HookError, type Result } from "../../core/errors";
 import { TERMINAL_RUN_STATUSES, type RunStatus } from "../../core/runs";
 import type { LedgerListQuery } from "../../store/ledger-store";
+import { searchProblem } from "../../host-contract/inspection";
 
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 500;
@@ -37,7 +38,7 @@ export function parseStatusFilter(raw: string): readonly [number, number] | unde
   return cls ? [Number(cls[1]) * 100, Number(cls[1]) * 100 + 99] : undefined;
 }
 
-const DELIVERY_PARAMS = ["limit", "before", "hook", "status", "since"] as const;
+const DELIVERY_PARAMS = ["limit", "before", "hook", "status", "since", "search"] as const;
 
 export function parseDeliveryQuery(query: Record<string, string>): Result<LedgerListQuery> {
   const unknown = unknownParameter(query, DELIVERY_PARAMS);
@@ -62,6 +63,11 @@ export function parseDeliveryQuery(query: Record<string, string>): Result<Ledger
     const t = /^\d{4}-\d\d-\d\dT/.test(query.since) ? Date.parse(query.since) : NaN;
     if (Number.isNaN(t)) return invalidParameter("since", "must be an ISO-8601 time such as 2026-01-31T12:00:00Z");
     out.since = t;
+  }
+  if (query.search !== undefined) {
+    const problem = searchProblem(query.search);
+    if (problem) return invalidParameter("search", problem);
+    out.search = query.search;
   }
   return ok(out);
 }

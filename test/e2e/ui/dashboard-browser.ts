@@ -67,7 +67,7 @@ export class DeliveryPage {
     return this.page.locator("#body");
   }
   async replay(): Promise<void> {
-    await Promise.all([this.page.waitForURL(/\/replay$/), this.page.getByRole("button", { name: "Replay" }).click()]);
+    await Promise.all([this.page.waitForURL(/\/ui\/deliveries\/[^/?]+\?result=/), this.page.getByRole("button", { name: "Replay" }).click()]);
   }
   replayResult() {
     return this.page.locator("#replay-result");
@@ -86,7 +86,7 @@ export class MappingsPage {
     await this.page.getByLabel("Hook (the path after the hooks prefix)").fill(input.hook);
     await this.page.getByLabel("Headers").fill(input.headers);
     await this.page.getByLabel("Body", { exact: true }).fill(input.body);
-    await Promise.all([this.page.waitForURL(/\/ui\/mappings\/dry-run$/), this.page.getByRole("button", { name: "Dry run" }).click()]);
+    await Promise.all([this.page.waitForURL(/\/ui\/mappings\?result=/), this.page.getByRole("button", { name: "Dry run" }).click()]);
   }
   result() {
     return this.page.locator("#dry-run-result");

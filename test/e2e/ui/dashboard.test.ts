@@ -131,7 +131,7 @@ describe("dashboard e2e in headless Chromium, on the real hooks plugin", () => {
       wakeEffects = await page.locator("main").innerText();
       return wakeEffects.includes("heartbeat reason");
     }, "the wake's heartbeat among its journal effects", { timeoutMs: 15_000, intervalMs: 250, detail: () => wakeEffects });
-    expect(wakeEffects).toMatch(/system event on session main from hook:wake: .*Build finished/);
+    expect(wakeEffects).toMatch(/system event on session main from hook:wake: [\s\S]*Build finished/);
     expect(wakeEffects).toMatch(/heartbeat reason hook:wake, \d+ pending system event/);
   });
 

@@ -3,6 +3,7 @@ import request from "supertest";
 import { journalEffects } from "../../../src/gateway/ui/journal-effects";
 import type { JournalEntry } from "../../../src/gateway/journal/journal";
 import type { RunSummary } from "../../../src/host-contract/inspection";
+import { FOLDED_UNTRUSTED_NOTICE, UNTRUSTED_NOTICE } from "../../../src/host-contract/untrusted-notice";
 import { createFakeInspector, delivery } from "../../helpers/fake-inspector";
 import { OPERATOR_TOKEN, uiApp } from "./ui-app";
 
@@ -59,9 +60,17 @@ describe("journal effects of a delivery", () => {
     const res = await request(uiApp({ inspector, journal: () => entries }).app).get("/ui/deliveries/d-1").set("Authorization", `Bearer ${OPERATOR_TOKEN}`);
     expect(res.status).toBe(200);
     expect(res.text).toContain(
-      '<ol class="timeline journal" id="journal-effects"><li><time datetime="2026-11-22T10:00:02.001Z">2026-11-22 10:00:02</time> <strong>system event</strong> on session main from hook:github: &lt;script&gt;alert(1)&lt;/script&gt;</li></ol>',
+      '<ol class="timeline journal" id="journal-effects"><li><time datetime="2026-11-22T10:00:02.001Z" class="nowrap">2026-11-22 10:00:02</time> <strong>system event</strong> on session main from hook:github: &lt;script&gt;alert(1)&lt;/script&gt;</li></ol>',
     );
     const none = await request(uiApp({ inspector, journal: () => [] }).app).get("/ui/deliveries/d-1").set("Authorization", `Bearer ${OPERATOR_TOKEN}`);
     expect(none.text).toContain('<p class="muted" id="journal-effects-none">No journal entry matches this delivery (yet).</p>');
+  });
+
+  it("the wrapper's SECURITY NOTICE is folded to one line in each effect, and line breaks are kept (regression: the notice repeated 3-4 times per delivery)", () => {
+    const wrapped = `${UNTRUSTED_NOTICE}\n<<<EXTERNAL_UNTRUSTED_CONTENT id="a1">>>\nline one\nline two\n<<<END_EXTERNAL_UNTRUSTED_CONTENT id="a1">>>`;
+    const entries: JournalEntry[] = [{ ts: "2026-11-22T10:00:01.500Z", type: "agent_turn", sessionKey: "hook:gh:1", status: "ok", reply: `echo: ${wrapped}`, durationMs: 5 }];
+    const [effect] = journalEffects(AGENT, [RUN], entries);
+    expect(effect!.text).not.toContain(UNTRUSTED_NOTICE);
+    expect(effect!.text).toContain(`reply: echo: ${FOLDED_UNTRUSTED_NOTICE}\n<<<EXTERNAL_UNTRUSTED_CONTENT id="a1">>>\nline one\nline two\n`);
   });
 });

@@ -27,7 +27,16 @@ export interface UiApp {
 }
 
 export function uiApp(
-  opts: { inspector?: FakeInspector | null; authToken?: string | null; now?: () => number; journal?: () => readonly JournalEntry[]; trustProxy?: readonly string[]; loginCodes?: LoginCodes } = {},
+  opts: {
+    inspector?: FakeInspector | null;
+    authToken?: string | null;
+    now?: () => number;
+    journal?: () => readonly JournalEntry[];
+    trustProxy?: readonly string[];
+    loginCodes?: LoginCodes;
+    keepAliveMs?: number;
+    logger?: HostLogger;
+  } = {},
 ): UiApp {
   const inspector = opts.inspector === null ? undefined : (opts.inspector ?? createFakeInspector());
   let n = 0;
@@ -38,15 +47,16 @@ export function uiApp(
   const dashboard = createDashboard({
     authToken,
     inspectors: inspector ? [{ pluginId: "fake", inspector }] : [],
-    logger: quiet,
+    logger: opts.logger ?? quiet,
     sessions: createUiSessionStore({ now, randomId: () => `rand-${++n}` }),
     throttle,
     now,
     ...(opts.journal ? { journal: opts.journal } : {}),
     ...(opts.loginCodes ? { loginCodes: opts.loginCodes } : {}),
+    ...(opts.keepAliveMs !== undefined ? { keepAliveMs: opts.keepAliveMs } : {}),
   });
   const metrics = createGatewayMetrics({ logger: quiet });
-  const app = createGatewayApp({ routes: [], logger: quiet, status: () => ({}), ui: dashboard.router, authToken, metrics, operatorThrottle: throttle, trustProxy: opts.trustProxy });
+  const app = createGatewayApp({ routes: [], logger: opts.logger ?? quiet, status: () => ({}), ui: dashboard.router, authToken, metrics, operatorThrottle: throttle, trustProxy: opts.trustProxy });
   return { app, inspector: inspector ?? createFakeInspector(), dashboard };
 }
 

@@ -19,21 +19,37 @@ async function setup() {
     const csrf = over.csrf === undefined ? auth.csrf : over.csrf;
     return r.type("form").send(csrf === null ? {} : { _csrf: csrf });
   };
-  return { ...ui, replay };
+  return { ...ui, auth, replay };
 }
 
 describe("/ui CSRF protection of replay", () => {
-  it("with the CSRF token from the same origin: replayed, the result shown inline", async () => {
-    const { replay, inspector } = await setup();
+  it("with the CSRF token from the same origin: replayed, then 303 to the delivery page, which shows the result and can be reloaded without replaying again", async () => {
+    const { replay, inspector, app, auth } = await setup();
     const res = await replay();
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toMatch(/^\/ui\/deliveries\/d-1\?result=[\w-]+#replay-result$/);
     expect(inspector.replayed).toEqual(["d-1"]);
-    expect(res.text).toContain('Replayed: status <span class="status s2xx">202</span>, new delivery <a href="/ui/deliveries/d-1-replay">d-1-replay</a>');
+    for (let reload = 0; reload < 2; reload++) {
+      const page = await request(app).get(res.headers.location!).set("Cookie", auth.cookie);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Replayed: status <span class="status s2xx">202</span>, new delivery <a href="/ui/deliveries/d-1-replay">d-1-replay</a>');
+    }
+    expect(inspector.replayed).toEqual(["d-1"]);
+  });
+
+  it("a replay's result is shown to the session that made it only; another session sees that it is no longer kept", async () => {
+    const { replay, app } = await setup();
+    const res = await replay();
+    const other = await login(app);
+    const page = await request(app).get(res.headers.location!).set("Cookie", other.cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain("Replayed: status");
+    expect(page.text).toContain("This replay&#39;s result is no longer kept");
   });
 
   it("Chromium's same-origin form POST (Origin: null under no-referrer, Sec-Fetch-Site: same-origin) is accepted", async () => {
     const { replay, inspector } = await setup();
-    expect((await replay({ origin: "null", site: "same-origin" })).status).toBe(200);
+    expect((await replay({ origin: "null", site: "same-origin" })).status).toBe(303);
     expect(inspector.replayed).toEqual(["d-1"]);
   });
 
@@ -93,8 +109,10 @@ describe("/ui CSRF protection of replay", () => {
   it("a Bearer request (no cookie, no browser) replays without CSRF token or Origin", async () => {
     const { app, inspector } = await setup();
     const res = await request(app).post("/ui/deliveries/d-1/replay").set("Authorization", `Bearer ${OPERATOR_TOKEN}`);
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(303);
     expect(inspector.replayed).toEqual(["d-1"]);
+    const page = await request(app).get(res.headers.location!).set("Authorization", `Bearer ${OPERATOR_TOKEN}`);
+    expect(page.text).toContain("Replayed: status");
   });
 
   it("an unknown delivery id: 404 not_found", async () => {

@@ -46,7 +46,7 @@ describe("sender-controlled text on the pages", () => {
   it("the delivery page shows the body, header values and the answer as text", async () => {
     const res = await get(uiApp({ inspector: createFakeInspector({ deliveries: [d] }) }).app, "/ui/deliveries/d-evil");
     expect(res.status).toBe(200);
-    expect(res.text).toContain(`<pre id="body" class="text">${ESCAPED}</pre>`);
+    expect(res.text).toContain(`<pre id="body" class="text" data-view="pretty">${ESCAPED}</pre>`);
     expect(res.text).toContain(`<tr><th scope="row">x-evil</th><td><code>${ESCAPED}</code></td></tr>`);
     expect(res.text).not.toContain("<script>window");
     expect(res.text).not.toContain("<img src=x");
@@ -54,7 +54,9 @@ describe("sender-controlled text on the pages", () => {
 
   it("the dry-run result echoes the payload as text", async () => {
     const { app } = uiApp();
-    const res = await request(app).post("/ui/mappings/dry-run").set("Authorization", `Bearer ${OPERATOR_TOKEN}`).type("form").send({ hook: EVIL, headers: "", body: EVIL });
+    const post = await request(app).post("/ui/mappings/dry-run").set("Authorization", `Bearer ${OPERATOR_TOKEN}`).type("form").send({ hook: EVIL, headers: "", body: EVIL });
+    expect(post.status).toBe(303);
+    const res = await request(app).get(post.headers.location!).set("Authorization", `Bearer ${OPERATOR_TOKEN}`);
     expect(res.status).toBe(200);
     expect(res.text).toContain(ESCAPED);
     expect(res.text).not.toContain("<script>window");

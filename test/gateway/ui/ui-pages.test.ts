@@ -11,14 +11,14 @@ describe("/ui pages", () => {
     expect([res.status, res.headers.location]).toEqual([303, "/ui/deliveries"]);
   });
 
-  it("deliveries: the filters reach the inspector and the live feed URL", async () => {
+  it("deliveries: the filters reach the inspector and the live feed URL (hook and status: the feed's new rows are always within the time window)", async () => {
     const inspector = createFakeInspector({ deliveries: [delivery({ id: "a", hook: "github", status: 404 }), delivery({ id: "b", hook: "stripe", status: 404 }), delivery({ id: "c", hook: "github", status: 202 })] });
     const res = await request(uiApp({ inspector }).app).get("/ui/deliveries?hook=github&status=4xx&since=1h").set("Authorization", bearer);
     expect(res.status).toBe(200);
     expect(res.text).toContain('data-id="a"');
     expect(res.text).not.toContain('data-id="b"');
     expect(res.text).not.toContain('data-id="c"');
-    expect(res.text).toContain('data-live="/ui/api/events?hook=github&amp;status=4xx&amp;since=1h"');
+    expect(res.text).toContain('data-live="/ui/api/events?hook=github&amp;status=4xx"');
   });
 
   it("deliveries: a full page links to the older ones (before=<last id>, filters kept), which are not live", async () => {
@@ -39,6 +39,38 @@ describe("/ui pages", () => {
     expect(res.text).toContain("status must be a code like 404 or a class like 4xx.");
   });
 
+  it("deliveries: a bad filter is left out of the live feed's URL too (regression: ?status=abc made the feed answer 400 and the page loop on reconnecting)", async () => {
+    const res = await request(uiApp().app).get("/ui/deliveries?status=abc&hook=github").set("Authorization", bearer);
+    expect(res.text).toContain('data-live="/ui/api/events?hook=github"');
+  });
+
+  it("deliveries: a search reaches the inspector, keeps its words in the form and the next page's link, and is not live", async () => {
+    const inspector = createFakeInspector({ deliveries: [delivery({ id: "a", body: '{"title":"flaky build"}' }), delivery({ id: "b", body: '{"title":"green"}' })] });
+    const res = await request(uiApp({ inspector }).app).get("/ui/deliveries?search=flaky").set("Authorization", bearer);
+    expect(res.text).toContain('data-id="a"');
+    expect(res.text).not.toContain('data-id="b"');
+    expect(res.text).toContain('name="search" type="search" value="flaky"');
+    expect(res.text).not.toContain("data-live");
+    expect(res.text).toContain("Search results, newest first (not live).");
+  });
+
+  it("deliveries: a search of more than 8 words is named and left out", async () => {
+    const res = await request(uiApp().app).get(`/ui/deliveries?search=${"w ".repeat(9)}`).set("Authorization", bearer);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain("search must be 1 to 8 words of at most 200 characters in all.");
+  });
+
+  it("deliveries: the event under the hook, badges for a repeat, a replay and a wait, and the time relative with the exact UTC time on hover", async () => {
+    const inspector = createFakeInspector({
+      deliveries: [delivery({ id: "a", event: "pull_request.opened", repeat: true, replayOf: "orig-1", waited: true, receivedAt: new Date(NOW - 5 * 60_000).toISOString() })],
+    });
+    const res = await request(uiApp({ inspector }).app).get("/ui/deliveries").set("Authorization", bearer);
+    expect(res.text).toContain('<time datetime="2026-11-22T10:25:00.000Z" title="2026-11-22 10:25:00 UTC" data-relative>5 min ago</time>');
+    expect(res.text).toContain('<span class="event">pull_request.opened</span>');
+    for (const kind of ["repeat", "replay", "waited"]) expect(res.text).toMatch(new RegExp(`<span class="badge badge-${kind}" title="[^"]+">${kind}</span>`));
+    expect(res.text).toContain('title="Replay of delivery orig-1."');
+  });
+
   it("one delivery: request line, headers, pretty body, dry run, run timeline", async () => {
     const inspector = createFakeInspector({
       deliveries: [delivery()],
@@ -48,7 +80,7 @@ describe("/ui pages", () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain("<code>POST /hooks/github</code>");
     expect(res.text).toContain("<tr><th scope=\"row\">authorization</th><td><code>[redacted]</code></td></tr>");
-    expect(res.text).toContain('<pre id="body" class="text">{\n  &quot;action&quot;: &quot;opened&quot;\n}</pre>');
+    expect(res.text).toContain('<pre id="body" class="text" data-view="pretty">{\n  &quot;action&quot;: &quot;opened&quot;\n}</pre>');
     expect(inspector.dryRuns).toEqual([{ hook: "github", body: '{"action":"opened"}', headers: delivery().headers }]);
     expect(res.text).toMatch(/<li><span class="run-queued">queued<\/span>.*<li><span class="run-running">running<\/span>.*<li><span class="run-succeeded">succeeded<\/span>/s);
     expect(res.text).toContain("Opened.");
@@ -71,10 +103,16 @@ describe("/ui pages", () => {
     const page = await request(app).get("/ui/mappings").set("Authorization", bearer);
     expect(page.text.indexOf("<code>first</code>")).toBeLessThan(page.text.indexOf("<code>second</code>"));
     expect(page.text).toContain("shadowed by <code>first</code>");
-    const res = await request(app).post("/ui/mappings/dry-run").set("Authorization", bearer).type("form").send({ hook: "github", headers: "X-GitHub-Event: push\ncontent-type: application/json", body: '{"a":1}' });
-    expect(res.status).toBe(200);
+    const post = await request(app).post("/ui/mappings/dry-run").set("Authorization", bearer).type("form").send({ hook: "github", headers: "X-GitHub-Event: push\ncontent-type: application/json", body: '{"a":1}' });
+    // POST → 303 → GET: the verdict and the form as sent are on the page after the redirect; reloading it runs nothing again.
+    expect(post.status).toBe(303);
+    expect(post.headers.location).toMatch(/^\/ui\/mappings\?result=[\w-]+#dry-run-result$/);
+    for (let reload = 0; reload < 2; reload++) {
+      const res = await request(app).get(post.headers.location!).set("Authorization", bearer);
+      expect(res.text).toContain('id="dry-run-result"');
+      expect(res.text).toContain('<textarea id="dry-body" name="body" rows="6">{&quot;a&quot;:1}</textarea>');
+    }
     expect(inspector.dryRuns).toEqual([{ hook: "github", body: '{"a":1}', headers: { "x-github-event": "push", "content-type": "application/json" } }]);
-    expect(res.text).toContain('id="dry-run-result"');
   });
 
   it("mappings: a header line without a name is refused (400), no dry run", async () => {

@@ -53,6 +53,14 @@ describe("overview series", () => {
     expect(s.total).toBe(3);
   });
 
+  it("a request that waited for its run (Prefer: wait) counts as a request but stays out of the accept latency, counted apart", () => {
+    const now = Date.parse("2026-11-22T10:00:30.000Z");
+    const s = overviewSeries([delivery({ receivedAt: "2026-11-22T10:00:10.000Z", status: 200, latencyMs: 9000, waited: true }), delivery({ receivedAt: "2026-11-22T10:00:20.000Z", status: 202, latencyMs: 3 })], now, 1);
+    expect(s.byStatus["2xx"]).toEqual([2]);
+    expect([s.p50, s.p99]).toEqual([[3], [3]]);
+    expect([s.total, s.waited]).toEqual([2, 1]);
+  });
+
   it("runs by outcome, most frequent first", () => {
     const run = (status: string) => ({ id: status, status, name: "n", sessionKey: "s", createdAt: "" });
     expect(runsByOutcome([run("failed"), run("succeeded"), run("succeeded")])).toEqual([["succeeded", 2], ["failed", 1]]);

@@ -1,23 +1,72 @@
 /*
- * Deliveries page: the live feed. Each `delivery` event of /ui/api/events (one
- * row as JSON) becomes a table row at the top, built with textContent only —
- * a hook name or code can never become markup. A `run` event (a run started or
- * finished) rewrites the Run cell of its row, if the row is on the page.
+ * Deliveries page: the live feed and the relative times.
+ *
+ * Each `delivery` event of /ui/api/events (one row as JSON) becomes a table row at
+ * the top, built with textContent only — a hook name, event or code can never
+ * become markup. A `run` event (a run started or finished) rewrites the Run cell
+ * of its row, if the row is on the page. A `gap` event says the server skipped
+ * updates while this tab did not read (its buffer was full).
+ *
+ * The browser reconnects by itself after a dropped connection; when it gives up
+ * (an answer that is not a stream: 401 after a restart, 503 with too many feeds)
+ * the page opens a new feed after 1 s, 2 s, 4 s … at most 60 s apart.
+ *
+ * Times show "5 min ago" (the exact UTC time is the title), refreshed every 20 s
+ * with the rule of src/gateway/ui/views/time-format.ts.
  */
 (function () {
   "use strict";
   var tbody = document.getElementById("delivery-rows");
-  if (!tbody || !tbody.dataset.live || typeof EventSource === "undefined") return;
+  if (!tbody) return;
   var status = document.getElementById("live-status");
-  var added = 0;
 
-  function cell(tr, text, className) {
+  function pad(n) {
+    return n < 10 ? "0" + n : String(n);
+  }
+  function relTime(iso, now) {
+    var t = Date.parse(iso);
+    if (isNaN(t)) return iso;
+    var s = Math.max(0, Math.floor((now - t) / 1000));
+    if (s < 60) return s + " s ago";
+    if (s < 3600) return Math.floor(s / 60) + " min ago";
+    if (s < 86400) return Math.floor(s / 3600) + " h ago";
+    var d = new Date(t);
+    return d.getUTCFullYear() + "-" + pad(d.getUTCMonth() + 1) + "-" + pad(d.getUTCDate()) + " " + pad(d.getUTCHours()) + ":" + pad(d.getUTCMinutes());
+  }
+  function refreshTimes() {
+    var now = Date.now();
+    Array.prototype.forEach.call(tbody.querySelectorAll("time[data-relative]"), function (el) {
+      el.textContent = relTime(el.dateTime, now);
+    });
+  }
+  setInterval(refreshTimes, 20000);
+
+  if (!tbody.dataset.live || typeof EventSource === "undefined") return;
+  var added = 0;
+  var missed = 0;
+
+  function say(text) {
+    if (status) status.textContent = text;
+  }
+  function liveText() {
+    var text = added === 0 ? "Live: new deliveries appear at the top." : "Live: " + added + " new " + (added === 1 ? "delivery" : "deliveries") + " since the page loaded.";
+    if (missed > 0) text += " " + missed + " " + (missed === 1 ? "update was" : "updates were") + " skipped while this tab was not reading; reload for the full list.";
+    return text;
+  }
+
+  function cell(tr, className, label) {
     var td = document.createElement("td");
-    if (className) td.className = className;
-    if (text instanceof Node) td.appendChild(text);
-    else td.textContent = text;
+    td.className = className;
+    td.setAttribute("data-label", label);
     tr.appendChild(td);
     return td;
+  }
+  function span(className, text, title) {
+    var el = document.createElement("span");
+    el.className = className;
+    el.textContent = text;
+    if (title) el.title = title;
+    return el;
   }
 
   function rowOf(r) {
@@ -26,43 +75,72 @@
     tr.className = "new";
     var time = document.createElement("time");
     time.dateTime = r.receivedAt;
-    time.textContent = r.time;
-    cell(tr, time);
+    time.title = r.time;
+    time.setAttribute("data-relative", "");
+    time.textContent = relTime(r.receivedAt, Date.now());
+    cell(tr, "when", "Received").appendChild(time);
+    var what = cell(tr, "what", "Hook");
     var link = document.createElement("a");
     link.href = r.href;
     link.textContent = r.hook || "(none)";
-    cell(tr, link);
-    cell(tr, r.mapping);
-    var badge = document.createElement("span");
-    badge.className = "status " + r.statusClass;
-    badge.textContent = String(r.status);
-    var st = cell(tr, badge);
-    if (r.code) st.appendChild(document.createTextNode(" " + r.code));
-    cell(tr, r.latency, "num");
-    cell(tr, r.runStatus);
+    what.appendChild(link);
+    if (r.event) {
+      what.appendChild(document.createTextNode(" "));
+      what.appendChild(span("event", r.event));
+    }
+    r.badges.forEach(function (b) {
+      what.appendChild(document.createTextNode(" "));
+      what.appendChild(span("badge badge-" + b.kind, b.label, b.title));
+    });
+    cell(tr, "mapping", "Mapping").textContent = r.mapping;
+    var answer = cell(tr, "answer", "Status");
+    answer.appendChild(span("status " + r.statusClass, String(r.status)));
+    if (r.code) answer.appendChild(document.createTextNode(" " + r.code));
+    cell(tr, "num latency", "Latency").textContent = r.latency;
+    cell(tr, "run", "Run").textContent = r.runStatus;
     return tr;
   }
 
-  var source = new EventSource(tbody.dataset.live);
-  source.addEventListener("open", function () {
-    if (status) status.textContent = "Live: new deliveries appear at the top.";
-  });
-  source.addEventListener("delivery", function (event) {
-    var r = JSON.parse(event.data);
-    if (tbody.querySelector('tr[data-id="' + CSS.escape(r.id) + '"]')) return;
-    tbody.insertBefore(rowOf(r), tbody.firstChild);
-    var empty = document.getElementById("no-deliveries");
-    if (empty) empty.remove();
-    added += 1;
-    if (status) status.textContent = "Live: " + added + " new " + (added === 1 ? "delivery" : "deliveries") + " since the page loaded.";
-  });
-  // A run started or finished: its row's Run cell (the last one) changes in place.
-  source.addEventListener("run", function (event) {
-    var r = JSON.parse(event.data);
-    var tr = tbody.querySelector('tr[data-id="' + CSS.escape(r.id) + '"]');
-    if (tr && tr.lastElementChild) tr.lastElementChild.textContent = r.runStatus;
-  });
-  source.addEventListener("error", function () {
-    if (status) status.textContent = "Live feed interrupted; reconnecting…";
-  });
+  var delayMs = 1000;
+  var retryTimer;
+  function connect() {
+    var source = new EventSource(tbody.dataset.live);
+    source.addEventListener("open", function () {
+      delayMs = 1000;
+      say(liveText());
+    });
+    source.addEventListener("delivery", function (event) {
+      var r = JSON.parse(event.data);
+      if (tbody.querySelector('tr[data-id="' + CSS.escape(r.id) + '"]')) return;
+      tbody.insertBefore(rowOf(r), tbody.firstChild);
+      var empty = document.getElementById("no-deliveries");
+      if (empty) empty.remove();
+      added += 1;
+      say(liveText());
+    });
+    // A run started or finished: its row's Run cell changes in place.
+    source.addEventListener("run", function (event) {
+      var r = JSON.parse(event.data);
+      var tr = tbody.querySelector('tr[data-id="' + CSS.escape(r.id) + '"]');
+      var run = tr && tr.querySelector("td.run");
+      if (run) run.textContent = r.runStatus;
+    });
+    source.addEventListener("gap", function (event) {
+      missed += JSON.parse(event.data).missed;
+      say(liveText());
+    });
+    source.addEventListener("error", function () {
+      if (source.readyState !== EventSource.CLOSED) {
+        say("Live feed interrupted; reconnecting…");
+        return;
+      }
+      // The browser gave up on this stream: open a new one later, waiting longer each time.
+      source.close();
+      say("Live feed interrupted; trying again in " + Math.round(delayMs / 1000) + " s…");
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(connect, delayMs);
+      delayMs = Math.min(delayMs * 2, 60000);
+    });
+  }
+  connect();
 })();

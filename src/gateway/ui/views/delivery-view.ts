@@ -1,14 +1,19 @@
 /**
- * One delivery: request line, redacted headers, the body (as text), the answer,
- * the dry-run view of what today's mappings make of it, its runs with their
- * status timeline and summary, and the Replay button with the result inline.
+ * One delivery: the event at the top with its badges, the request line, the
+ * facts, Replay (its result shown after the POST → redirect → GET), the request
+ * as a redacted curl command, the redacted headers, the body (pretty, with its raw
+ * form behind a toggle), the answer and its headers, the dry-run view of what
+ * today's mappings make of it, its runs, and the journal effects (line breaks
+ * kept, the wrapper's SECURITY NOTICE folded to one line by journal-effects.ts).
  */
 import type { DeliveryDetail, DryRunView, ReplayResult, RunSummary } from "../../../host-contract/inspection";
 import { html, type SafeHtml } from "../html";
 import type { JournalEffect } from "../journal-effects";
 import { CSRF_FIELD } from "../ui-auth";
 import { bodyText, prettyJson } from "./body-view";
-import { displayTime } from "./delivery-row";
+import { curlCommand } from "./curl-command";
+import { deliveryBadges, renderBadges } from "./delivery-row";
+import { displayTime } from "./time-format";
 
 export interface DeliveryPageData {
   delivery: DeliveryDetail;
@@ -21,6 +26,8 @@ export interface DeliveryPageData {
   replay?: { result?: ReplayResult; error?: string };
   /** What the journal recorded of this delivery's wake or runs; undefined when the dashboard has no journal. */
   effects?: JournalEffect[];
+  /** `http://host:port` as the browser reached the gateway (for the curl command). */
+  origin: string;
 }
 
 function dl(entries: Array<[string, unknown]>): SafeHtml {
@@ -55,7 +62,7 @@ function effectsSection(effects: JournalEffect[] | undefined): SafeHtml {
   if (effects === undefined) return html`<p class="muted">This gateway gave the dashboard no journal.</p>`;
   if (effects.length === 0) return html`<p class="muted" id="journal-effects-none">No journal entry matches this delivery (yet).</p>`;
   return html`<ol class="timeline journal" id="journal-effects">${effects.map(
-    (e) => html`<li><time datetime="${e.ts}">${displayTime(e.ts)}</time> <strong>${e.kind}</strong> ${e.text}</li>`,
+    (e) => html`<li><time datetime="${e.ts}" class="nowrap">${displayTime(e.ts)}</time> <strong>${e.kind}</strong> ${e.text}</li>`,
   )}</ol>`;
 }
 
@@ -72,28 +79,50 @@ ${data.csrf ? html`<input type="hidden" name="${CSRF_FIELD}" value="${data.csrf}
 </form>${result}`;
 }
 
+function headerTable(id: string, headers: Record<string, string>): SafeHtml {
+  const rows = Object.entries(headers).sort(([a], [b]) => a.localeCompare(b));
+  return html`<table class="headers reflow" id="${id}"><thead><tr><th scope="col">Name</th><th scope="col">Value</th></tr></thead><tbody>
+${rows.map(([k, v]) => html`<tr><th scope="row">${k}</th><td><code>${v}</code></td></tr>`)}
+</tbody></table>`;
+}
+
+function requestSection(d: DeliveryDetail, origin: string): SafeHtml {
+  const body = bodyText(d.body, d.bodyBase64, d.headers["content-type"]);
+  const raw = d.body ?? d.bodyBase64;
+  return html`<section aria-labelledby="h-curl"><h2 id="h-curl">As curl <span class="muted">(secrets named, never shown)</span></h2>
+<pre id="curl" class="text" data-copy="Copy as curl">${curlCommand(d, origin)}</pre></section>
+<section aria-labelledby="h-headers"><h2 id="h-headers">Headers</h2>${headerTable("request-headers", d.headers)}</section>
+<section aria-labelledby="h-body"><h2 id="h-body">Body <span class="muted">(${body.kind})</span></h2>
+${
+  body.kind === "none"
+    ? html`<p class="muted">The body was not stored.</p>`
+    : html`<pre id="body" class="text" data-view="pretty">${body.text}</pre>${raw !== undefined && raw !== body.text ? html`<pre id="body-raw" class="text" data-view="raw" hidden>${raw}</pre>` : ""}`
+}</section>`;
+}
+
+function answerSection(d: DeliveryDetail): SafeHtml {
+  return html`<section aria-labelledby="h-response"><h2 id="h-response">Answer</h2><pre class="text">${d.response === undefined ? "(not recorded)" : prettyJson(d.response)}</pre>
+${d.responseHeaders ? html`<h3>Answer headers</h3>${headerTable("response-headers", d.responseHeaders)}` : ""}</section>`;
+}
+
 export function renderDeliveryContent(data: DeliveryPageData): SafeHtml {
   const d = data.delivery;
-  const body = bodyText(d.body, d.bodyBase64, d.headers["content-type"]);
-  const headers = Object.entries(d.headers).sort(([a], [b]) => a.localeCompare(b));
-  return html`<p class="request-line"><code>${d.method} ${d.url}</code> <span class="status s${String(d.status).charAt(0)}xx">${d.status}</span> ${d.code ?? ""}</p>
+  return html`<p class="event-title" id="delivery-event">${d.event ? html`<code>${d.event}</code>` : html`<span class="muted">No event named</span>`}${renderBadges(deliveryBadges(d))}</p>
+<p class="request-line"><code>${d.method} ${d.url}</code> <span class="status s${String(d.status).charAt(0)}xx">${d.status}</span> ${d.code ?? ""}</p>
 ${dl([
   ["Received (UTC)", displayTime(d.receivedAt)],
   ["Hook", d.hook],
+  ["Event", d.event],
   ["Mapping", d.mappingId],
   ["Client", d.client],
-  ["Latency", `${Math.round(d.latencyMs)} ms`],
+  ["Latency", `${Math.round(d.latencyMs)} ms${d.waited ? " (waited for its run: Prefer: wait)" : ""}`],
   ["Idempotency key", d.idempotencyKey],
+  ["Idempotent repeat", d.repeat ? "yes: the earlier request's answer was sent again; nothing new started" : undefined],
   ["Replay of", d.replayOf ? html`<a href="/ui/deliveries/${encodeURIComponent(d.replayOf)}">${d.replayOf}</a>` : undefined],
 ])}
 <section aria-labelledby="h-replay"><h2 id="h-replay">Replay</h2>${replaySection(d, data)}</section>
-<section aria-labelledby="h-headers"><h2 id="h-headers">Headers</h2>
-<div class="table-wrap"><table class="headers"><thead><tr><th scope="col">Name</th><th scope="col">Value</th></tr></thead><tbody>
-${headers.map(([k, v]) => html`<tr><th scope="row">${k}</th><td><code>${v}</code></td></tr>`)}
-</tbody></table></div></section>
-<section aria-labelledby="h-body"><h2 id="h-body">Body <span class="muted">(${body.kind})</span></h2>
-${body.kind === "none" ? html`<p class="muted">The body was not stored.</p>` : html`<pre id="body" class="text">${body.text}</pre>`}</section>
-<section aria-labelledby="h-response"><h2 id="h-response">Answer</h2><pre class="text">${d.response === undefined ? "(not recorded)" : prettyJson(d.response)}</pre></section>
+${requestSection(d, data.origin)}
+${answerSection(d)}
 <section aria-labelledby="h-dry"><h2 id="h-dry">What the mapping produces (dry run)</h2>
 ${data.dryRun ? renderDryRun(data.dryRun) : html`<p class="muted">${data.dryRunNote ?? "No dry run."}</p>`}</section>
 <section aria-labelledby="h-runs"><h2 id="h-runs">Runs</h2>${runSection(data.runs)}</section>

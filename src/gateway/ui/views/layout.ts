@@ -45,6 +45,7 @@ export function renderPage(frame: PageFrame): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · Gateway dashboard</title>
+<link rel="icon" href="/ui/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/ui/assets/dashboard.css">
 ${(frame.styles ?? []).map((s) => html`<link rel="stylesheet" href="/ui/assets/${s}">`)}
 </head>

@@ -23,16 +23,16 @@ export function renderMappingsContent(data: MappingsPageData) {
   return html`${
     data.mappings.length === 0
       ? html`<p>No mappings are configured: only the built-in hooks answer.</p>`
-      : html`<div class="table-wrap"><table class="mappings">
+      : html`<table class="mappings reflow">
 <caption class="visually-hidden">Effective mappings in match order</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Id</th><th scope="col">Origin</th><th scope="col">Match</th><th scope="col">Action</th><th scope="col">Verify</th><th scope="col">Shadowed</th></tr></thead>
 <tbody>${data.mappings.map(
           (m, i) => html`<tr${m.shadowedBy ? html` class="shadowed"` : ""}>
-<td class="num">${i + 1}</td><td><code>${m.id}</code></td><td>${m.origin}</td>
-<td><ul class="plain">${m.match.map((r) => html`<li><code>${r}</code></li>`)}</ul></td>
-<td>${m.action}</td><td>${m.verify ?? "none"}</td>
-<td>${m.shadowedBy ? html`<strong class="warn">shadowed by <code>${m.shadowedBy}</code></strong>` : "no"}</td></tr>`,
-        )}</tbody></table></div>`
+<td class="num" data-label="#">${i + 1}</td><td data-label="Id"><code>${m.id}</code></td><td data-label="Origin">${m.origin}</td>
+<td data-label="Match"><ul class="plain">${m.match.map((r) => html`<li><code>${r}</code></li>`)}</ul></td>
+<td data-label="Action">${m.action}</td><td data-label="Verify">${m.verify ?? "none"}</td>
+<td data-label="Shadowed">${m.shadowedBy ? html`<strong class="warn">shadowed by <code>${m.shadowedBy}</code></strong>` : "no"}</td></tr>`,
+        )}</tbody></table>`
   }
 <section aria-labelledby="h-dry-form"><h2 id="h-dry-form">Dry run</h2>
 <p class="muted">Paste a payload and its headers to see what the request would do. Nothing is dispatched.</p>

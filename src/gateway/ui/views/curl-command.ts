@@ -1,0 +1,54 @@
+/**
+ * "Copy as curl" for one stored delivery: the request again, as a shell command
+ * that names each secret's place instead of its value. The ledger stores every
+ * credential, signature and cookie as `[REDACTED]` (host-contract/redaction.ts), so
+ * the command carries `${HOOK_TOKEN}` for the hook token (an `Authorization` value or
+ * a `token` query parameter) and `${<HEADER_NAME>}` for any other redacted header
+ * (`${X_HUB_SIGNATURE_256}`: sign the body again with your secret). Nothing stored is
+ * a secret's value, so nothing here can leak one.
+ *
+ * @example
+ *   curlCommand(delivery, "http://127.0.0.1:18789")
+ *   // curl -X POST "http://127.0.0.1:18789/hooks/github" \
+ *   //   -H "authorization: Bearer ${HOOK_TOKEN}" \
+ *   //   -H 'content-type: application/json' \
+ *   //   --data-binary '{"ref":"main"}'
+ */
+import type { DeliveryDetail } from "../../../host-contract/inspection";
+import { REDACTED } from "../../../host-contract/redaction";
+
+/** Headers curl sets itself, or that describe the stored connection rather than the request. */
+const LEFT_OUT = new Set(["host", "content-length", "connection", "transfer-encoding", "expect", "accept-encoding", "keep-alive"]);
+
+function singleQuoted(s: string): string {
+  return `'${s.split("'").join(`'\\''`)}'`;
+}
+
+/** A double-quoted shell word in which each `[REDACTED]` becomes the variable `${name}` (the rest is literal). */
+function withVariable(s: string, name: string): string {
+  const literal = (t: string) => t.replace(/[\\"$`]/g, (c) => `\\${c}`);
+  return `"${s.split(REDACTED).map(literal).join(`\${${name}}`)}"`;
+}
+
+function word(s: string, variable: string): string {
+  return s.includes(REDACTED) ? withVariable(s, variable) : singleQuoted(s);
+}
+
+/** `x-hub-signature-256` → `X_HUB_SIGNATURE_256`. */
+export function variableName(header: string): string {
+  return header.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "SECRET";
+}
+
+export function curlCommand(d: DeliveryDetail, origin: string): string {
+  const parts = [`curl -X ${d.method} ${word(`${origin}${d.url}`, "HOOK_TOKEN")}`];
+  for (const [name, value] of Object.entries(d.headers).sort(([a], [b]) => a.localeCompare(b))) {
+    if (LEFT_OUT.has(name)) continue;
+    const variable = name === "authorization" || name === "x-service-token" ? "HOOK_TOKEN" : variableName(name);
+    // A wholly redacted Authorization was a Bearer token (the hooks' only scheme).
+    const shown = name === "authorization" && value === REDACTED ? `Bearer ${REDACTED}` : value;
+    parts.push(`-H ${word(`${name}: ${shown}`, variable)}`);
+  }
+  if (d.body !== undefined) parts.push(`--data-binary ${singleQuoted(d.body)}`);
+  else if (d.bodyBase64 !== undefined) return `printf %s ${singleQuoted(d.bodyBase64)} | base64 -d | ${[...parts, "--data-binary @-"].join(" \\\n  ")}`;
+  return parts.join(" \\\n  ");
+}
