@@ -36,6 +36,8 @@ export function uiApp(
     loginCodes?: LoginCodes;
     keepAliveMs?: number;
     logger?: HostLogger;
+    /** The operator throttle's capacity of clients still counting (default the gateway's). */
+    throttleMaxClients?: number;
   } = {},
 ): UiApp {
   const inspector = opts.inspector === null ? undefined : (opts.inspector ?? createFakeInspector());
@@ -43,7 +45,7 @@ export function uiApp(
   const now = opts.now ?? (() => NOW);
   const authToken = opts.authToken === null ? undefined : (opts.authToken ?? OPERATOR_TOKEN);
   // One operator throttle for /ui, /api and /metrics, as the gateway wires it.
-  const throttle = createOperatorThrottle({ now });
+  const throttle = createOperatorThrottle({ now, ...(opts.throttleMaxClients !== undefined ? { maxClients: opts.throttleMaxClients } : {}) });
   const dashboard = createDashboard({
     authToken,
     inspectors: inspector ? [{ pluginId: "fake", inspector }] : [],
