@@ -60,6 +60,8 @@ const handshakeSchema = Joi.alternatives()
 const hasTransform = Joi.object({ transform: Joi.exist() }).unknown();
 /** Condition: the mapping's action is `wake`. */
 const isWake = Joi.object({ action: Joi.valid("wake").required() }).unknown();
+/** Condition: the mapping's action is `agent`, or not given (the default). */
+const isAgentOrDefault = Joi.object({ action: Joi.valid("agent") }).unknown();
 
 /**
  * One mapping. Without a transform, a `wake` mapping needs `textTemplate` and an
@@ -93,7 +95,8 @@ export const mappingSchema: Joi.ObjectSchema = Joi.object({
   .when(Joi.object({ handshake: Joi.object().required() }).unknown(), { then: Joi.object({ match: Joi.object({ path: Joi.required() }).unknown().required() }) }).when(hasTransform, {
   otherwise: Joi.when(isWake, {
     then: Joi.object({ textTemplate: Joi.required() }),
-    otherwise: Joi.object({ messageTemplate: Joi.required() }),
+    // Only for "agent" or no action (the default): a mistyped action ("wakey") is reported as itself, not as a missing template.
+    otherwise: Joi.when(isAgentOrDefault, { then: Joi.object({ messageTemplate: Joi.required() }) }),
   }),
 });
 

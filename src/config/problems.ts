@@ -76,7 +76,7 @@ function ruleText(d: Detail, node: Description | undefined, known: (parent: Path
     case "object.xor":
       return RULES.onlyOneOf(ctx.peers as string[]);
     case "any.only":
-      return RULES.oneOf(ctx.valids as unknown[]);
+      return RULES.oneOf(ctx.valids as unknown[], ctx.value);
     case "boolean.base":
       return RULES.type(["boolean"]);
     case "string.base":

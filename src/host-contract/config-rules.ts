@@ -41,11 +41,22 @@ const TYPE_NOUNS: Record<string, string> = {
   null: "null",
 };
 
+/** Values longer than this are not repeated in a message. */
+const MAX_GOT_CHARS = 40;
+
+/** ` (got "wakey")` for a short primitive value, else "". */
+function gotText(got: unknown): string {
+  if (typeof got !== "string" && typeof got !== "number" && typeof got !== "boolean") return "";
+  const text = JSON.stringify(got);
+  return text.length > MAX_GOT_CHARS ? "" : ` (got ${text})`;
+}
+
 /** The sentence (after the key) of each plain rule. */
 export const RULES = {
   required: (): string => "is required",
   type: (types: readonly string[]): string => `must be ${types.map((t) => TYPE_NOUNS[t] ?? t).join(" or ")}`,
-  oneOf: (values: readonly unknown[]): string => `must be one of: ${values.map(String).join(", ")}`,
+  /** With the value that was given when it is a short string, number or boolean: `must be one of: wake, agent (got "wakey")`. */
+  oneOf: (values: readonly unknown[], got?: unknown): string => `must be one of: ${values.map(String).join(", ")}${gotText(got)}`,
   atLeast: (limit: number): string => `must be at least ${limit}`,
   atMost: (limit: number): string => `must be at most ${limit}`,
   greaterThan: (limit: number): string => `must be greater than ${limit}`,

@@ -5,6 +5,10 @@
 import { resolveConfig } from "../../src/config/resolve";
 import { parseMappings } from "../../src/config/mappings";
 import type { MappingConfig } from "../../src/config/types";
+import fs from "node:fs";
+import path from "node:path";
+import { checkPluginConfig } from "../../src/gateway/plugins/plugin-config";
+import type { PluginManifest } from "../../src/gateway/plugins/manifest";
 
 const TOKEN = "hk_3f9a1c7e5b2d4f60a8c1";
 
@@ -55,8 +59,8 @@ describe("mapping fields: refused values name the field and the rule", () => {
     ["id", "has space", `${m}.id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)`],
     ["id", 7, `${m}.id must be a string`],
     ["match", "github", `${m}.match must be an object`],
-    ["action", "run", `${m}.action must be one of: wake, agent`],
-    ["wakeMode", "later", `${m}.wakeMode must be one of: now, next-heartbeat`],
+    ["action", "run", `${m}.action must be one of: wake, agent (got "run")`],
+    ["wakeMode", "later", `${m}.wakeMode must be one of: now, next-heartbeat (got "later")`],
     ["name", "x".repeat(201), `${m}.name must be at most 200 characters long`],
     ["name", "a\u0007b", `${m}.name must be a non-blank single line without control characters`],
     ["sessionKey", "k".repeat(257), `${m}.sessionKey must be at most 256 characters long`],
@@ -66,7 +70,7 @@ describe("mapping fields: refused values name the field and the rule", () => {
     ["channel", "", `${m}.channel must not be empty`],
     ["to", "   ", `${m}.to must be a non-blank single line without control characters`],
     ["model", 4, `${m}.model must be a string`],
-    ["thinking", "huge", `${m}.thinking must be one of: off, minimal, low, medium, high, xhigh`],
+    ["thinking", "huge", `${m}.thinking must be one of: off, minimal, low, medium, high, xhigh (got "huge")`],
     ["timeoutSeconds", 0, `${m}.timeoutSeconds must be greater than 0`],
     ["timeoutSeconds", -1, `${m}.timeoutSeconds must be greater than 0`],
     ["timeoutSeconds", 86401, `${m}.timeoutSeconds must be at most 86400`],
@@ -119,7 +123,7 @@ describe("mapping fields: refused values name the field and the rule", () => {
     expect(() => mappings([{ messageTemplate: "ok" }, { action: "wake" }, { thinking: "x", messageTemplate: "m" }])).toThrow(
       [
         'hooks.mappings[1].textTemplate is required when action is "wake" and the mapping has no transform',
-        "hooks.mappings[2].thinking must be one of: off, minimal, low, medium, high, xhigh",
+        'hooks.mappings[2].thinking must be one of: off, minimal, low, medium, high, xhigh (got "x")',
       ].join("\n"),
     );
   });
@@ -206,12 +210,27 @@ describe("parseMappings (preset mappings)", () => {
       ok: false,
       error: [
         'presets.github.mappings[0].textTemplate is required when action is "wake" and the mapping has no transform',
-        "presets.github.mappings[1].thinking must be one of: off, minimal, low, medium, high, xhigh",
+        'presets.github.mappings[1].thinking must be one of: off, minimal, low, medium, high, xhigh (got "huge")',
       ],
     });
   });
 
   it("refuses a non-array", () => {
     expect(parseMappings({}, { label: ["presets", "x", "mappings"] })).toEqual({ ok: false, error: ["presets.x.mappings must be an array"] });
+  });
+});
+
+describe('a mistyped action (regression: action "wakey" was told "messageTemplate is required when action is "agent" (the default)")', () => {
+  it("names the action it saw, and only that problem; the gateway's check (ajv, plugin.json) says the same", () => {
+    const mapping = { match: { path: "x" }, action: "wakey" };
+    expect(problemOf(mapping)).toBe('hooks.mappings[0].action must be one of: wake, agent (got "wakey")');
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../plugin.json"), "utf8")) as PluginManifest;
+    expect(checkPluginConfig(manifest, { hooks: { enabled: true, token: TOKEN, mappings: [mapping] } }).map((p) => `${p.key} ${p.rule}`)).toEqual([
+      'hooks.mappings[0].action must be one of: wake, agent (got "wakey")',
+    ]);
+  });
+
+  it("no action (the default agent) still needs messageTemplate", () => {
+    expect(problemOf({ match: { path: "x" } })).toBe('hooks.mappings[0].messageTemplate is required when action is "agent" (the default) and the mapping has no transform');
   });
 });

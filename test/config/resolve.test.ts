@@ -121,7 +121,7 @@ describe("hooks.durability", () => {
   it('is "process" by default, "os" when asked; any other value is an error naming both', () => {
     expect(resolve({ hooks: { enabled: true, token: TOKEN } }).durability).toBe("process");
     expect(resolve({ hooks: { enabled: true, token: TOKEN, durability: "os" } }).durability).toBe("os");
-    expect(problem({ hooks: { enabled: true, token: TOKEN, durability: "fsync" } })).toBe("hooks.durability must be one of: process, os");
+    expect(problem({ hooks: { enabled: true, token: TOKEN, durability: "fsync" } })).toBe('hooks.durability must be one of: process, os (got "fsync")');
   });
 });
 

@@ -95,9 +95,9 @@ export function describeAjvError(root: string, e: ErrorObject, branches: readonl
     case "type":
       return { key, rule: RULES.type(Array.isArray(p.type) ? (p.type as string[]) : String(p.type).split(",")) };
     case "enum":
-      return { key, rule: RULES.oneOf(p.allowedValues as unknown[]) };
+      return { key, rule: RULES.oneOf(p.allowedValues as unknown[], e.data) };
     case "const":
-      return { key, rule: RULES.oneOf([p.allowedValue]) };
+      return { key, rule: RULES.oneOf([p.allowedValue], e.data) };
     case "minLength":
       return { key, rule: RULES.minLength(limit) };
     case "maxLength":
