@@ -132,9 +132,14 @@ describe.each(availableSqliteDrivers())("the %s driver", (driver) => {
 (hasNodeSqlite ? describe : describe.skip)("on a runtime with node:sqlite", () => {
   it("opens the plugin database without ever requiring better-sqlite3 (a native addon OpenClaw's Node 24 cannot load)", () => {
     jest.isolateModules(() => {
-      jest.doMock("better-sqlite3", () => {
-        throw new Error("better-sqlite3 was required");
-      });
+      // virtual: also where it is not installed at all (npm install --omit=optional).
+      jest.doMock(
+        "better-sqlite3",
+        () => {
+          throw new Error("better-sqlite3 was required");
+        },
+        { virtual: true },
+      );
       const saved = process.env[DRIVER_ENV];
       delete process.env[DRIVER_ENV];
       try {
