@@ -17,7 +17,7 @@ export const HOOKS_DEFAULTS = {
   /** Relative to the config file's directory. */
   transformsDir: "hooks/transforms",
   allowedSessionKeyPrefixes: ["hook:"],
-  runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8 },
+  runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 },
   maxFanOut: 100,
   /** Most bytes of messages one request may render across all its actions (SPEC §9). */
   maxRenderedBytes: 1048576,
@@ -84,6 +84,8 @@ export const BOUNDS = {
   toleranceSeconds: { min: 1, max: 86400, integer: true },
   maxWaitSeconds: { min: 0, max: 3600, integer: true },
   maxWaitingPerClient: { min: 0, max: 10000, integer: true },
+  runRetentionDays: { min: 1, max: 3650, integer: true },
+  runMaxFinished: { min: 1, max: 10000000, integer: true },
   maxFanOut: { min: 1, max: 10000, integer: true },
   maxRenderedBytes: { min: 1024, max: 67108864, integer: true },
   ledgerRetentionDays: { min: 1, max: 3650, integer: true },

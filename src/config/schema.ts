@@ -30,6 +30,12 @@ const runsSchema = Joi.object({
   maxWaitingPerClient: boundedNumber(BOUNDS.maxWaitingPerClient)
     .default(d.runs.maxWaitingPerClient)
     .description("Requests of one client that may wait for their run at once; beyond it a request is answered 202 at once."),
+  retentionDays: boundedNumber(BOUNDS.runRetentionDays)
+    .default(d.runs.retentionDays)
+    .description("Finished runs (succeeded, failed, timed out, interrupted) are deleted this many days after they finished, in the background."),
+  maxFinished: boundedNumber(BOUNDS.runMaxFinished)
+    .default(d.runs.maxFinished)
+    .description("At most this many finished runs are kept (the oldest are deleted in the background); queued and running runs are never deleted."),
 }).default();
 
 const idempotencySchema = Joi.object({

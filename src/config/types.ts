@@ -126,6 +126,10 @@ export interface RunsConfig {
   maxWaitSeconds: number;
   /** Concurrent waiting requests per client; beyond it a request is answered at once. */
   maxWaitingPerClient: number;
+  /** Finished runs older than this (days since they finished) are deleted. */
+  retentionDays: number;
+  /** At most this many finished runs are kept. */
+  maxFinished: number;
 }
 
 export interface RateLimitConfig {

@@ -87,7 +87,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   const waiters = createRunWaiters();
   const executor = createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter });
   const queue = createRunQueue({
-    store: createSqliteRunStore(db, { logger: logs.forModule("store") }),
+    store: createSqliteRunStore(db, { logger: logs.forModule("store"), retentionDays: config.runs.retentionDays, maxFinished: config.runs.maxFinished }),
     executor: {
       ...executor,
       execute: (run, signal, onOutcome) =>

@@ -30,6 +30,7 @@ import type { ModuleLogger } from "../core/logger";
 import { migrate } from "./migrations";
 import { checkWal } from "./wal-check";
 import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
+import { convertToIncrementalVacuum, reclaimFreePages } from "./vacuum";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
 import { createWriteBatch, type WriteBatch } from "./write-batch";
 
@@ -44,6 +45,8 @@ export interface PluginDatabase {
   readonly batch: WriteBatch;
   /** False once `close()` ran. */
   readonly isOpen: boolean;
+  /** Gives free pages back to the file system (vacuum.ts); the maintenance timer calls it. Returns how many. */
+  reclaim(): number;
   /** Checkpoints the WAL and closes the connection. Idempotent. */
   close(): void;
 }
@@ -60,6 +63,8 @@ export interface OpenPluginDatabaseOptions {
   busyTimeoutMs?: number;
   /** Milliseconds since the epoch; default Date.now. Used to purge expired records. */
   clock?: () => number;
+  /** How often free pages are given back (vacuum.ts); default 60 s. */
+  maintenanceIntervalMs?: number;
 }
 
 /** Refuses a write-ahead log whose committed transactions SQLite would drop. Call before the database is opened. */
@@ -88,6 +93,7 @@ function quickCheck(db: SqliteDatabase, file: string, logger: ModuleLogger): voi
 }
 
 const DAMAGED_CODES = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
+const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** Opens (creating and migrating when needed) the plugin database. */
 export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDatabase {
@@ -114,6 +120,9 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     // better-sqlite3's build default; node:sqlite's SQLite defaults to 2 MB: the same cache for both.
     db.pragma("cache_size = -16000");
+    // After a checkpoint the -wal file is cut back to this size instead of keeping its largest.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    convertToIncrementalVacuum(db, file, logger);
     db.pragma("foreign_keys = ON");
     const version = migrate(db);
     const recovered = recoverPendingIdempotency(db);
@@ -132,6 +141,21 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
 
   let open = true;
   const batch = createWriteBatch(db);
+  const reclaim = (): number => {
+    if (!open || !db.open) return 0;
+    // Not inside the turn's group commit: the staged writes go first.
+    batch.flush();
+    return reclaimFreePages(db);
+  };
+  const maintenance = setInterval(() => {
+    try {
+      const pages = reclaim();
+      if (pages > 0) logger.debug("free pages given back to the file system", { pages });
+    } catch (e) {
+      logger.warn("giving free pages back failed (they stay in the file and are reused)", { error: (e as Error).message, code: (e as { code?: string }).code });
+    }
+  }, options.maintenanceIntervalMs ?? 60_000);
+  maintenance.unref();
   return {
     db,
     file,
@@ -139,8 +163,10 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
     get isOpen() {
       return open && db.open;
     },
+    reclaim,
     close() {
       if (!open) return;
+      clearInterval(maintenance);
       batch.flush();
       open = false;
       if (!db.open) return;

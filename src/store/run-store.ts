@@ -10,8 +10,9 @@
  * recovery (`listByStatus`) and the idempotency key for crash recovery of
  * idempotency records.
  *
- * Terminal runs older than `retentionDays` (default 7) are deleted when the store
- * is created, so the file does not grow without bound.
+ * Finished runs are bounded by age and count (`retentionDays`, `maxFinished`;
+ * run-prune.ts): pruned when the store is created and then every `pruneIntervalMs`
+ * on an unref'd timer that stops when the database closes.
  *
  * Damaged rows (action or source not valid JSON, or missing a field the queue
  * needs) are skipped by `listByStatus` with a warning naming the database file and
@@ -24,12 +25,15 @@ import type { PluginDatabase } from "./database";
 import type { RunRecord, RunStore } from "../core/runs";
 import type { ModuleLogger } from "../core/logger";
 import { parseRunRow, type RunRow } from "./run-row";
-
-export const DEFAULT_RUN_RETENTION_DAYS = 7;
+import { createRunPruner, DEFAULT_MAX_FINISHED_RUNS, DEFAULT_RUN_RETENTION_DAYS } from "./run-prune";
 
 export interface SqliteRunStoreOptions {
-  /** Terminal runs finished longer ago than this are deleted at creation. Default 7. */
+  /** Finished runs finished longer ago than this are deleted. Default 7. */
   retentionDays?: number;
+  /** At most this many finished runs are kept. Default 1000. */
+  maxFinished?: number;
+  /** Background pruning period; default 60 s. */
+  pruneIntervalMs?: number;
   /** Where damaged rows (skipped by `listByStatus`) are reported. */
   logger?: ModuleLogger;
   /** Milliseconds since the epoch; default Date.now. */
@@ -65,11 +69,22 @@ export class DamagedRunError extends Error {
 export function createSqliteRunStore(database: PluginDatabase, options: SqliteRunStoreOptions = {}): RunStore {
   const { db } = database;
   const clock = options.clock ?? Date.now;
-  const retentionMs = (options.retentionDays ?? DEFAULT_RUN_RETENTION_DAYS) * 86_400_000;
-
-  db.prepare("DELETE FROM runs WHERE finished_at IS NOT NULL AND finished_at < ? AND status NOT IN ('queued','running')").run(
-    new Date(clock() - retentionMs).toISOString(),
-  );
+  const prune = createRunPruner(db, {
+    retentionDays: options.retentionDays ?? DEFAULT_RUN_RETENTION_DAYS,
+    maxFinished: options.maxFinished ?? DEFAULT_MAX_FINISHED_RUNS,
+    clock,
+  });
+  prune();
+  const pruneTimer = setInterval(() => {
+    if (!db.open) return clearInterval(pruneTimer);
+    try {
+      const removed = prune();
+      if (removed > 0) options.logger?.debug("finished runs pruned", { removed });
+    } catch (e) {
+      options.logger?.warn("pruning finished runs failed", { error: (e as Error).message, code: (e as { code?: string }).code });
+    }
+  }, options.pruneIntervalMs ?? 60_000);
+  pruneTimer.unref();
 
   const insertStmt = db.prepare(
     `INSERT INTO runs (id, seq, status, action, source, created_at, started_at, finished_at, summary, error, idempotency_key, summary_pending)

@@ -48,7 +48,7 @@ describe("defaults", () => {
       transformsDir: "/srv/gateway/hooks/transforms",
       transformTimeoutMs: 5000,
       allowedSessionKeyPrefixes: ["hook:"],
-      runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8 },
+      runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 },
       idempotency: { ttlSeconds: 86400 },
       ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
       rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
@@ -93,7 +93,7 @@ describe("defaults", () => {
       transformsDir: "/opt/transforms",
       transformTimeoutMs: 100,
       allowedSessionKeyPrefixes: ["hook:", "crm:"],
-      runs: { maxConcurrent: 1, maxQueued: 5, shutdownGraceSeconds: 0.5, retryInterrupted: true, maxWaitSeconds: 30, maxWaitingPerClient: 8 },
+      runs: { maxConcurrent: 1, maxQueued: 5, shutdownGraceSeconds: 0.5, retryInterrupted: true, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 },
       idempotency: { ttlSeconds: 60 },
       ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
       rateLimit: { enabled: false, max: 3, windowSeconds: 2 },
@@ -105,7 +105,7 @@ describe("defaults", () => {
 
   it("a partial nested object gets the defaults of its other keys", () => {
     const c = resolve({ hooks: { runs: { maxConcurrent: 8 }, rateLimit: { enabled: false } } });
-    expect(c.runs).toEqual({ maxConcurrent: 8, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8 });
+    expect(c.runs).toEqual({ maxConcurrent: 8, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 });
     expect(c.rateLimit).toEqual({ enabled: false, max: 120, windowSeconds: 60 });
   });
 

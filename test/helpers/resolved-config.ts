@@ -21,7 +21,7 @@ export function resolvedConfig(overrides: Partial<ResolvedHooksConfig> = {}): Re
     transformsDir: "/nonexistent/hooks/transforms",
     transformTimeoutMs: 5000,
     allowedSessionKeyPrefixes: ["hook:"],
-    runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 30, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8 },
+    runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 30, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 },
     idempotency: { ttlSeconds: 86_400 },
     rateLimit: { enabled: false, max: 120, windowSeconds: 60 },
     authThrottle: { maxFailures: 20, windowSeconds: 60 },
