@@ -22,6 +22,7 @@ import type { GatewayConfig } from "./config/gateway-config";
 import { gatewayConfigErrors } from "./config/config-error";
 import { resolveGatewayAuthToken } from "./config/auth-token";
 import { createGatewayLogger, type GatewayLogger } from "./logger";
+import { startSessionSweep } from "./sessions/session-sweep";
 import { createHostState, type HostState } from "./host-state";
 import type { LoadedPlugins, PluginReport } from "./plugins/plugin-loader";
 import { buildGatewayApp, createServiceSteps, loadGatewayPlugins } from "./gateway-steps";
@@ -168,6 +169,8 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   const exposed = bindWarning(config.bind);
   if (exposed) log.warn(exposed);
   host.heartbeat.start();
+  // Bounded disk (SPEC §7): only once the start has succeeded, so a failed start deletes nothing.
+  const sessionSweep = startSessionSweep(host.sessions, { dir: host.sessions.dir, retentionDays: config.hookSessionRetentionDays, logger: logger.child("sessions") });
   journalLine({ type: "gateway", phase: "started", url, pid: process.pid });
   log.info("gateway started", { url, plugins: plugins.reports.filter((r) => r.status === "active").length });
 
@@ -182,6 +185,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
       journalLine({ type: "gateway", phase: "stopping" });
       log.info("gateway stopping");
       await host.heartbeat.stop();
+      sessionSweep.stop();
       await services.stopAll();
       built.dashboard.close();
       // Stop listening; requests in flight (answered with Connection: close) get a moment to finish.

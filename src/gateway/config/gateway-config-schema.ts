@@ -1,7 +1,7 @@
 /**
  * JSON Schema (ajv) of the keys the gateway itself owns: `gateway.*`, `plugins.*`,
  * `agents.runner`, `agents.defaults.{heartbeat,model,models,timeoutSeconds}` and
- * `session.main.{lastRoute,maxPending}`. Other top-level sections belong to plugins and are
+ * `session.main.{lastRoute,maxPending}`, `session.hooks.retentionDays`. Other top-level sections belong to plugins and are
  * validated against their manifests' `configSchema`. Rules in words travel as
  * `x-rule` annotations, as in a plugin's schema (see ajv-errors.ts).
  */
@@ -90,6 +90,11 @@ export const GATEWAY_CONFIG_SCHEMA = {
     session: {
       type: "object",
       properties: {
+        hooks: {
+          type: "object",
+          additionalProperties: false,
+          properties: { retentionDays: { type: "integer", minimum: 1, maximum: 3650 } },
+        },
         main: {
           type: "object",
           additionalProperties: false,

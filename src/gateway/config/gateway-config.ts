@@ -52,6 +52,8 @@ export interface GatewayConfig {
   heartbeatMaxPromptChars: number;
   /** Pending system events the main session holds at most (`session.main.maxPending`). */
   mainMaxPending: number;
+  /** Hook sessions (`hook:…`) whose files were not written for this many days are removed (`session.hooks.retentionDays`). */
+  hookSessionRetentionDays: number;
   runner: RunnerConfig;
   /** Default model ref of agent turns (`agents.defaults.model`, else `agents.runner.model`). */
   defaultModel?: string;
@@ -67,5 +69,6 @@ export const DEFAULTS = {
   heartbeatEvery: "30m",
   heartbeatMaxPromptChars: 100_000,
   mainMaxPending: 10_000,
+  hookSessionRetentionDays: 7,
   timeoutSeconds: 600,
 } as const;

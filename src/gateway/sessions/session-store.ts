@@ -38,6 +38,8 @@ import { applyOp, live, newSessionState, revertEnqueue, weight, type SessionStat
 export type { ChatMessage, PendingSystemEvent, SessionRecord };
 export { SessionStateError } from "./session-snapshot";
 export { MAX_RECENT_DEDUPE_KEYS } from "./session-state";
+import { sessionFileName, sessionFiles } from "./session-files";
+export { sessionFileName } from "./session-files";
 import { readSessionLog, removeEmptyLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
 
 export interface SessionStore {
@@ -70,6 +72,11 @@ export interface SessionStore {
   setLastRoute(key: string, route: LastRoute): void;
   setHeartbeatRequested(key: string, reason: string | undefined): void;
   keys(): string[];
+  /**
+   * Deletes a session's files and forgets it (writes staged for it are committed first).
+   * Returns false (and keeps it) while it holds pending events. For sweeping idle sessions (session-sweep.ts).
+   */
+  remove(key: string): boolean;
 }
 
 export interface SessionStoreOptions {
@@ -92,13 +99,6 @@ export interface SessionStoreOptions {
   keepOpen?: (key: string) => boolean;
   /** `fdatasync` every write ("os" durability). Default false. */
   sync?: boolean;
-}
-
-/** File name of a session: a readable slug plus a hash of the exact key. */
-export function sessionFileName(key: string): string {
-  const slug = key.replace(/[^a-zA-Z0-9_.-]/g, "_").slice(0, 60);
-  const hash = crypto.createHash("sha256").update(key).digest("hex").slice(0, 12);
-  return `${slug}-${hash}.json`;
 }
 
 export function createSessionStore(opts: SessionStoreOptions): SessionStore {
@@ -280,18 +280,19 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       if (st.rec.heartbeatRequested === reason) return;
       record(st, { op: "heartbeat", reason: reason ?? null });
     },
+    remove(key) {
+      commit.flush();
+      const st = load(key);
+      if (st && st.rec.pending.length > 0) return false;
+      cache.delete(key);
+      const file = fileOf(key);
+      fs.rmSync(sessionLogFile(file), { force: true });
+      fs.rmSync(file, { force: true });
+      return true;
+    },
     keys() {
       commit.flush();
-      const files = fs.readdirSync(opts.dir);
-      const fromSnapshots = files.filter((f) => f.endsWith(".json")).map((f) => (JSON.parse(fs.readFileSync(path.join(opts.dir, f), "utf8")) as SessionRecord).key);
-      const snapshotNames = new Set(files.filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -".json".length)));
-      const fromLogs = files
-        .filter((f) => f.endsWith(".log.jsonl") && !snapshotNames.has(f.slice(0, -".log.jsonl".length)))
-        .flatMap((f) => {
-          const first = readSessionLog(path.join(opts.dir, f)).ops[0];
-          return first?.op === "create" ? [first.key] : [];
-        });
-      return [...fromSnapshots, ...fromLogs];
+      return sessionFiles(opts.dir).flatMap((s) => s.key() ?? []);
     },
   };
 }

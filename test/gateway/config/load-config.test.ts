@@ -162,6 +162,16 @@ describe("loadGatewayConfig", () => {
     expect(configError(() => loadGatewayConfig({ configFlag: fraction, env: {} })).key).toBe("session.main.maxPending");
   });
 
+  it("reads session.hooks.retentionDays (default 7) and names it when invalid", () => {
+    const dir = tmp();
+    expect(loadGatewayConfig({ configFlag: write(dir, "a.json", "{}"), env: {} }).config.hookSessionRetentionDays).toBe(7);
+    expect(loadGatewayConfig({ configFlag: write(dir, "b.json", '{"session":{"hooks":{"retentionDays":2}}}'), env: {} }).config.hookSessionRetentionDays).toBe(2);
+    const zero = write(dir, "c.json", '{"session":{"hooks":{"retentionDays":0}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: zero, env: {} })).message).toBe(`invalid config ${zero}: session.hooks.retentionDays must be at least 1`);
+    const typo = write(dir, "d.json", '{"session":{"hooks":{"retentionDay":2}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: typo, env: {} })).key).toBe("session.hooks.retentionDay");
+  });
+
   it("keeps gateway.auth.token as configured: loading reads no secret (regression: an unset variable failed every command)", () => {
     const dir = tmp();
     const file = write(dir, "c.json", '{"gateway":{"auth":{"token":{"env":"GW_TOKEN"}}}}');
