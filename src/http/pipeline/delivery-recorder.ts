@@ -28,6 +28,13 @@ export interface FinishedDelivery {
   rawBody?: Buffer;
   /** The JSON answer (error bodies included); absent for 204 or a text answer. */
   answer?: unknown;
+  /** The answer's own headers (what the pipeline set: Preference-Applied, Retry-After, …). */
+  responseHeaders?: Readonly<Record<string, string>>;
+}
+
+/** Lower-case names, redacted like request headers. */
+function answerHeaders(headers: Readonly<Record<string, string>>, ledger: LedgerAccess): Record<string, string> {
+  return redactHeaders(Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)])), ledger.hiddenHeaders, ledger.secrets);
 }
 
 export interface DeliveryRecorder {
@@ -59,6 +66,10 @@ export function createDeliveryRecorder(opts: { ledger: LedgerAccess; logger: Mod
           headers: redactHeaders(req.headers, ledger.hiddenHeaders, ledger.secrets),
           ...(d.rawBody ? { body: d.rawBody } : {}),
           ...(d.answer !== undefined ? { response: d.answer } : {}),
+          ...(d.responseHeaders ? { responseHeaders: answerHeaders(d.responseHeaders, ledger) } : {}),
+          // An idempotent repeat (the earlier answer sent again), and a request whose answer waited for its run.
+          ...(o.replayed ? { repeat: true } : {}),
+          ...(d.responseHeaders && Object.keys(d.responseHeaders).some((k) => k.toLowerCase() === "preference-applied") ? { waited: true } : {}),
           // Kept without its body, in the ledger's bounded share (SPEC §11).
           ...(o.kind === "refused" && refusedBeforeAuthentication(o) ? { refused: true } : {}),
         });

@@ -141,7 +141,14 @@ export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
     reporter.report(rec, answer.status, answer.outcome);
   };
   const finished: HookPipeline["finished"] = (req, rec, { answer, rawBody }) => {
-    recorder?.finished(req, { receivedAt: rec.startedAt, status: answer.status, outcome: answer.outcome, ...(rawBody ? { rawBody } : {}), ...(answer.body !== undefined ? { answer: answer.body } : {}) });
+    recorder?.finished(req, {
+      receivedAt: rec.startedAt,
+      status: answer.status,
+      outcome: answer.outcome,
+      ...(rawBody ? { rawBody } : {}),
+      ...(answer.body !== undefined ? { answer: answer.body } : {}),
+      ...(answer.headers ? { responseHeaders: answer.headers } : {}),
+    });
   };
 
   return {
