@@ -3,7 +3,7 @@
  * by the run queue (bounded concurrency, one at a time per session key, arrival
  * order) and executed by the run executor (runTurn → delivery → summary → heartbeat).
  *
- * The memory store (src/runs/memory-store.ts) and the durable SQLite store
+ * The memory store of the tests (test/helpers/memory-run-store.ts) and the durable SQLite store
  * (src/store/run-store.ts) implement the same RunStore interface.
  */
 import type { AgentAction, ActionSource } from "./actions";
@@ -60,18 +60,18 @@ export function toRunView(r: RunRecord): RunView {
 }
 
 export interface RunStore {
-  /** Persists a new run (status "queued"). Synchronous so it completes before the 202 is sent. */
+  /** Persists a new run (status "queued") now, in its own transaction (crash recovery and tests). */
   insert(run: RunRecord): void;
   /** Persists several new runs in one transaction: all of them, or (when it throws) none. */
   insertAll(runs: readonly RunRecord[]): void;
   /**
    * Persists a new run with the turn's group commit (one transaction for the runs of
-   * every request of an event-loop turn); resolves once committed. Optional: a store
-   * without it is written with `insert`.
+   * every request of an event-loop turn); resolves once committed. The path every
+   * accepted run takes (RunQueue.accept).
    */
-  stageInsert?(run: RunRecord): Promise<void>;
+  stageInsert(run: RunRecord): Promise<void>;
   /** Commits what `stageInsert` staged, now (before the store closes). */
-  flush?(): void;
+  flush(): void;
   /** Applies a partial update (status transitions, timestamps, summary). */
   update(id: string, patch: Partial<Omit<RunRecord, "id" | "seq" | "action" | "source">>): void;
   get(id: string): RunRecord | undefined;
@@ -104,19 +104,15 @@ export interface RunOutcome {
 /** The run queue (src/runs/run-queue.ts): store + scheduler + executor. */
 export interface RunQueue {
   /**
-   * Persists a new queued run (synchronously, before the 202 is sent) and schedules it.
-   * Fails with `overloaded` (Retry-After header) beyond `hooks.runs.maxQueued`.
-   */
-  enqueue(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Result<RunRecord>;
-  /**
    * Persists several queued runs in one transaction and schedules them: all are
    * accepted, or none (`overloaded` when they would not all fit `maxQueued`).
    */
   enqueueAll(entries: ReadonlyArray<{ action: AgentAction; source: ActionSource; idempotencyKey?: string }>): Result<RunRecord[]>;
   /**
-   * `enqueue` through the store's group commit: the run is persisted with the other
-   * runs of this event-loop turn in one transaction, and the result (like `enqueue`'s)
-   * comes once it is committed — the 202 still means stored.
+   * Persists a new queued run through the store's group commit (with the other runs of
+   * this event-loop turn, in one transaction) and schedules it; the result comes once it
+   * is committed — the 202 still means stored. Fails with `overloaded` (Retry-After
+   * header) beyond `hooks.runs.maxQueued`.
    */
   accept(action: AgentAction, source: ActionSource, opts?: { idempotencyKey?: string }): Promise<Result<RunRecord>>;
   get(id: string): RunRecord | undefined;

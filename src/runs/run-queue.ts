@@ -206,7 +206,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       for (const r of running.values()) r.controller.abort(new Error(SHUTDOWN_REASON));
       await waitAtMost(allDone(), cancelSettleMs);
     }
-    store.flush?.();
+    store.flush();
     closed = true;
     phase = "stopped";
     logger.info("run queue stopped", { queued: queued.length, leftRunning: running.size });
@@ -256,19 +256,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     return ok(records.map(queuedNow));
   }
 
-  function enqueue(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Result<RunRecord> {
-    const admitted = admit(action, source, opts);
-    if (!admitted.ok) return admitted;
-    try {
-      store.insert(admitted.value);
-    } catch (e) {
-      return err(notStored(logger, e, source));
-    }
-    return ok(queuedNow(admitted.value));
-  }
-
   async function accept(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Promise<Result<RunRecord>> {
-    if (!store.stageInsert) return enqueue(action, source, opts);
     const admitted = admit(action, source, opts);
     if (!admitted.ok) return admitted;
     accepting++;
@@ -283,7 +271,6 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   }
 
   return {
-    enqueue,
     enqueueAll: (entries) => (entries.length === 0 ? ok([]) : acceptAll(entries)),
     accept,
     get: (id) => store.get(id),

@@ -28,7 +28,7 @@ export interface IdempotencyRecord {
 
 /**
  * The string stored in `RunRecord.idempotencyKey` for a run accepted under
- * (scope, key). Pass it to `RunQueue.enqueue(…, { idempotencyKey })`.
+ * (scope, key). Pass it to `RunQueue.accept(…, { idempotencyKey })`.
  *
  * @example runIdempotencyKey("agent", "evt-1") // '["agent","evt-1"]'
  */

@@ -45,8 +45,8 @@ describe("run queue on the durable store", () => {
     database.close();
     await queue.stop(0); // ends this in-process "dead" queue's turns; they record nothing (store closed)
   }
-  const enqueue = (message: string, sessionKey = `hook:${message}`) => {
-    const r = queue.enqueue(agentAction({ message, sessionKey, name: message, deliver: false, wakeMode: "next-heartbeat" }), actionSource());
+  const enqueue = async (message: string, sessionKey = `hook:${message}`) => {
+    const r = await queue.accept(agentAction({ message, sessionKey, name: message, deliver: false, wakeMode: "next-heartbeat" }), actionSource());
     if (!r.ok) throw r.error;
     return r.value;
   };
@@ -68,7 +68,7 @@ describe("run queue on the durable store", () => {
 
   it("runs at most maxConcurrent at once and persists each status", async () => {
     await boot(runsConfig({ maxConcurrent: 2 }));
-    const runs = ["a", "b", "c"].map((m) => enqueue(m));
+    const runs = await Promise.all(["a", "b", "c"].map((m) => enqueue(m)));
     await host.waitFor(() => runner.active.size === 2, 5000, "two turns");
     expect(runs.map((r) => statusOf(r.id))).toEqual(["running", "running", "queued"]);
     runner.release("a");
@@ -86,7 +86,7 @@ describe("run queue on the durable store", () => {
 
   it("keeps per-session order: runs of one key never overlap and run in arrival order", async () => {
     await boot(runsConfig({ maxConcurrent: 4 }));
-    const runs = ["s1", "s2", "s3"].map((m) => enqueue(m, "hook:same"));
+    const runs = await Promise.all(["s1", "s2", "s3"].map((m) => enqueue(m, "hook:same")));
     await host.waitFor(() => runner.started.length === 1, 5000, "first turn");
     expect(runs.map((r) => statusOf(r.id))).toEqual(["running", "queued", "queued"]);
     for (const m of ["s1", "s2", "s3"]) {
@@ -100,10 +100,10 @@ describe("run queue on the durable store", () => {
 
   it("with maxQueued 5 and the runner blocked, the sixth waiting run is refused with 503 overloaded and Retry-After", async () => {
     await boot(runsConfig({ maxConcurrent: 1, maxQueued: 5 }));
-    enqueue("r0");
+    await enqueue("r0");
     await host.waitFor(() => runner.active.size === 1, 5000, "blocked turn");
-    for (let i = 1; i <= 5; i++) enqueue(`r${i}`);
-    const refused = queue.enqueue(agentAction({ message: "r6" }), actionSource());
+    for (let i = 1; i <= 5; i++) await enqueue(`r${i}`);
+    const refused = await queue.accept(agentAction({ message: "r6" }), actionSource());
     expect(refused.ok).toBe(false);
     if (refused.ok) return;
     expect(refused.error.code).toBe("overloaded");
@@ -117,9 +117,9 @@ describe("run queue on the durable store", () => {
 
   it("after a crash, a run that was running is reported interrupted (not re-run) and queued runs resume in order", async () => {
     await boot(runsConfig({ maxConcurrent: 1 }));
-    const first = enqueue("was-running", "hook:k");
-    const second = enqueue("was-queued-1", "hook:k");
-    const third = enqueue("was-queued-2", "hook:other");
+    const first = await enqueue("was-running", "hook:k");
+    const second = await enqueue("was-queued-1", "hook:k");
+    const third = await enqueue("was-queued-2", "hook:other");
     await host.waitFor(() => runner.active.has("was-running"), 5000, "first turn");
     await crash();
     host.systemEvents.length = 0;
@@ -140,7 +140,7 @@ describe("run queue on the durable store", () => {
 
   it("with retryInterrupted, a run that was running is queued again and re-run", async () => {
     await boot(runsConfig({ maxConcurrent: 1, retryInterrupted: true }));
-    const run = enqueue("again");
+    const run = await enqueue("again");
     await host.waitFor(() => runner.active.has("again"), 5000, "turn");
     await crash();
 
@@ -154,11 +154,11 @@ describe("run queue on the durable store", () => {
 
   it("stop(grace): a running run that finishes within the grace is recorded; queued runs stay queued and resume after restart", async () => {
     await boot(runsConfig({ maxConcurrent: 1 }));
-    const running = enqueue("in-progress");
-    const waiting = enqueue("waiting");
+    const running = await enqueue("in-progress");
+    const waiting = await enqueue("waiting");
     await host.waitFor(() => runner.active.has("in-progress"), 5000, "turn");
     const stopped = queue.stop(10_000);
-    expect(queue.enqueue(agentAction({ message: "late" }), actionSource())).toMatchObject({ ok: false, error: { code: "shutting_down" } });
+    expect(await queue.accept(agentAction({ message: "late" }), actionSource())).toMatchObject({ ok: false, error: { code: "shutting_down" } });
     runner.release("in-progress");
     await stopped;
     expect(statusOf(running.id)).toBe("succeeded");
@@ -174,7 +174,7 @@ describe("run queue on the durable store", () => {
 
   it("stop(grace): a run still going after the grace is cancelled, left running, and reported interrupted at the next start", async () => {
     await boot(runsConfig({ maxConcurrent: 1 }));
-    const run = enqueue("slow");
+    const run = await enqueue("slow");
     await host.waitFor(() => runner.active.has("slow"), 5000, "turn");
     await queue.stop(50);
     expect(statusOf(run.id)).toBe("running");

@@ -10,7 +10,7 @@ import type { RunsConfig } from "../../src/config/types";
 import type { ActionSource, AgentAction } from "../../src/core/actions";
 import type { RunExecutor, RunQueue, RunRecord, RunStore } from "../../src/core/runs";
 import type { Dispatcher } from "../../src/core/ports";
-import { createMemoryRunStore } from "../../src/runs/memory-store";
+import { createMemoryRunStore } from "../helpers/memory-run-store";
 import { createRunExecutor } from "../../src/runs/executor";
 import { createRunQueue, type RunQueueOptions } from "../../src/runs/run-queue";
 import { createDispatcher } from "../../src/runs/dispatcher";

@@ -7,7 +7,7 @@
  */
 import { wrappedContent } from "../helpers/wrapped";
 import type { RunStore } from "../../src/core/runs";
-import { createMemoryRunStore } from "../../src/runs/memory-store";
+import { createMemoryRunStore } from "../helpers/memory-run-store";
 import { INTERRUPTED_REASON } from "../../src/runs/executor";
 import { agentAction, createHarness, directSource, runRecord, stopAllHarnesses } from "./harness";
 
@@ -19,13 +19,13 @@ describe("run queue: storage faults", () => {
   it("a run that cannot be stored (disk full) is refused with 503 storage_unavailable and Retry-After, and the log names the cause", async () => {
     const store: RunStore = {
       ...createMemoryRunStore(),
-      insert() {
+      async stageInsert() {
         throw fault("SQLITE_FULL");
       },
     };
     const h = createHarness({ store });
     await h.queue.start();
-    const res = h.queue.enqueue(agentAction(), directSource({ requestId: "req-full" }));
+    const res = await h.queue.accept(agentAction(), directSource({ requestId: "req-full" }));
     expect(!res.ok && [res.error.status, res.error.code, res.error.headers]).toEqual([503, "storage_unavailable", { "Retry-After": "30" }]);
     expect(h.queue.queuedCount).toBe(0);
     expect(h.host.logs.find((l) => l.message === "run could not be stored; not accepted")?.meta).toMatchObject({
@@ -47,7 +47,7 @@ describe("run queue: storage faults", () => {
     };
     const h = createHarness({ store, queue: { retryDelayMs: 10 } });
     await h.queue.start();
-    const res = h.queue.enqueue(agentAction({ deliver: false }), directSource());
+    const res = await h.queue.accept(agentAction({ deliver: false }), directSource());
     if (!res.ok) throw res.error;
     expect((await h.finished(res.value.id)).status).toBe("succeeded");
     expect(failures).toBe(-1);
@@ -63,7 +63,7 @@ describe("run queue: storage faults", () => {
       return enqueue(key, text, meta);
     };
     await h.queue.start();
-    const res = h.queue.enqueue(agentAction({ deliver: false, name: "Deploy" }), directSource());
+    const res = await h.queue.accept(agentAction({ deliver: false, name: "Deploy" }), directSource());
     if (!res.ok) throw res.error;
     await h.finished(res.value.id);
     expect(h.host.logs.some((l) => l.message === "run summary could not be posted to the main session" && l.meta?.runId === res.value.id)).toBe(true);

@@ -4,7 +4,7 @@
  * seq order, and a summary recorded but not confirmed before a crash is posted exactly once.
  */
 import type { RunRecord, RunStore } from "../../src/core/runs";
-import { createMemoryRunStore } from "../../src/runs/memory-store";
+import { createMemoryRunStore } from "../helpers/memory-run-store";
 import { INTERRUPTED_REASON, summaryDedupeKey } from "../../src/runs/executor";
 import { agentAction, createHarness, stopAllHarnesses, directSource, runRecord } from "./harness";
 import { wrappedContent } from "../helpers/wrapped";
@@ -79,7 +79,7 @@ describe("run queue", () => {
 
     it("keeps runs accepted before start and runs them after recovery", async () => {
       const h = createHarness({ store: seeded() });
-      const early = h.queue.enqueue(agentAction({ message: "early", sessionKey: "hook:b" }), directSource());
+      const early = await h.queue.accept(agentAction({ message: "early", sessionKey: "hook:b" }), directSource());
       if (!early.ok) throw early.error;
       expect(early.value.seq).toBe(5);
       await h.queue.start();

@@ -1,6 +1,6 @@
 import type { RunTurnRequest, RunTurnResult } from "../../src/host-contract/host-api";
 import type { RunStore } from "../../src/core/runs";
-import { createMemoryRunStore } from "../../src/runs/memory-store";
+import { createMemoryRunStore } from "../helpers/memory-run-store";
 import { INTERRUPTED_REASON } from "../../src/runs/executor";
 import { agentAction, createHarness, stopAllHarnesses, deferred, directSource, runRecord } from "./harness";
 import { wrappedContent } from "../helpers/wrapped";
@@ -49,7 +49,7 @@ describe("run queue", () => {
   it("persists the run synchronously as queued, then runs it and records the outcome", async () => {
     const h = createHarness();
     await h.queue.start();
-    const res = h.queue.enqueue(agentAction({ deliver: false }), directSource(), { idempotencyKey: "agent:abc" });
+    const res = await h.queue.accept(agentAction({ deliver: false }), directSource(), { idempotencyKey: "agent:abc" });
     if (!res.ok) throw res.error;
     const id = "00000000-0000-4000-8000-000000000001";
     expect(res.value).toEqual({ ...runRecord({ id, seq: 1, createdAt: res.value.createdAt, action: agentAction({ deliver: false }) }), idempotencyKey: "agent:abc" });
@@ -69,7 +69,7 @@ describe("run queue", () => {
   it("records the delivery problem as the run's error", async () => {
     const h = createHarness();
     await h.queue.start();
-    const res = h.queue.enqueue(agentAction(), directSource());
+    const res = await h.queue.accept(agentAction(), directSource());
     if (!res.ok) throw res.error;
     const done = await h.finished(res.value.id);
     expect(done.status).toBe("succeeded");
@@ -80,7 +80,7 @@ describe("run queue", () => {
     const gate = gatedRunner();
     const h = createHarness({ host: { runTurn: gate.runTurn } });
     await h.queue.start();
-    const res = h.queue.enqueue(agentAction({ message: "m1" }), directSource());
+    const res = await h.queue.accept(agentAction({ message: "m1" }), directSource());
     if (!res.ok) throw res.error;
     await h.turns(1);
     expect(h.store.get(res.value.id)).toMatchObject({ status: "running" });
@@ -93,11 +93,13 @@ describe("run queue", () => {
     const gate = gatedRunner();
     const h = createHarness({ host: { runTurn: gate.runTurn }, config: { maxConcurrent: 2 } });
     await h.queue.start();
-    const ids = ["a", "b", "c", "d", "e"].map((m) => {
-      const r = h.queue.enqueue(agentAction({ message: m, sessionKey: `hook:${m}` }), directSource());
-      if (!r.ok) throw r.error;
-      return r.value.id;
-    });
+    const ids = await Promise.all(
+      ["a", "b", "c", "d", "e"].map(async (m) => {
+        const r = await h.queue.accept(agentAction({ message: m, sessionKey: `hook:${m}` }), directSource());
+        if (!r.ok) throw r.error;
+        return r.value.id;
+      }),
+    );
     await h.turns(2);
     expect(gate.order).toEqual(["a", "b"]);
     expect(h.queue.queuedCount).toBe(3);
@@ -114,15 +116,15 @@ describe("run queue", () => {
     const gate = gatedRunner();
     const h = createHarness({ host: { runTurn: gate.runTurn }, config: { maxConcurrent: 4 } });
     await h.queue.start();
-    const enqueue = (message: string, sessionKey: string) => {
-      const r = h.queue.enqueue(agentAction({ message, sessionKey }), directSource());
+    const enqueue = async (message: string, sessionKey: string) => {
+      const r = await h.queue.accept(agentAction({ message, sessionKey }), directSource());
       if (!r.ok) throw r.error;
       return r.value.id;
     };
-    const k1 = enqueue("k1-first", "hook:crm-1");
-    const k2 = enqueue("k1-second", "hook:crm-1");
-    const other = enqueue("other", "hook:other");
-    const k3 = enqueue("k1-third", "hook:crm-1");
+    const k1 = await enqueue("k1-first", "hook:crm-1");
+    const k2 = await enqueue("k1-second", "hook:crm-1");
+    const other = await enqueue("other", "hook:other");
+    const k3 = await enqueue("k1-third", "hook:crm-1");
     await h.turns(2);
     expect(gate.order).toEqual(["k1-first", "other"]);
     gate.release("other");
@@ -144,11 +146,11 @@ describe("run queue", () => {
     const gate = gatedRunner();
     const h = createHarness({ host: { runTurn: gate.runTurn }, config: { maxConcurrent: 1, maxQueued: 2 } });
     await h.queue.start();
-    const first = h.queue.enqueue(agentAction({ message: "m1" }), directSource());
+    const first = await h.queue.accept(agentAction({ message: "m1" }), directSource());
     await h.turns(1);
-    expect(h.queue.enqueue(agentAction({ message: "m2" }), directSource()).ok).toBe(true);
-    expect(h.queue.enqueue(agentAction({ message: "m3" }), directSource()).ok).toBe(true);
-    const refused = h.queue.enqueue(agentAction({ message: "m4" }), directSource({ requestId: "req-4" }));
+    expect((await h.queue.accept(agentAction({ message: "m2" }), directSource())).ok).toBe(true);
+    expect((await h.queue.accept(agentAction({ message: "m3" }), directSource())).ok).toBe(true);
+    const refused = await h.queue.accept(agentAction({ message: "m4" }), directSource({ requestId: "req-4" }));
     expect(refused.ok).toBe(false);
     if (refused.ok) return;
     expect(refused.error.status).toBe(503);
@@ -160,19 +162,19 @@ describe("run queue", () => {
     gate.release("m1");
     if (first.ok) await h.finished(first.value.id);
     await h.turns(2);
-    expect(h.queue.enqueue(agentAction({ message: "m5" }), directSource()).ok).toBe(true);
+    expect((await h.queue.accept(agentAction({ message: "m5" }), directSource())).ok).toBe(true);
   });
 
   it("uses the configured Retry-After", async () => {
     const h = createHarness({ config: { maxQueued: 0 }, queue: { overloadRetryAfterSeconds: 7 } });
     await h.queue.start();
-    const refused = h.queue.enqueue(agentAction(), directSource());
+    const refused = await h.queue.accept(agentAction(), directSource());
     expect(!refused.ok && refused.error.headers).toEqual({ "Retry-After": "7" });
   });
 
   it("refuses a run addressed to the main session", async () => {
     const h = createHarness();
-    const res = h.queue.enqueue(agentAction({ sessionKey: "main" }), directSource());
+    const res = await h.queue.accept(agentAction({ sessionKey: "main" }), directSource());
     expect(res.ok).toBe(false);
     if (res.ok) return;
     expect(res.error.code).toBe("invalid_payload");
@@ -182,13 +184,13 @@ describe("run queue", () => {
   it("answers internal_error when the store cannot persist the run", async () => {
     const store: RunStore = {
       ...createMemoryRunStore(),
-      insert() {
+      async stageInsert() {
         throw new Error("disk full");
       },
     };
     const h = createHarness({ store });
     await h.queue.start();
-    const res = h.queue.enqueue(agentAction(), directSource());
+    const res = await h.queue.accept(agentAction(), directSource());
     expect(!res.ok && [res.error.code, res.error.status, res.error.message]).toEqual([
       "internal_error",
       500,
@@ -208,7 +210,7 @@ describe("run queue", () => {
     };
     const h = createHarness({ store });
     await h.queue.start();
-    const res = h.queue.enqueue(agentAction(), directSource());
+    const res = await h.queue.accept(agentAction(), directSource());
     if (!res.ok) throw res.error;
     await h.host.waitFor(() => h.host.logs.some((l) => l.meta?.code === "store_failed" && l.meta?.transition === "running"));
     expect(h.host.turns).toHaveLength(0);
@@ -221,12 +223,12 @@ describe("run queue", () => {
       const gate = gatedRunner();
       const h = createHarness({ host: { runTurn: gate.runTurn }, config: { maxConcurrent: 1 } });
       await h.queue.start();
-      const a = h.queue.enqueue(agentAction({ message: "m1" }), directSource());
-      const b = h.queue.enqueue(agentAction({ message: "m2" }), directSource());
+      const a = await h.queue.accept(agentAction({ message: "m1" }), directSource());
+      const b = await h.queue.accept(agentAction({ message: "m2" }), directSource());
       if (!a.ok || !b.ok) throw new Error("enqueue failed");
       await h.turns(1);
       const stopped = h.queue.stop(10_000);
-      const refused = h.queue.enqueue(agentAction({ message: "m3" }), directSource());
+      const refused = await h.queue.accept(agentAction({ message: "m3" }), directSource());
       expect(!refused.ok && [refused.error.code, refused.error.status]).toEqual(["shutting_down", 503]);
       gate.release("m1");
       await stopped;
@@ -245,7 +247,7 @@ describe("run queue", () => {
       const never = deferred<RunTurnResult>();
       const h = createHarness({ host: { runTurn: (req) => (signals.push(req.signal), never.promise) } });
       await h.queue.start();
-      const a = h.queue.enqueue(agentAction({ message: "slow", name: "Slow" }), directSource());
+      const a = await h.queue.accept(agentAction({ message: "slow", name: "Slow" }), directSource());
       if (!a.ok) throw a.error;
       await h.turns(1);
       await h.queue.stop(50);
@@ -266,7 +268,7 @@ describe("run queue", () => {
       const first = h.queue.stop(1000);
       expect(h.queue.stop(1000)).toBe(first);
       await first;
-      expect(h.queue.enqueue(agentAction(), directSource()).ok).toBe(false);
+      expect((await h.queue.accept(agentAction(), directSource())).ok).toBe(false);
     });
   });
 });

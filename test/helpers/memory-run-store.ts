@@ -1,8 +1,9 @@
 /**
- * In-memory RunStore: the same contract as the durable SQLite store, for tests
- * and for hosts that do not need runs to survive a restart.
+ * In-memory RunStore for tests: the same contract as the durable SQLite store
+ * (src/store/run-store.ts), including `stageInsert`, the path production takes for
+ * every accepted run (the runs of one turn are committed together at the end of it).
  */
-import type { RunRecord, RunStatus, RunStore } from "../core/runs";
+import type { RunRecord, RunStatus, RunStore } from "../../src/core/runs";
 
 /**
  * Creates an empty in-memory store. Records are copied in and out, so callers
@@ -19,7 +20,28 @@ export function createMemoryRunStore(): RunStore {
     if (closed) throw new Error("run store is closed");
   };
 
-  return {
+  /** Runs staged this turn, inserted together (like the SQLite store's group commit) once the turn ends. */
+  let staged: Array<{ run: RunRecord; done: () => void; fail: (e: unknown) => void }> = [];
+  const flush = (): void => {
+    const batch = staged;
+    staged = [];
+    for (const s of batch) {
+      try {
+        store.insert(s.run);
+        s.done();
+      } catch (e) {
+        s.fail(e);
+      }
+    }
+  };
+
+  const store: RunStore = {
+    stageInsert(run) {
+      open();
+      if (staged.length === 0) setImmediate(flush);
+      return new Promise<void>((done, fail) => staged.push({ run: structuredClone(run), done, fail }));
+    },
+    flush,
     insert(run) {
       open();
       if (runs.has(run.id)) throw new Error(`run ${run.id} already exists`);
@@ -75,4 +97,5 @@ export function createMemoryRunStore(): RunStore {
       closed = true;
     },
   };
+  return store;
 }

@@ -1,4 +1,4 @@
-import { createMemoryRunStore } from "../../src/runs/memory-store";
+import { createMemoryRunStore } from "../helpers/memory-run-store";
 import { runRecord } from "./harness";
 
 describe("createMemoryRunStore", () => {
