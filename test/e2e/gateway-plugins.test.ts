@@ -103,8 +103,10 @@ describe("gateway e2e: plugin manager", () => {
     expect(gw.stdout()).toContain("plugin: workspace-chat-channel 1.0.0 (path) disabled");
     const refused = await postJson(`${gw.baseUrl}/hooks/agent`, body);
     // status and body together, so a failure shows what answered
-    expect({ status: refused.status, body: refused.body }).toMatchObject({ status: 400, body: { code: "invalid_payload" } });
-    expect(JSON.stringify(refused.body)).toContain("channel");
+    expect({ status: refused.status, body: refused.body }).toMatchObject({ status: 400, body: { code: "channel_unavailable" } });
+    // The refusal names what is offered, and the disabled plugin's channel is not among it.
+    expect((refused.body as { error: string }).error).toContain("one of the channels the gateway offers: phone_chat");
+    expect((refused.body as { error: string }).error).not.toContain("workspace_chat_plugin");
   });
 
   it("refuses to enable an unknown plugin id and reports a bad install source", async () => {

@@ -4,6 +4,8 @@
  * plugin's range — so a plugin packed from this package (or one sharing its
  * libraries) runs without a network install. Dependencies the plugin already
  * bundles are left alone. Reports the ones the host cannot provide.
+ * `optionalDependencies` (better-sqlite3, which Node ≥ 22.13 does not need) are
+ * linked when the host has them and otherwise left out, never reported missing.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -26,24 +28,35 @@ function hostVersion(hostRoot: string, name: string): { dir: string; version: st
   }
 }
 
+function satisfies(version: string, range: string): boolean {
+  return semver.validRange(range) !== null && semver.satisfies(version, range, { includePrerelease: true });
+}
+
 export function linkHostDependencies(pluginDir: string, hostRoot: string): LinkResult {
   const result: LinkResult = { total: 0, linked: [], bundled: [], missing: [] };
   let deps: Record<string, string> = {};
+  let optional: Record<string, string> = {};
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(pluginDir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-    deps = pkg.dependencies ?? {};
+    const pkg = JSON.parse(fs.readFileSync(path.join(pluginDir, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    optional = pkg.optionalDependencies ?? {};
+    deps = { ...(pkg.dependencies ?? {}), ...optional };
   } catch {
     return result;
   }
   const plan: Array<{ name: string; dir: string }> = [];
   for (const [name, range] of Object.entries(deps)) {
+    const bundled = fs.existsSync(path.join(pluginDir, "node_modules", ...name.split("/"), "package.json"));
+    const host = bundled ? undefined : hostVersion(hostRoot, name);
+    if (!bundled && name in optional && !(host && satisfies(host.version, range))) continue;
     result.total += 1;
-    if (fs.existsSync(path.join(pluginDir, "node_modules", ...name.split("/"), "package.json"))) {
+    if (bundled) {
       result.bundled.push(name);
       continue;
     }
-    const host = hostVersion(hostRoot, name);
-    if (host && semver.validRange(range) !== null && semver.satisfies(host.version, range, { includePrerelease: true })) plan.push({ name, dir: host.dir });
+    if (host && satisfies(host.version, range)) plan.push({ name, dir: host.dir });
     else result.missing.push(name);
   }
   if (result.missing.length > 0) return result;

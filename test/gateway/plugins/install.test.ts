@@ -31,6 +31,17 @@ describe("installPlugin", () => {
     expect(fs.readdirSync(pluginsDir)).toEqual(["demo"]);
   });
 
+  it("optional dependencies the host has were never linked: the installed plugin could not load better-sqlite3 on Node 20", async () => {
+    const src = writePlugin(tmpDir(), "src", manifestOf("opt"));
+    fs.writeFileSync(path.join(src, "package.json"), JSON.stringify({ name: "opt", dependencies: { "lib-a": "^1.0.0" }, optionalDependencies: { "native-db": "^12.0.0", "absent-opt": "^1.0.0" } }));
+    const host = hostRoot({ "lib-a": "1.0.0", "native-db": "12.4.0" });
+    const res = await installPlugin({ source: src, pluginsDir: path.join(tmpDir(), "plugins"), hostRoot: host, npmInstall: () => { throw new Error("must not run"); } });
+    expect(res.dependencies).toBe("linked");
+    expect(fs.realpathSync(path.join(res.dir, "node_modules", "native-db"))).toBe(fs.realpathSync(path.join(host, "node_modules", "native-db")));
+    // An optional dependency the host lacks is left out, not a reason for a network install.
+    expect(fs.existsSync(path.join(res.dir, "node_modules", "absent-opt"))).toBe(false);
+  });
+
   it("unpacks an npm pack tarball (package/ prefix) and reports the replaced version", async () => {
     const work = tmpDir();
     const pkgDir = writePlugin(path.join(work, "stage"), "package", manifestOf("packed", { version: "2.0.0" }));
