@@ -5,6 +5,8 @@
 # Used by .ci/run, the OpenClaw e2e suite and `npm run bench -- --openclaw`.
 #   OPENCLAW_VERSION exact version (default below)
 #   INBOUND_CI_CACHE cache folder (default ~/.cache/inbound-webhooks-ci)
+# With --if-cached it installs nothing: it prints the path when the cache holds the
+# pinned version and exits 3 otherwise (how `npm test` finds out whether to skip).
 set -euo pipefail
 version="${OPENCLAW_VERSION:-2026.9.6}"
 cache="${INBOUND_CI_CACHE:-$HOME/.cache/inbound-webhooks-ci}"
@@ -16,6 +18,7 @@ installed() {
     grep -q "\"version\": *\"$version\"" "$pkg/package.json" 2>/dev/null
 }
 if ! installed; then
+  [ "${1:-}" = "--if-cached" ] && exit 3
   rm -rf "$dir"
   mkdir -p "$dir"
   # Node 24 on PATH so install scripts that check the engine see a supported version.

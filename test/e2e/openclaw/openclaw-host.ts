@@ -1,0 +1,130 @@
+/**
+ * A real OpenClaw gateway for the OpenClaw suite: the pinned `openclaw` on the
+ * pinned Node 24, both from the CI cache folder (scripts/ci/node24.sh and
+ * scripts/ci/openclaw.sh), with its state and config in a temporary directory,
+ * on loopback on a free port.
+ *
+ * Prerequisites are looked up without installing anything (`--if-cached`): a
+ * machine without them skips the suite with a notice, unless CI=true, where a
+ * missing prerequisite fails it.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+export const ROOT = path.resolve(__dirname, "../../..");
+const CACHE_NOTE = "run scripts/ci/node24.sh && scripts/ci/openclaw.sh (they install the pinned versions into ~/.cache/inbound-webhooks-ci), or .ci/run";
+
+export interface Prerequisites {
+  node24: string;
+  openclaw: string;
+}
+
+/** The pinned Node 24 and openclaw entry when the cache holds them, else why not. */
+export function findPrerequisites(): Prerequisites | { missing: string } {
+  const found: string[] = [];
+  for (const script of ["node24.sh", "openclaw.sh"]) {
+    const r = spawnSync("bash", [path.join(ROOT, "scripts/ci", script), "--if-cached"], { encoding: "utf8" });
+    if (r.status !== 0) return { missing: `${script.replace(".sh", "")} is not installed in the CI cache (${CACHE_NOTE})` };
+    found.push(r.stdout.trim());
+  }
+  return { node24: found[0]!, openclaw: found[1]! };
+}
+
+/** A port nobody listens on right now (bound, then released). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export class OpenClawHost {
+  readonly configPath: string;
+  private child: ChildProcess | undefined;
+  private output = "";
+
+  constructor(
+    readonly prereq: Prerequisites,
+    readonly dir: string,
+    readonly port: number,
+  ) {
+    this.configPath = path.join(dir, "state", "openclaw.json");
+    fs.mkdirSync(path.join(dir, "state"), { recursive: true });
+    fs.mkdirSync(path.join(dir, "home"), { recursive: true });
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** OpenClaw's state and config in the temp dir, its HOME too (nothing of the user's ~/.openclaw is read). */
+  get env(): NodeJS.ProcessEnv {
+    return { ...process.env, OPENCLAW_STATE_DIR: path.join(this.dir, "state"), OPENCLAW_CONFIG_PATH: this.configPath, HOME: path.join(this.dir, "home"), NO_COLOR: "1", CI: "" };
+  }
+
+  readConfig(): Record<string, unknown> {
+    return JSON.parse(fs.readFileSync(this.configPath, "utf8")) as Record<string, unknown>;
+  }
+
+  writeConfig(config: Record<string, unknown>): void {
+    fs.writeFileSync(this.configPath, `${JSON.stringify(config, null, 2)}\n`);
+  }
+
+  /** One `openclaw …` command (20–40 s each on two cores). */
+  cli(args: string[], timeoutMs = 240_000): Promise<CliResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.prereq.node24, [this.prereq.openclaw, ...args], { env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`openclaw ${args.join(" ")} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+      }, timeoutMs);
+      child.on("close", (status) => {
+        clearTimeout(timer);
+        resolve({ status, stdout, stderr });
+      });
+    });
+  }
+
+  /** Starts `openclaw gateway run` (returns at once; wait with `untilServing`). */
+  start(): void {
+    if (this.child) throw new Error("the gateway is already running");
+    const child = spawn(this.prereq.node24, [this.prereq.openclaw, "gateway", "run"], { env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    const keep = (c: Buffer) => {
+      this.output = (this.output + c.toString()).slice(-200_000);
+    };
+    child.stdout!.on("data", keep);
+    child.stderr!.on("data", keep);
+    this.child = child;
+  }
+
+  /** The gateway's output so far (for failure messages). */
+  log(): string {
+    return this.output;
+  }
+
+  /** Stops the gateway: SIGTERM, then SIGKILL after `graceMs`. */
+  async stop(graceMs = 60_000): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = undefined;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}
