@@ -21,7 +21,10 @@
  *
  * Flags: --quick (short rounds, smaller counts: for a development loop),
  * --process-only (skip the "os" pairs, e.g. on a build without hooks.durability),
- * --stalls-only (only the two /healthz probe tables: `node bench/run.js --stalls-only`).
+ * --stalls-only (only the two /healthz probe tables: `node bench/run.js --stalls-only`),
+ * --openclaw (only the pair inside a real OpenClaw gateway: our /webhooks/wake and /webhooks/agent
+ * against OpenClaw's built-in /hooks/wake and /hooks/agent, bench/lib/openclaw.js; needs the pinned
+ * Node 24 and openclaw from scripts/ci/node24.sh and scripts/ci/openclaw.sh).
  * Environment: BENCH_DURATION (s per round), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3).
  * Nothing is asserted: it prints (the acceptance targets are shown beside the figures).
  */
@@ -33,6 +36,7 @@ const S = require("./lib/scenarios");
 const QUICK = process.argv.includes("--quick");
 const PROCESS_ONLY = process.argv.includes("--process-only");
 const STALLS_ONLY = process.argv.includes("--stalls-only");
+const OPENCLAW = process.argv.includes("--openclaw");
 const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 2 : 5));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
@@ -110,6 +114,10 @@ async function stallTables() {
 
 async function main() {
   const started = new Date();
+  if (OPENCLAW) {
+    await require("./lib/openclaw").runOpenClawBench({ quick: QUICK });
+    return;
+  }
   if (STALLS_ONLY) {
     (await stallTables())();
     return;

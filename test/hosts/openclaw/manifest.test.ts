@@ -6,6 +6,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import Ajv from "ajv";
+import JSON5 from "json5";
+import { resolveConfig, resolveHooksSecrets } from "../../../src/config/resolve";
+import { openClawSnapshot } from "../../../src/hosts/openclaw/config-snapshot";
 import { buildOpenClawConfigSchema, OPENCLAW_MANIFEST_PATH, renderOpenClawManifest } from "../../../src/hosts/openclaw/manifest";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -34,5 +37,19 @@ describe("openclaw.plugin.json", () => {
     expect(validate({ token: { env: "HOOK_TOKEN" }, presets: ["github"], github: { secret: { env: "GH" } } })).toBe(true);
     expect(validate({ tokn: "x" })).toBe(false);
     expect(validate({ maxBodyBytes: 0 })).toBe(false);
+  });
+});
+
+describe("docs/openclaw.md", () => {
+  it("its config example passes openclaw.plugin.json's schema and resolves inside OpenClaw", () => {
+    const doc = fs.readFileSync(path.join(ROOT, "docs/openclaw.md"), "utf8");
+    const block = /```json5\n([\s\S]*?)```/.exec(doc);
+    expect(block).not.toBeNull();
+    const openclaw = JSON5.parse(block![1]!) as { plugins: { entries: Record<string, { config: Record<string, unknown> }> } };
+    const section = openclaw.plugins.entries["inbound-webhooks"]!.config;
+    expect(new Ajv({ allErrors: true, strict: false }).compile(buildOpenClawConfigSchema())(section)).toBe(true);
+    const env = { INBOUND_WEBHOOKS_TOKEN: "docs-example-token-0123456789", GITHUB_WEBHOOK_SECRET: "docs-example-github-secret-0123" };
+    const resolved = resolveHooksSecrets(resolveConfig(openClawSnapshot(openclaw, section), { configDir: "/tmp", env }), { configDir: "/tmp", env });
+    expect(resolved.path).toBe("/webhooks");
   });
 });
