@@ -11,8 +11,9 @@
  * - agent turns → agent-turn.ts.
  * - channels → the channels configured in OpenClaw (`channels.<id>`, unless
  *   `enabled: false`); the last route → the main session's last delivery as OpenClaw
- *   records it; delivery → OpenClaw's own `send` (gateway method), so a reply goes
- *   out through the channel plugins OpenClaw runs.
+ *   records it (`runtime.agent.session.getSessionEntry`); delivery → OpenClaw's own
+ *   `send` (its direct outbound-delivery gateway method), so a reply goes out through
+ *   the channel plugins OpenClaw runs.
  * - models → models.ts.
  */
 import { randomUUID } from "node:crypto";
@@ -50,11 +51,18 @@ export function configuredChannels(config: Readonly<Record<string, unknown>>): s
     .sort();
 }
 
-function lastRouteOf(entry: Record<string, unknown> | undefined): LastRoute | undefined {
-  if (!entry) return undefined;
-  const channel = entry.lastChannel;
+/**
+ * The route of a session's last delivery as OpenClaw records it on the session entry:
+ * `delivery: { kind: "external", context: { channel, to } }` (2026.9.6; `internal`
+ * and `none` have no route).
+ */
+export function lastRouteOf(entry: Record<string, unknown> | undefined): LastRoute | undefined {
+  const delivery = section(entry?.delivery);
+  if (delivery.kind !== "external") return undefined;
+  const context = section(delivery.context);
+  const channel = context.channel;
   if (typeof channel !== "string" || channel === "") return undefined;
-  return typeof entry.lastTo === "string" && entry.lastTo !== "" ? { channel, to: entry.lastTo } : { channel };
+  return typeof context.to === "string" && context.to !== "" ? { channel, to: context.to } : { channel };
 }
 
 export function createOpenClawHostRuntime(opts: OpenClawHostRuntimeOptions): HostRuntime {
