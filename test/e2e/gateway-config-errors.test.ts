@@ -186,3 +186,23 @@ describe("gateway e2e: secrets are read where they are used", () => {
     }
   });
 });
+
+describe("gateway e2e: every problem of the gateway and of every plugin in one start", () => {
+  it("gateway.bnid and a missing hooks.github.secret are both named (was: the secret only on the next start)", async () => {
+    const file = writeConfig(JSON.stringify({ gateway: { bnid: "127.0.0.1" }, hooks: { enabled: true, token: "0123456789abcdef0123", presets: ["github"] } }));
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: gateway.bnid is not a known key (did you mean gateway.bind?)`,
+      `gateway: invalid config ${file}: hooks.github.secret is required when hooks.presets includes "github" (hooks.presets[0])`,
+    ]);
+  });
+
+  it("a wrong gateway key and a wrong hooks key (schema) are both named", async () => {
+    const file = writeConfig(JSON.stringify({ gateway: { port: "eighty" }, hooks: { enabled: true, token: "0123456789abcdef0123", maxBodyBytes: 0 } }));
+    expect(await startFailsWith(file)).toEqual([`gateway: invalid config ${file}: gateway.port must be an integer`, `gateway: invalid config ${file}: hooks.maxBodyBytes must be at least 1`]);
+  });
+
+  it('action "wakey" names the action it saw, and nothing about messageTemplate', async () => {
+    const file = writeConfig(JSON.stringify({ hooks: { enabled: true, token: "0123456789abcdef0123", mappings: [{ match: { path: "x" }, action: "wakey" }] } }));
+    expect(await startFailsWith(file)).toEqual([`gateway: invalid config ${file}: hooks.mappings[0].action must be one of: wake, agent (got "wakey")`]);
+  });
+});

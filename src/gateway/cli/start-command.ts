@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import type { LoadedConfig } from "../config/load-config";
 import type { RunningGateway } from "../gateway";
 import { parsePortOption } from "./cli-error";
+import { GatewayConfigError } from "../config/config-error";
 
 export interface StartIo {
   out: (line: string) => void;
@@ -54,7 +55,16 @@ export function registerStartCommand(program: Command, io: StartIo): void {
       const { loadGatewayConfig } = require("../config/load-config") as typeof import("../config/load-config");
       const { markDemoTokenShown } = require("../config/demo-config") as typeof import("../config/demo-config");
       const { startGateway } = require("../gateway") as typeof import("../gateway");
-      const loaded = loadGatewayConfig({ configFlag: opts.config, env: io.env, cwd: io.cwd, portOverride: opts.port });
+      const where = { configFlag: opts.config, env: io.env, cwd: io.cwd, portOverride: opts.port };
+      let loaded: LoadedConfig;
+      try {
+        loaded = loadGatewayConfig(where);
+      } catch (e) {
+        // The gateway's own keys are wrong: name the plugins' problems of the same file too (one start, every problem).
+        if (!(e instanceof GatewayConfigError)) throw e;
+        const { withPluginProblems } = require("./config-problems") as typeof import("./config-problems");
+        throw await withPluginProblems(e, where);
+      }
       // Listen for SIGINT/SIGTERM before anything is printed: a signal right after
       // the `listening:` line (or during start-up) must stop the gateway cleanly.
       const stopRequested = io.waitForStop();

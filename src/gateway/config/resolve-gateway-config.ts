@@ -121,3 +121,28 @@ function isHttpUrl(s: string): boolean {
     return false;
   }
 }
+
+/** The top-level sections the gateway owns (everything else belongs to a plugin). */
+const GATEWAY_SECTIONS = ["gateway", "agents", "session", "plugins"] as const;
+
+/**
+ * For a config whose gateway keys have problems: a config built from its plugin
+ * sections, `gateway.stateDir` and `plugins.paths` (when those two are valid), so the
+ * start can still check every plugin's section and report all problems at once.
+ * Undefined when even that does not resolve.
+ */
+export function fallbackGatewayConfig(raw: Record<string, unknown>, opts: ResolveOptions): GatewayConfig | undefined {
+  const problems: KeyedProblem[] = validateGatewayKeys(raw) ? [] : describeAjvErrors("", validateGatewayKeys.errors);
+  const bad = (key: string) => problems.some((p) => p.key === key || key.startsWith(`${p.key}.`));
+  const kept: Record<string, unknown> = { ...raw };
+  for (const section of GATEWAY_SECTIONS) delete kept[section];
+  const stateDir = obj(raw.gateway).stateDir;
+  if (typeof stateDir === "string" && !bad("gateway.stateDir")) kept.gateway = { stateDir };
+  const paths = obj(raw.plugins).paths;
+  if (Array.isArray(paths) && !bad("plugins.paths")) kept.plugins = { paths };
+  try {
+    return resolveGatewayConfig(kept, opts);
+  } catch {
+    return undefined;
+  }
+}

@@ -13,7 +13,7 @@ import type { CliRegistrar, HookPresetContribution, HostEvents, HostRuntime, Plu
 import type { HookInspector } from "../../host-contract/inspection";
 import type { HostMetrics } from "../../host-contract/metrics";
 import type { GatewayConfig } from "../config/gateway-config";
-import { GatewayConfigError } from "../config/config-error";
+import { GatewayConfigError, type ConfigProblem } from "../config/config-error";
 import type { GatewayLogger } from "../logger";
 import { STATE_FILES } from "../paths";
 import { findCollision, type RouteEntry } from "./route-table";
@@ -82,8 +82,10 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
   const enabled = opts.discovered.filter((p) => p.status === "ok");
 
   // 1. Config sections, before any plugin code runs: every problem of every section at once.
-  const problems = enabled.flatMap((p) => checkPluginConfig(p.manifest!, config.raw));
-  if (problems.length > 0) throw GatewayConfigError.of(file, problems);
+  const sectionProblems = enabled.flatMap((p) => checkPluginConfig(p.manifest!, config.raw));
+  if (sectionProblems.length > 0) throw GatewayConfigError.of(file, sectionProblems);
+  /** ConfigErrors thrown by activate: every plugin is activated and all are reported together at the end. */
+  const problems: ConfigProblem[] = [];
 
   // 2. All manifests are read: their presets are visible to every plugin's activate.
   const presets: HookPresetContribution[] = enabled.flatMap((p) => manifestPresets(p.manifest!, p.dir));
@@ -145,8 +147,8 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
       }
     } catch (e) {
       const err = e as Error;
-      if (err?.name === "ConfigError") throw GatewayConfigError.fromPluginMessage(file, err.message);
       dropPresets();
+      if (err?.name === "ConfigError") return void problems.push(...GatewayConfigError.fromPluginMessage(file, err.message).problems);
       return broken(`activate failed: ${err?.message ?? String(e)}`);
     }
 
@@ -182,6 +184,8 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
     active.push({ id: m.id, mod });
     log.info(`plugin ${m.id} ${m.version} active`, { plugin: m.id, origin: p.origin, routes: staged.routes.length, services: staged.services.length });
   });
+
+  if (problems.length > 0) throw GatewayConfigError.of(file, problems);
 
   return {
     reports,

@@ -1,0 +1,58 @@
+/**
+ * Every config problem in one start: when the gateway's own keys are wrong
+ * (`gateway.bnid`), the start used to stop there, and a plugin's problem (a missing
+ * `hooks.github.secret`) showed only on the next start. Now the plugins' sections are
+ * checked too — against a config built from the plugin sections (src/gateway/config/
+ * resolve-gateway-config.ts `fallbackGatewayConfig`), with the plugins activated as for
+ * the CLI (nothing starts, nothing listens) — and the error lists both.
+ */
+import path from "node:path";
+import { EventEmitter } from "eventemitter3";
+import type { HostEvents } from "../../host-contract/host-api";
+import { GatewayConfigError, type ConfigProblem } from "../config/config-error";
+import type { GatewayConfig } from "../config/gateway-config";
+import { locateConfig, readConfigFile, type LocateOptions } from "../config/load-config";
+import { fallbackGatewayConfig } from "../config/resolve-gateway-config";
+import { createGatewayLogger } from "../logger";
+import { PACKAGE_ROOT, STATE_FILES } from "../paths";
+import { discoverPlugins } from "../plugins/discover";
+import { loadPlugins } from "../plugins/plugin-loader";
+import { openPluginState } from "../plugins/plugin-state";
+import { createCliRuntime } from "../runtime";
+
+/** The problems the enabled plugins find in `config` (their sections and their activation); [] when none. */
+export async function pluginConfigProblems(config: GatewayConfig): Promise<ConfigProblem[]> {
+  try {
+    const loaded = loadPlugins({
+      config,
+      discovered: discoverPlugins({
+        builtinDir: PACKAGE_ROOT,
+        paths: config.pluginPaths,
+        installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
+        state: openPluginState(config.stateDir),
+      }),
+      runtime: createCliRuntime({ models: config.models, mainLastRoute: config.mainLastRoute }),
+      events: new EventEmitter<HostEvents>(),
+      logger: createGatewayLogger("error"),
+    });
+    await loaded.deactivate();
+    return [];
+  } catch (e) {
+    return e instanceof GatewayConfigError ? [...e.problems] : [];
+  }
+}
+
+/** `e` (the gateway's own problems) with the plugins' problems of the same config file added. */
+export async function withPluginProblems(e: GatewayConfigError, opts: LocateOptions): Promise<GatewayConfigError> {
+  const located = locateConfig(opts);
+  if (!located.path || e.problems.every((p) => p.key === undefined)) return e;
+  let raw: Record<string, unknown>;
+  try {
+    raw = readConfigFile(located.path);
+  } catch {
+    return e;
+  }
+  const config = fallbackGatewayConfig(raw, { configPath: located.path, configDir: path.dirname(located.path) });
+  const more = config ? await pluginConfigProblems(config) : [];
+  return more.length > 0 ? GatewayConfigError.of(e.file, [...e.problems, ...more]) : e;
+}
