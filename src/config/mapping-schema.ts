@@ -86,6 +86,7 @@ export const mappingSchema: Joi.ObjectSchema = Joi.object({
   transform: transformSchema,
   rateLimit: mappingRateLimitSchema,
   verify: verifySchema.description("Sender verification (signatures); needs match.path."),
+  event: template().description("Template naming what happened at the sender (stored on the ledger row), e.g. {{ headers.x-github-event }}.{{ payload.action }}; default per verify scheme."),
   idempotencyKey: template().description("Template of the idempotency key used when the request has no idempotency header, e.g. {{ payload.id }}."),
   forEach: line(MAX_LENGTHS.name).description("Payload path to an array: each element becomes one action (item and index in templates), at most hooks.maxFanOut."),
   response: responseSchema.description("The answer instead of the default: { status: 200 | 202, body }."),

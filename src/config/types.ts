@@ -45,6 +45,8 @@ export interface MappingConfig {
   verify?: VerifyConfig;
   /** Template of the idempotency key used when the request has no idempotency header. */
   idempotencyKey?: string;
+  /** Template naming the event (SPEC §6.1); default per verify scheme (src/mappings/event-name.ts). */
+  event?: string;
   /** Payload path to an array: one action per element (SPEC §12). */
   forEach?: string;
   /** The answer to send instead of the default one (SPEC §12). */

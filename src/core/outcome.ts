@@ -34,6 +34,8 @@ export interface Outcome {
   replayed?: boolean;
   /** The request's idempotency key, when it had one. */
   idempotencyKey?: string;
+  /** What happened at the sender, named by the mapping (SPEC §6.1 `event`). */
+  event?: string;
   /**
    * The client went away before the answer was written, but the request took effect
    * (a `Prefer: wait` sender that gave up after its run was stored): recorded as

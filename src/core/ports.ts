@@ -77,6 +77,8 @@ export interface MappingSelection {
   mappingId: string;
   /** The key of the mapping's `idempotencyKey` template; undefined when it has none (or it renders empty). */
   idempotencyKey(): string | undefined;
+  /** What happened at the sender (the mapping's `event` template or its verify scheme's default); undefined when none. */
+  event?(): string | undefined;
   /** Renders the templates / runs the transform. Errors are `transform_failed` HookErrors. */
   resolve(): Promise<Result<MappedHookOutcome>>;
 }

@@ -58,5 +58,7 @@ export interface CompiledMapping {
   handshake?: HandshakeConfig;
   /** The idempotency key of a request that carries no idempotency header (`undefined`: none). */
   idempotencyKey?(ctx: RequestContext): string | undefined;
+  /** The request's event (event-name.ts): the `event` template, else the verify scheme's default. */
+  event?(ctx: RequestContext): string | undefined;
   build(ctx: RequestContext, deps: BuildDeps): Promise<Result<MappedHookOutcome>>;
 }

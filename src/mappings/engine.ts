@@ -137,6 +137,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     return {
       mappingId: mapping.id,
       idempotencyKey: () => mapping.idempotencyKey?.(context()),
+      event: () => mapping.event?.(context()),
       async resolve() {
         try {
           const outcome = await mapping.build(context(), deps);

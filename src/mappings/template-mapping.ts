@@ -16,9 +16,10 @@ import { compileTemplate, type CompiledTemplate } from "./templates/compile-temp
 import { TemplateSyntaxError } from "./templates/parse-template";
 import { runTransform } from "./transforms/run-transform";
 import { resolveTransformModule } from "./transforms/transform-path";
+import { defaultEvent, eventName, MAX_EVENT_CHARS } from "./event-name";
 
 /** Mapping fields that are templates. */
-const TEMPLATE_FIELDS = ["textTemplate", "messageTemplate", "name", "sessionKey", "channel", "to", "model", "idempotencyKey"] as const;
+const TEMPLATE_FIELDS = ["textTemplate", "messageTemplate", "name", "sessionKey", "channel", "to", "model", "idempotencyKey", "event"] as const;
 type TemplateField = (typeof TEMPLATE_FIELDS)[number];
 
 export interface TemplateMappingOptions {
@@ -155,6 +156,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
     ...(mapping.handshake ? { handshake: mapping.handshake } : {}),
     ...(mapping.verify ? { verify: { config: mapping.verify, key: `${key}.verify`, secretKey: `${key}.verify.secret` } } : {}),
     ...(templates.idempotencyKey ? { idempotencyKey: (ctx: RequestContext) => render("idempotencyKey", ctx)?.trim() || undefined } : {}),
+    event: (ctx: RequestContext) => (templates.event ? eventName(render("event", ctx, MAX_EVENT_CHARS)) : defaultEvent(mapping.verify?.scheme, ctx)),
     async build(ctx: RequestContext, deps: BuildDeps): Promise<Result<MappedHookOutcome>> {
       if (mapping.handshake === "slack") {
         const challenge = slackChallenge(ctx.payload);

@@ -77,9 +77,12 @@ export function createAccept(deps: AcceptDeps): Accept {
 
     const input = { name: hook, payload: payload.value, headers: req.headers, query: req.query, url: req.url, requestId: req.requestId };
     const selection: MappingSelection | undefined = route.kind === "mapped" ? deps.mappings?.select(input) : undefined;
+    // What happened at the sender (SPEC §6.1 `event`), on the outcome of an answer and of a refusal alike.
+    const eventName = selection?.event?.();
+    const event = eventName !== undefined ? { event: eventName } : {};
     const verified = options.verifiedBy && { signedId: options.verifiedBy.scheme === "standard-webhooks" ? signedMessageIdHeader(req.headers) : undefined };
     const keyed = options.idempotency ? requestIdempotencyKey(req.headers, selection, verified) : undefined;
-    if (keyed && !keyed.ok) return fail(keyed.error, selection ? { mappingId: selection.mappingId } : {});
+    if (keyed && !keyed.ok) return fail(keyed.error, selection ? { mappingId: selection.mappingId, ...event } : {});
     const key = deps.idempotency ? keyed?.value?.key : undefined;
     // The scope is the hook's one name (SPEC §4.1): /hooks/a//b and /hooks/%61/b are /hooks/a/b.
     const scope = `${config.path}/${hook}`;
@@ -111,11 +114,11 @@ export function createAccept(deps: AcceptDeps): Accept {
       }
     } catch (e) {
       await waiting?.finish({ status: 0 });
-      return fail(e, { ...idempotencyKey, ...(selection ? { mappingId: selection.mappingId } : {}) });
+      return fail(e, { ...idempotencyKey, ...(selection ? { mappingId: selection.mappingId, ...event } : {}) });
     }
     if (waiting) response = { ...(await waiting.finish(response)), ...(response.replayed ? { replayed: true } : {}) };
     const did = response.replayed || !effect ? replayedEffect(response) : effect;
     const { replayed, ...answer } = response;
-    return { ...answer, outcome: outcome({ ...did, stage: "accept", authenticated: true, ...(replayed ? { replayed: true } : {}), ...idempotencyKey }) };
+    return { ...answer, outcome: outcome({ ...did, stage: "accept", authenticated: true, ...(replayed ? { replayed: true } : {}), ...idempotencyKey, ...event }) };
   };
 }

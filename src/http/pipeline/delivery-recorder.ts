@@ -69,6 +69,7 @@ export function createDeliveryRecorder(opts: { ledger: LedgerAccess; logger: Mod
           ...(d.responseHeaders ? { responseHeaders: answerHeaders(d.responseHeaders, ledger) } : {}),
           // An idempotent repeat (the earlier answer sent again), and a request whose answer waited for its run.
           ...(o.replayed ? { repeat: true } : {}),
+          ...(o.event !== undefined ? { event: o.event } : {}),
           ...(d.responseHeaders && Object.keys(d.responseHeaders).some((k) => k.toLowerCase() === "preference-applied") ? { waited: true } : {}),
           // Kept without its body, in the ledger's bounded share (SPEC §11).
           ...(o.kind === "refused" && refusedBeforeAuthentication(o) ? { refused: true } : {}),

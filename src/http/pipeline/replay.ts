@@ -83,6 +83,7 @@ export function createReplayer(deps: ReplayerDeps): Replayer {
       url: stored.url,
       ...(stored.hook !== undefined ? { hook: stored.hook } : {}),
       ...(outcome.mappingId !== undefined && !refused ? { mappingId: outcome.mappingId } : {}),
+      ...(outcome.event !== undefined ? { event: outcome.event } : {}),
       client,
       status: response.status,
       ...(outcome.code !== undefined ? { code: outcome.code } : {}),
