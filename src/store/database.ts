@@ -147,13 +147,25 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
     batch.flush();
     return reclaimFreePages(db);
   };
-  const maintenance = setInterval(() => {
+  let reclaiming = false;
+  /** One step, then the next on a later turn while there is more: a big prune is given back in minutes, never in one long block. */
+  const reclaimSteps = (): void => {
     try {
       const pages = reclaim();
-      if (pages > 0) logger.debug("free pages given back to the file system", { pages });
+      if (pages > 0) {
+        logger.debug("free pages given back to the file system", { pages });
+        setImmediate(reclaimSteps);
+        return;
+      }
     } catch (e) {
       logger.warn("giving free pages back failed (they stay in the file and are reused)", { error: (e as Error).message, code: (e as { code?: string }).code });
     }
+    reclaiming = false;
+  };
+  const maintenance = setInterval(() => {
+    if (reclaiming) return;
+    reclaiming = true;
+    reclaimSteps();
   }, options.maintenanceIntervalMs ?? 60_000);
   maintenance.unref();
   return {

@@ -11,9 +11,10 @@
  *   transaction: a crash or a full disk in the middle leaves the file as it was (the
  *   failure is logged and the next start tries again); a start without room logs how much
  *   is needed and goes on unconverted.
- * - `reclaimFreePages` (the database's maintenance timer) releases free pages beyond
- *   RECLAIM_MIN_PAGES, at most RECLAIM_STEP_PAGES per call, so no call holds the event
- *   loop for long; the file shrinks at the next WAL checkpoint.
+ * - `reclaimFreePages` (the database's maintenance timer, every minute, step after step on
+ *   later turns until done) releases free pages beyond RECLAIM_MIN_PAGES, at most
+ *   RECLAIM_STEP_PAGES per call, so no call holds the event loop for long; the file
+ *   shrinks at the next WAL checkpoint.
  *
  * @example
  *   convertToIncrementalVacuum(db, file, logger); // at open, before migrations
@@ -28,8 +29,8 @@ import type { SqliteDatabase } from "./sqlite-types";
 const INCREMENTAL = 2;
 /** Free pages left alone (reused by the next writes): 1 MiB of 4 KiB pages. */
 export const RECLAIM_MIN_PAGES = 256;
-/** Pages released per call at most (16 MiB of 4 KiB pages). */
-export const RECLAIM_STEP_PAGES = 4096;
+/** Pages released per call at most (4 MiB of 4 KiB pages: a few ms of work). */
+export const RECLAIM_STEP_PAGES = 1024;
 const MARGIN_BYTES = 64 * 1024 * 1024;
 
 function freeBytes(dir: string): number {

@@ -12,6 +12,7 @@ import { createSqliteRunStore } from "../../src/store/run-store";
 import { openSqlite } from "../../src/store/sqlite-driver";
 import { RECLAIM_MIN_PAGES } from "../../src/store/vacuum";
 import { agentAction, recordingLogger, runRecord, tempDir } from "../helpers/temp-dir";
+import { until } from "../helpers/until";
 
 const FILE = "inbound-webhooks.sqlite";
 const QUIET = { pruneIntervalMs: 3_600_000 };
@@ -31,7 +32,7 @@ describe("incremental vacuum", () => {
   const bytes = () => fs.statSync(path.join(tmp.dir, FILE)).size;
 
   /** 40 finished runs with 250 KB messages (10 MB), in a database opened by the plugin. */
-  function fill(maxFinished: number) {
+  function fill(maxFinished: number, maintenanceIntervalMs = 3_600_000) {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger, maintenanceIntervalMs: 3_600_000 });
     const store = createSqliteRunStore(database, { ...QUIET, maxFinished: 1000 });
     const message = "m".repeat(250 * 1024);
@@ -39,7 +40,7 @@ describe("incremental vacuum", () => {
       store.insert(runRecord({ id: `r-${i}`, seq: i, status: "succeeded", action: agentAction({ message }), finishedAt: new Date().toISOString() }));
     }
     database.close();
-    const reopened = openPluginDatabase({ dir: tmp.dir, logger: log.logger, maintenanceIntervalMs: 3_600_000 });
+    const reopened = openPluginDatabase({ dir: tmp.dir, logger: log.logger, maintenanceIntervalMs });
     createSqliteRunStore(reopened, { ...QUIET, maxFinished });
     return reopened;
   }
@@ -50,6 +51,14 @@ describe("incremental vacuum", () => {
     expect(database.db.pragmaValue("freelist_count") as number).toBeGreaterThan(2000);
     while (database.reclaim() > 0);
     expect(database.db.pragmaValue("freelist_count") as number).toBeLessThanOrEqual(RECLAIM_MIN_PAGES);
+    database.close();
+    expect(bytes()).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it("the maintenance timer gives a big prune back by itself, step after step (4 MiB each) until only the slack is left", async () => {
+    const database = fill(1, 20);
+    expect(database.db.pragmaValue("freelist_count") as number).toBeGreaterThan(2000);
+    await until(() => (database.db.pragmaValue("freelist_count") as number) <= RECLAIM_MIN_PAGES, "the free pages given back by the timer");
     database.close();
     expect(bytes()).toBeLessThan(2 * 1024 * 1024);
   });
