@@ -9,9 +9,11 @@
  *
  * Both sides get the same work: wakes with mode next-heartbeat (no heartbeat per
  * request), agent requests with deliver false; heartbeats are off; the plugin's rate
- * limit is off and its queue bound lifted. The model is a local fake answering at
- * once (agent runs of both sides execute through OpenClaw in the background while
- * later rounds are measured, as they would in use).
+ * limit is off and its queue bound lifted. Only accepting is measured, as in the
+ * embedded gateway's bench: the local fake model holds every chat for 10 minutes and
+ * the plugin runs one run at a time, so runs wait at the model instead of taking
+ * the CPU (OpenClaw's /hooks/agent admits a request only when a run slot is free, so
+ * once its slots hold runs it answers slowly: that is its behaviour, not the bench's).
  *
  * Target: our wake ≥ 3× OpenClaw's built-in wake with a lower p99.
  */
@@ -52,7 +54,7 @@ async function startOpenClaw() {
   const prereq = findPrerequisites();
   if ("missing" in prereq) throw new Error(`bench --openclaw: ${prereq.missing}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-openclaw-"));
-  const model = await startFakeModel();
+  const model = await startFakeModel(undefined, { delayMs: 600_000 });
   const host = new OpenClawHost(prereq, dir, await freePort());
   host.writeConfig({
     gateway: { mode: "local", port: host.port, bind: "loopback", auth: { mode: "token", token: "bench-openclaw-gateway-token-0123456789" } },
@@ -70,7 +72,7 @@ async function startOpenClaw() {
   config.plugins.entries["inbound-webhooks"] = {
     ...config.plugins.entries["inbound-webhooks"],
     enabled: true,
-    config: { token: OUR_TOKEN, rateLimit: { enabled: false }, runs: { maxQueued: 1000000 } },
+    config: { token: OUR_TOKEN, rateLimit: { enabled: false }, runs: { maxQueued: 1000000, maxConcurrent: 1 } },
   };
   host.writeConfig(config);
   log("  openclaw: starting the gateway");

@@ -25,10 +25,30 @@ export interface FakeModel {
   close(): Promise<void>;
 }
 
-/** Every chat gets `reply(n)` (n counts chat requests from 1). */
-export async function startFakeModel(reply: (n: number) => string = (n) => `fake reply ${n}`): Promise<FakeModel> {
+/**
+ * Every chat gets `reply(n)` (n counts chat requests from 1), after `delayMs` (the
+ * bench holds agent runs at the model this way, so only accepting is measured).
+ */
+export async function startFakeModel(reply: (n: number) => string = (n) => `fake reply ${n}`, opts: { delayMs?: number } = {}): Promise<FakeModel> {
   const requests: ModelRequest[] = [];
   let chats = 0;
+  /** One chat completion: streamed as server-sent events when asked (OpenClaw asks), else one JSON body. */
+  const complete = (body: string, res: http.ServerResponse): void => {
+    const parsed = JSON.parse(body || "{}") as { model?: string; stream?: boolean };
+    const text = reply(++chats);
+    const base = { id: `chatcmpl-${chats}`, created: Math.floor(Date.now() / 1000), model: parsed.model ?? "fake-1" };
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+    if (parsed.stream) {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      const event = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+      event({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: text }, finish_reason: null }] });
+      event({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage });
+      res.end("data: [DONE]\n\n");
+      return;
+    }
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage }));
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -46,20 +66,9 @@ export async function startFakeModel(reply: (n: number) => string = (n) => `fake
         res.end("{}");
         return;
       }
-      const parsed = JSON.parse(body || "{}") as { model?: string; stream?: boolean };
-      const text = reply(++chats);
-      const base = { id: `chatcmpl-${chats}`, created: Math.floor(Date.now() / 1000), model: parsed.model ?? "fake-1" };
-      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
-      if (parsed.stream) {
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-        const event = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-        event({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: text }, finish_reason: null }] });
-        event({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage });
-        res.end("data: [DONE]\n\n");
-        return;
-      }
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage }));
+      if (!opts.delayMs) return complete(body, res);
+      const timer = setTimeout(() => complete(body, res), opts.delayMs);
+      res.once("close", () => clearTimeout(timer));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
