@@ -63,13 +63,14 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--status <code>", "an HTTP status (404) or a class (4xx)")
     .option("--limit <n>", "at most this many (1–500, default 50)")
     .option("--before <id>", "only deliveries older than this one (the next page)")
-    .option("--wide", "every column, uncut: time, method, mapping, run ids, latency, replay of (wider than 100 columns)")
+    .option("--search <words>", "only deliveries whose hook, event, status code or body has every word (each also as a prefix)")
+    .option("--wide", "every column, uncut: time, method, event, badges, mapping, run ids, latency, replay of (wider than 100 columns)")
     .option("--json", "print the API's JSON")
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(list, async (out, opts: CommonOptions & { hook?: string; status?: string; limit?: string; before?: string; wide?: boolean }) => {
-        const body = await gatewayClientFor(deps, opts.url).get(`/deliveries${query({ hook: opts.hook, status: opts.status, limit: opts.limit, before: opts.before })}`);
+      action(list, async (out, opts: CommonOptions & { hook?: string; status?: string; limit?: string; before?: string; search?: string; wide?: boolean }) => {
+        const body = await gatewayClientFor(deps, opts.url).get(`/deliveries${query({ hook: opts.hook, status: opts.status, limit: opts.limit, before: opts.before, search: opts.search })}`);
         if (opts.json) out.json(body);
         else out.text(deliveryTable(body.deliveries as DeliverySummary[], { wide: opts.wide === true, now: Date.now() }));
       }),

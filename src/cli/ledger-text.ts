@@ -11,9 +11,18 @@ import type { DeliveryDetail, DeliverySummary, RunSummary } from "../host-contra
 import { cell } from "./output";
 import { formatTable } from "./table";
 
-/** Widest a hook name or an error code is shown in the narrow list (longer ones end in "…"). */
-const HOOK_WIDTH = 18;
-const CODE_WIDTH = 22;
+/** Widest a hook name with its event, or an error code, is shown in the narrow list (longer ones end in "…"). */
+const HOOK_WIDTH = 26;
+const CODE_WIDTH = 14;
+
+/** The badges of a delivery as words (`--wide`) and as letters after the status (`r` repeat, `R` replay, `w` waited). */
+function flags(d: DeliverySummary): Array<[string, string]> {
+  return [
+    ...(d.repeat ? [["repeat", "r"] as [string, string]] : []),
+    ...(d.replayOf ? [["replay", "R"] as [string, string]] : []),
+    ...(d.waited ? [["waited", "w"] as [string, string]] : []),
+  ];
+}
 
 /** `text` cut to `width` characters, ending in "…" when cut (after escaping: what is shown is what is counted). */
 export function fit(text: string, width: number): string {
@@ -34,21 +43,39 @@ export function age(iso: string, now: number): string {
 const EMPTY_LIST = "No deliveries recorded (or none matches the filters).";
 
 /**
- * The list: ID, AGE, STATUS, CODE, HOOK, RUNS (at most 100 columns: ids are 36
- * characters, hook names and codes are cut); `wide` adds the time, method, mapping,
- * run ids, latency and the replayed delivery, uncut.
+ * The list: ID, AGE, STATUS (with the badges' letters: `r` idempotent repeat, `R`
+ * replay, `w` waited for its run), CODE, HOOK (and the event), RUNS — at most 100
+ * columns: ids are 36 characters, hook names and codes are cut; `wide` adds the time,
+ * method, event, badges, mapping, run ids, latency and the replayed delivery, uncut.
  */
 export function deliveryTable(rows: readonly DeliverySummary[], opts: { wide: boolean; now: number }): string {
   if (opts.wide) {
     return formatTable(
-      ["RECEIVED", "ID", "METHOD", "HOOK", "STATUS", "CODE", "MAPPING", "RUN", "MS", "REPLAY OF"],
-      rows.map((d) => [d.receivedAt, d.id, cell(d.method), cell(d.hook ?? "-"), String(d.status), d.code ?? "-", cell(d.mappingId ?? "-"), d.runIds.join(",") || "-", String(d.latencyMs), d.replayOf ?? "-"]),
+      ["RECEIVED", "ID", "METHOD", "HOOK", "EVENT", "STATUS", "BADGES", "CODE", "MAPPING", "RUN", "MS", "REPLAY OF"],
+      rows.map((d) => [
+        d.receivedAt,
+        d.id,
+        cell(d.method),
+        cell(d.hook ?? "-"),
+        cell(d.event ?? "-"),
+        String(d.status),
+        flags(d).map(([word]) => word).join(",") || "-",
+        d.code ?? "-",
+        cell(d.mappingId ?? "-"),
+        d.runIds.join(",") || "-",
+        String(d.latencyMs),
+        d.replayOf ?? "-",
+      ]),
       EMPTY_LIST,
     );
   }
   return formatTable(
     ["ID", "AGE", "STATUS", "CODE", "HOOK", "RUNS"],
-    rows.map((d) => [d.id, age(d.receivedAt, opts.now), String(d.status), fit(d.code ?? "-", CODE_WIDTH), fit(cell(d.hook ?? "-"), HOOK_WIDTH), d.runIds.length > 0 ? String(d.runIds.length) : "-"]),
+    rows.map((d) => {
+      const letters = flags(d).map(([, letter]) => letter).join("");
+      const hook = cell([d.hook ?? "-", ...(d.event ? [d.event] : [])].join(" "));
+      return [d.id, age(d.receivedAt, opts.now), `${d.status}${letters ? ` ${letters}` : ""}`, fit(d.code ?? "-", CODE_WIDTH), fit(hook, HOOK_WIDTH), d.runIds.length > 0 ? String(d.runIds.length) : "-"];
+    }),
     EMPTY_LIST,
   );
 }
@@ -85,6 +112,7 @@ export function deliveryText(d: DeliveryDetail): string {
     ["Idempotency key", d.idempotencyKey],
     ["Runs", d.runIds.join(", ") || undefined],
     ["Replay of", d.replayOf],
+    ["Badges", flags(d).map(([word]) => word).join(", ") || undefined],
   ];
   const lines = fields.filter(([, v]) => v !== undefined).map(([k, v]) => `${`${k}:`.padEnd(17)}${cell(v!)}`);
   const headers = Object.entries(d.headers);

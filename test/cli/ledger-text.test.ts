@@ -35,12 +35,12 @@ test("deliveries list fits 100 columns with the longest code, a long hook name a
   const narrow = deliveryTable(rows, { wide: false, now: NOW }).trimEnd().split("\n");
   expect(narrow[0]).toMatch(/^ID\s+AGE\s+STATUS\s+CODE\s+HOOK\s+RUNS$/);
   for (const line of narrow) expect(line.length).toBeLessThanOrEqual(100);
-  expect(narrow[2]).toContain("a-very-long-hook-…");
+  expect(narrow[2]).toContain("a-very-long-hook-name-fro…");
   expect(narrow[2]).toMatch(/ 100$/);
   expect(narrow[3]).toMatch(/^\S+\s+24d\s+401\s+unauthorized\s+-\s+-$/);
 
   const wide = deliveryTable(rows, { wide: true, now: NOW }).split("\n");
-  expect(wide[0]).toMatch(/^RECEIVED\s+ID\s+METHOD\s+HOOK\s+STATUS\s+CODE\s+MAPPING\s+RUN\s+MS\s+REPLAY OF$/);
+  expect(wide[0]).toMatch(/^RECEIVED\s+ID\s+METHOD\s+HOOK\s+EVENT\s+STATUS\s+BADGES\s+CODE\s+MAPPING\s+RUN\s+MS\s+REPLAY OF$/);
   expect(wide[2]).toContain("a-very-long-hook-name-from-a-sender/with/segments");
 });
 
@@ -82,4 +82,17 @@ test("runs show folds the wrapper's notice to one line; the summary is otherwise
   const out = runText(run);
   expect(out).not.toContain(UNTRUSTED_NOTICE);
   expect(out).toContain(`Summary:\n  ${FOLDED_UNTRUSTED_NOTICE}\n  <<<EXTERNAL_UNTRUSTED_CONTENT id="ab12cd34">>>\n  Source: webhook "agent"\n  ---\n  Hook CI: build failed\n`);
+});
+
+test("deliveries list shows the event after the hook and the badges as letters after the status (r repeat, R replay, w waited), within 100 columns; --wide as words", () => {
+  const rows = [
+    summary({ hook: "github", event: "pull_request.opened", status: 200, code: undefined, repeat: true, replayOf: "d-0", waited: true, runIds: [] }),
+    summary({ hook: "stripe", event: "invoice.paid", status: 202 }),
+  ];
+  const narrow = deliveryTable(rows, { wide: false, now: NOW }).trimEnd().split("\n");
+  for (const line of narrow) expect(line.length).toBeLessThanOrEqual(100);
+  expect(narrow[1]).toMatch(/\s200 rRw\s+-\s+github pull_request.opened\s+-$/);
+  expect(narrow[2]).toMatch(/\s202\s+\S+\s+stripe invoice.paid\s/);
+  const wide = deliveryTable(rows, { wide: true, now: NOW }).split("\n");
+  expect(wide[1]).toMatch(/\sgithub\s+pull_request.opened\s+200\s+repeat,replay,waited\s/);
 });

@@ -5,13 +5,17 @@
  * on the page while the live feed stays alive (regression: the page looped on
  * "reconnecting…"); reloading after Replay adds no delivery (regression: one more
  * per reload) and the replay carries its badge; the chart axis in UTC in a browser
- * whose clock is not; a search for a body word finds its delivery.
+ * whose clock is not; a search for a body word finds its delivery; a GitHub
+ * `pull_request` and a `push` (GitHub's example payloads, signed with
+ * @octokit/webhooks) show as such, and an idempotent repeat carries its badge.
  */
 import type { Browser, Page } from "playwright-core";
 import type { GatewayProcess } from "../../helpers/gateway-process";
 import { until } from "../../helpers/until";
 import { DeliveriesPage, DESKTOP, launchChromium, logIn, newContext, OverviewPage, PHONE } from "./dashboard-browser";
-import { HOOK_TOKEN, OPERATOR_TOKEN, sendHook, startHooksGateway } from "./hooks-gateway";
+import { githubExample } from "../../helpers/github-examples";
+import { signHeaders } from "../../helpers/signers";
+import { GITHUB_SECRET, HOOK_TOKEN, OPERATOR_TOKEN, sendHook, startHooksGateway } from "./hooks-gateway";
 
 const PUSH = '{"ref":"refs/heads/main","commits":[{"id":"abc123","message":"Fix the build"}]}';
 /** A body with a long unbreakable string (it must wrap on a phone) and a word to search for. */
@@ -176,5 +180,29 @@ describe("dashboard as an inspector, in headless Chromium on the real hooks plug
     await expect(list.hookLinks().allInnerTexts()).resolves.toEqual(["wake"]);
     await list.open("?search=nothingmatchesthisword");
     await expect(page.locator("#no-deliveries").isVisible()).resolves.toBe(true);
+  });
+
+  it("a signed GitHub pull_request and push show their events in the list and on top of the delivery page; an idempotent repeat carries its badge", async () => {
+    const send = async (event: string, payload: object, extra: Record<string, string> = {}) => {
+      const body = JSON.stringify(payload);
+      return sendHook(gw, "github-signed", body, { "x-github-event": event, ...(await signHeaders("github", GITHUB_SECRET, body)), ...extra });
+    };
+    expect(await send("pull_request", githubExample("pull_request", (p) => p.action === "opened"))).toBe(200);
+    const push = githubExample("push");
+    expect(await send("push", push, { "idempotency-key": "push-e2e-1" })).toBe(200);
+    expect(await send("push", push, { "idempotency-key": "push-e2e-1" })).toBe(200);
+    const page = await freshPage();
+    const list = new DeliveriesPage(page, gw.baseUrl);
+    await list.open("?hook=github-signed");
+    const rows = list.rows();
+    await expect(rows.locator(".event").allInnerTexts()).resolves.toEqual(["push", "push", "pull_request.opened"]);
+    await expect(rows.nth(0).locator(".badge").allInnerTexts()).resolves.toEqual(["repeat"]);
+    await expect(rows.nth(1).locator(".badge").count()).resolves.toBe(0);
+    await Promise.all([page.waitForURL(/\/ui\/deliveries\/[^/?]+$/), rows.nth(2).locator("td.what a").click()]);
+    await expect(page.locator("#delivery-event").innerText()).resolves.toBe("pull_request.opened");
+    // The curl names the signature's place, never its value.
+    const curl = await page.locator("#curl").innerText();
+    expect(curl).toContain('-H "x-hub-signature-256: ${X_HUB_SIGNATURE_256}"');
+    expect(curl).not.toMatch(/sha256=[0-9a-f]{64}/);
   });
 });

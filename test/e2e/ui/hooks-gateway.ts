@@ -2,7 +2,7 @@
  * The gateway the dashboard e2e tests drive: a real `gateway` process with the
  * built-in inbound-webhooks plugin (this package's dist/) feeding the dashboard,
  * hooks enabled with two mappings on `github` (an agent one, and a wake one it
- * shadows), and the echo runner slowed to ECHO_DELAY_MS per turn so a run is
+ * shadows), one on `github-signed` verified like GitHub signs, and the echo runner slowed to ECHO_DELAY_MS per turn so a run is
  * seen queued/running before it succeeds.
  */
 import { startGateway, type GatewayProcess } from "../../helpers/gateway-process";
@@ -10,6 +10,8 @@ import { GATEWAY_TOKEN, HOOK_TOKEN, hooksConfig } from "../gateway-setup";
 import { until } from "../../helpers/until";
 
 export const OPERATOR_TOKEN = GATEWAY_TOKEN;
+/** The `github-signed` mapping's webhook secret. */
+export const GITHUB_SECRET = "dashboard-e2e-github-secret-0123";
 export { HOOK_TOKEN };
 /**
  * How long each echo turn takes. The deliveries list gets its row when the
@@ -25,6 +27,8 @@ export function startHooksGateway(): Promise<GatewayProcess> {
         mappings: [
           { id: "github-push", match: { path: "github" }, action: "agent", name: "GitHub", messageTemplate: "Push to {{ payload.ref }}: {{ payload.commits[0].message }}", deliver: true, channel: "phone_chat" },
           { id: "github-late", match: { path: "github" }, action: "wake", textTemplate: "never reached" },
+          // Signed like GitHub signs (the event comes from the verify scheme's default: X-GitHub-Event plus action).
+          { id: "github-signed", match: { path: "github-signed" }, action: "wake", textTemplate: "GitHub {{ headers.x-github-event }}", verify: { scheme: "github", secret: GITHUB_SECRET } },
         ],
       },
       agents: { runner: { kind: "echo", delayMs: ECHO_DELAY_MS }, defaults: { heartbeat: { every: "off" } } },
