@@ -25,7 +25,7 @@ export function startHooksGateway(): Promise<GatewayProcess> {
     config: hooksConfig({
       hooks: {
         mappings: [
-          { id: "github-push", match: { path: "github" }, action: "agent", name: "GitHub", messageTemplate: "Push to {{ payload.ref }}: {{ payload.commits[0].message }}", deliver: true, channel: "phone_chat" },
+          { id: "github-push", match: { path: "github" }, action: "agent", name: "GitHub", messageTemplate: "Push to {{ payload.ref }}: {{ payload.commits[0].message }}", deliver: true, channel: "phone_chat", event: "{{ headers.x-github-event }}" },
           { id: "github-late", match: { path: "github" }, action: "wake", textTemplate: "never reached" },
           // Signed like GitHub signs (the event comes from the verify scheme's default: X-GitHub-Event plus action).
           { id: "github-signed", match: { path: "github-signed" }, action: "wake", textTemplate: "GitHub {{ headers.x-github-event }}", verify: { scheme: "github", secret: GITHUB_SECRET } },
