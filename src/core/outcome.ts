@@ -13,8 +13,9 @@ export type AcceptedKind = "wake" | "agent" | "skip" | "pong" | "batch" | "hands
  * Where the answer was decided (docs/architecture.md "Request lifecycle"):
  * `route` (404/405 before any credential), `credential` (token, signature or verify
  * token refused: 400/401/403/429), `admission` (shutting down, rate policy),
- * `body` (reading: 408/413/415 encoding), `accept` (parse → mapping → idempotency →
- * validate → dispatch), `read` (a run or ledger route, replay included).
+ * `body` (reading: 408/413/415 encoding; parsing, the first step of accept: 400
+ * invalid_json, 415), `accept` (mapping → idempotency → validate → dispatch), `read`
+ * (a run or ledger route, replay included).
  */
 export type OutcomeStage = "route" | "credential" | "admission" | "body" | "accept" | "read";
 

@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { parseRequestBody } from "../../actions/body/parse-request-body";
-import type { ResolvedHooksConfig } from "../../config/types";
+import type { HooksConfig } from "../../config/types";
 import { HookError } from "../../core/errors";
 import { outcome, type Outcome } from "../../core/outcome";
 import type { HookResponse, IdempotencyGuard, MappedHookResolver, MappingSelection } from "../../core/ports";
@@ -29,7 +29,7 @@ import { refusal, type Answer, type HookRequest } from "./hook-request";
 import type { Effect, Respond } from "./respond";
 
 export interface AcceptDeps {
-  config: ResolvedHooksConfig;
+  config: HooksConfig;
   respond: Respond;
   mappings?: MappedHookResolver;
   /** Durable idempotency; without it idempotency headers are ignored. */
@@ -73,7 +73,8 @@ export function createAccept(deps: AcceptDeps): Accept {
       return refusal(e, "accept", true, extra);
     };
     const payload = await parseRequestBody(rawBody, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
-    if (!payload.ok) return fail(payload.error);
+    // A body that does not parse is refused at the body stage (the dry run reports it as such).
+    if (!payload.ok) return refusal(payload.error, "body", true);
 
     const input = { name: hook, payload: payload.value, headers: req.headers, query: req.query, url: req.url, requestId: req.requestId };
     const selection: MappingSelection | undefined = route.kind === "mapped" ? deps.mappings?.select(input) : undefined;
