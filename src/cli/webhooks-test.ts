@@ -1,16 +1,17 @@
 /**
  * `gateway webhooks test <name> --payload <file.json> [--header k:v …] [--query k=v …] [--json]`:
  * a dry run of a mapped hook for operators. This file is only the command: it reads
- * the flags and the payload file and prints the report; the dry run itself (body
- * parsing, mapping, templates/transform, validation — nothing dispatched) is
- * `dryRunHook` in src/mappings/dry-run.ts.
+ * the flags and the payload file and prints the report; the dry run itself (the
+ * accept path of a live request with a dispatcher that only records: body parsing,
+ * mapping, templates/transform, validation — nothing dispatched) is `dryRunHook` in
+ * src/http/pipeline/dry-run.ts.
  */
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { HooksConfig } from "../config/types";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginApi } from "../host-contract/host-api";
-import { dryRunHook, type DryRunFailure, type DryRunRequest } from "../mappings/dry-run";
+import { dryRunHook, type DryRunFailure, type DryRunRequest } from "../http/pipeline/dry-run";
 import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingEngine } from "../mappings/engine";
 import { DryRunCommandError, dryRunCommandErrors } from "./dry-run-failure";

@@ -64,8 +64,8 @@ export interface MappingEngine extends MappedHookResolver {
   verifications(): PathVerification[];
   /** One entry per path whose Meta verification GET is answered (verify tokens not read yet). */
   metaHandshakes(): MetaHandshakeConfig[];
-  /** Like `resolve`, for `gateway webhooks test`: same outcome, logged as a dry run. */
-  dryRun(input: MappedHookInput): Promise<Result<MappedHookOutcome>>;
+  /** `select`; `dryRun` logs it as a dry run's (src/http/pipeline/dry-run.ts). */
+  select(input: MappedHookInput, options?: { dryRun?: boolean }): MappingSelection | undefined;
 }
 
 function reportDuplicates(mappings: readonly CompiledMapping[], logger: ModuleLogger): void {
@@ -152,8 +152,8 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   }
 
   /** Select, then resolve: `no_match` when nothing matches. */
-  async function run(input: MappedHookInput, dryRun: boolean): Promise<Result<MappedHookOutcome>> {
-    const selected = select(input, dryRun);
+  async function run(input: MappedHookInput): Promise<Result<MappedHookOutcome>> {
+    const selected = select(input);
     return selected ? selected.resolve() : ok({ kind: "no_match" });
   }
 
@@ -166,9 +166,8 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   });
 
   return {
-    select: (input) => select(input),
-    resolve: (input) => run(input, false),
-    dryRun: (input) => run(input, true),
+    select: (input, opts) => select(input, opts?.dryRun ?? false),
+    resolve: (input) => run(input),
     verifications: () => verifications.map((v) => ({ ...v })),
     metaHandshakes: () => metaHandshakes.map((h) => ({ ...h })),
     describe: () => descriptions.map((d) => ({ ...d, match: { ...d.match } })),

@@ -11,7 +11,7 @@
 import type { HooksConfig } from "../config/types";
 import type { HostRuntime } from "../host-contract/host-api";
 import type { DeliverySummary, DryRunView, HookInspector, HooksSummary, MappingSummary, RunSummary } from "../host-contract/inspection";
-import { dryRunHook } from "../mappings/dry-run";
+import { dryRunHook } from "../http/pipeline/dry-run";
 import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingDescription, MappingEngine } from "../mappings/engine";
 import type { LedgerAccess } from "../http/ledger";

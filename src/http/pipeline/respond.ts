@@ -8,7 +8,7 @@
 import { validateAction, validateAgent, validateWake, type ValidationContext } from "../../actions/validate";
 import type { Payload } from "../../actions/body/parse-body";
 import type { ActionSource, HookAction } from "../../core/actions";
-import type { ResolvedHooksConfig } from "../../config/types";
+import type { HooksConfig } from "../../config/types";
 import { hookErrors } from "../../core/errors";
 import type { AcceptedKind } from "../../core/outcome";
 import type { HostRuntime } from "../../host-contract/host-api";
@@ -43,7 +43,7 @@ export interface RespondInput {
 }
 
 export interface RespondDeps {
-  config: ResolvedHooksConfig;
+  config: HooksConfig;
   runtime: HostRuntime;
   dispatcher: Dispatcher;
   idGen?: () => string;
@@ -56,7 +56,7 @@ function rendered(r: ReturnType<ResponseRenderer>, fallback: HookResponse): Hook
   return { status: r.status, body: r.body === undefined ? fallback.body : r.body };
 }
 
-function notFound(config: ResolvedHooksConfig, name: string) {
+function notFound(config: HooksConfig, name: string) {
   const hooksPath = config.path;
   return /^[\w.~@:/-]{1,100}$/.test(name) ? hookErrors.noHookMatches({ hookPath: `${hooksPath}/${name}`, hooksPath }) : hookErrors.noHookMatchesThisPath({ hooksPath });
 }

@@ -4,12 +4,12 @@
  * and the message, skips the signature and says so; ping and unhandled events
  * say what the hook would answer.
  */
-import { dryRunHook } from "../../src/mappings/dry-run";
-import { formatDryRun } from "../../src/mappings/dry-run-report";
-import { createMappingEngine } from "../../src/mappings/engine";
-import { createFakeHost } from "../helpers/fake-host";
-import { githubExample } from "../helpers/github-examples";
-import { captureLogger, makeConfig } from "./helpers";
+import { dryRunHook } from "../../../src/http/pipeline/dry-run";
+import { formatDryRun } from "../../../src/mappings/dry-run-report";
+import { createMappingEngine } from "../../../src/mappings/engine";
+import { createFakeHost } from "../../helpers/fake-host";
+import { githubExample } from "../../helpers/github-examples";
+import { captureLogger, makeConfig } from "../../mappings/helpers";
 
 function setup() {
   const host = createFakeHost();

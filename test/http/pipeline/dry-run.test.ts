@@ -5,11 +5,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { MappingConfig } from "../../src/config/types";
-import { createMappingEngine } from "../../src/mappings/engine";
-import { dryRunHook, type DryRunRequest } from "../../src/mappings/dry-run";
-import { createFakeHost, type FakeHostOptions } from "../helpers/fake-host";
-import { captureLogger, makeConfig, mapping, PAYLOAD_FIXTURES } from "./helpers";
+import type { MappingConfig } from "../../../src/config/types";
+import { createMappingEngine } from "../../../src/mappings/engine";
+import { dryRunHook, type DryRunRequest } from "../../../src/http/pipeline/dry-run";
+import { createFakeHost, type FakeHostOptions } from "../../helpers/fake-host";
+import { captureLogger, makeConfig, mapping, PAYLOAD_FIXTURES } from "../../mappings/helpers";
 
 const push = fs.readFileSync(path.join(PAYLOAD_FIXTURES, "github-push.json"));
 const github = mapping({ id: "github", match: { path: "github" }, name: "GitHub", sessionKey: "github:{{ repository.full_name }}", messageTemplate: "{{ headers.x-github-event }} in {{ repository.full_name }}" });

@@ -3,12 +3,12 @@
  * the report lists every element's validated action and the answer the hook would
  * send (run ids as placeholders), and `formatDryRun` prints both. Nothing reaches the host.
  */
-import type { MappingConfig } from "../../src/config/types";
-import { createMappingEngine } from "../../src/mappings/engine";
-import { dryRunHook } from "../../src/mappings/dry-run";
-import { formatDryRun, type DryRunReport } from "../../src/mappings/dry-run-report";
-import { createFakeHost } from "../helpers/fake-host";
-import { captureLogger, makeConfig, mapping } from "./helpers";
+import type { MappingConfig } from "../../../src/config/types";
+import { createMappingEngine } from "../../../src/mappings/engine";
+import { dryRunHook } from "../../../src/http/pipeline/dry-run";
+import { formatDryRun, type DryRunReport } from "../../../src/mappings/dry-run-report";
+import { createFakeHost } from "../../helpers/fake-host";
+import { captureLogger, makeConfig, mapping } from "../../mappings/helpers";
 
 const batch = mapping({ id: "batch", match: { path: "batch" }, forEach: "events", messageTemplate: "event {{ index }}: {{ item.text }} from {{ payload.sender }}", sessionKey: "hook:batch:{{ item.id }}" });
 const forward = mapping({ id: "fwd", match: { path: "forward" }, messageTemplate: "mail {{ payload.id }}", sessionKey: "hook:mail", response: { status: 200, body: { received: "{{ payload.id }}", run: "{{ runId }}" } } });
