@@ -11,6 +11,7 @@ import { GITHUB_DEFAULTS } from "../../config/rules";
 import { ConfigError, ok } from "../../core/errors";
 import type { RawAction } from "../../core/ports";
 import type { CompiledMapping } from "../compiled-mapping";
+import { defaultEvent } from "../event-name";
 import { decideGithubEvent } from "./github/github-event";
 
 export const GITHUB_PRESET_NAME = "github";
@@ -29,6 +30,8 @@ export function createGithubPresetMappings(config: Pick<HooksConfig, "github">, 
       match: { path: GITHUB_PRESET_NAME },
       action: "agent",
       verify: { config: { scheme: "github", secret: github.secret }, key: "hooks.github", secretKey: "hooks.github.secret" },
+      // The event is the github scheme's: X-GitHub-Event plus the body's action (pull_request.opened).
+      event: (ctx) => defaultEvent("github", ctx),
       async build(ctx) {
         const decision = decideGithubEvent(ctx.headers["x-github-event"] ?? "", ctx.payload, github.events);
         if (decision.kind === "pong") return ok({ kind: "pong" as const, mappingId: id });

@@ -37,6 +37,8 @@ function mailMapping(id: string, match: MappingMatch, index: number, routing: Ma
     origin: { kind: "preset", preset: MAIL_PRESET_NAME, pluginId: "inbound-webhooks", index },
     match,
     action: "agent",
+    // A mail push is one kind of event: "mail" (the messages it carries are in the run's message).
+    event: () => "mail",
     async build(ctx) {
       const push = parseMailPush(ctx.payload);
       if (!push.ok) return err(push.error);

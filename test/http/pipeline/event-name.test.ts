@@ -66,3 +66,23 @@ describe("the event of a mapped request", () => {
     expect(await eventOf("plain", "{}", auth)).toBeUndefined();
   });
 });
+
+describe("the event of a preset's request", () => {
+  it("the github preset names X-GitHub-Event plus the action; the mail preset names mail", async () => {
+    const tmp = tempDir();
+    const app = await startPluginApp({ stateDir: tmp.dir, hooks: { rateLimit: { enabled: false }, presets: ["github", "mail"], github: { secret: GH } } });
+    try {
+      const pr = JSON.stringify(githubExample("pull_request", (p) => p.action === "opened"));
+      const gh = await request(app.app).post("/hooks/github").set({ "content-type": "application/json", "X-GitHub-Event": "pull_request", ...(await signHeaders("github", GH, pr)) }).send(pr);
+      expect(gh.status).toBe(202);
+      const mail = await request(app.app).post("/hooks/mail").set({ Authorization: `Bearer ${TEST_TOKEN}` }).send({ source: "mail", messages: [{ from: "a@example.com", subject: "Hi", snippet: "Hello" }] });
+      expect(mail.status).toBe(202);
+      const rows = async () => (await request(app.app).get("/hooks/deliveries").set({ Authorization: `Bearer ${TEST_TOKEN}` })).body.deliveries as Array<{ hook: string; event?: string }>;
+      await until(async () => (await rows()).length === 2, "both rows");
+      expect((await rows()).map((d) => [d.hook, d.event])).toEqual([["mail", "mail"], ["github", "pull_request.opened"]]);
+    } finally {
+      await app.close();
+      tmp.remove();
+    }
+  });
+});
