@@ -76,6 +76,8 @@ export interface OpenClawRuntime {
     getSessionMessages(params: { sessionKey: string; limit?: number }): Promise<{ messages: unknown[] }>;
   };
   state?: { resolveStateDir?: (env?: NodeJS.ProcessEnv) => string };
+  /** True when OpenClaw keeps debug lines (verbose mode, or a file log level of debug). */
+  logging?: { shouldLogVerbose?: () => boolean };
   gateway?: { request?: <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T> };
   agent?: {
     session?: { getSessionEntry?: (params: { sessionKey: string; agentId?: string }) => Record<string, unknown> | undefined };

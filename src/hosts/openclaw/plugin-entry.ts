@@ -73,7 +73,8 @@ export function register(api: OpenClawPluginApi): void {
   const entry = section(section(section(api.config.plugins).entries)[PLUGIN_ID]);
   const stateRoot = openClawStateDir(api);
   const configDir = process.env.OPENCLAW_CONFIG_PATH ? path.dirname(path.resolve(process.env.OPENCLAW_CONFIG_PATH)) : stateRoot;
-  const logger = openClawLogger(api.logger);
+  const runtime = lazyRuntime(api);
+  const logger = openClawLogger(api.logger, () => runtime.logging?.shouldLogVerbose?.() ?? true);
   const events = new EventEmitter<HostEvents>();
   const routes: HttpRouteRegistration[] = [];
   const services: ServiceRegistration[] = [];
@@ -87,7 +88,7 @@ export function register(api: OpenClawPluginApi): void {
     stateDir: path.join(stateRoot, PLUGIN_ID),
     logger,
     events,
-    runtime: createOpenClawHostRuntime({ runtime: lazyRuntime(api), config: api.config, entry, scope }),
+    runtime: createOpenClawHostRuntime({ runtime, config: api.config, entry, scope }),
     hostApiVersion: HOST_API_VERSION,
     registerHttpRoute: (route) => void routes.push(route),
     registerService: (service) => void services.push(service),
