@@ -205,4 +205,19 @@ describe("dashboard as an inspector, in headless Chromium on the real hooks plug
     expect(curl).toContain('-H "x-hub-signature-256: ${X_HUB_SIGNATURE_256}"');
     expect(curl).not.toMatch(/sha256=[0-9a-f]{64}/);
   });
+
+  it("paths under /ui that are not valid percent-encoding answer 4xx, for anonymous clients too, and leave no error-level log line (regression: 500 internal_error logged at error level)", async () => {
+    const anonymous = async (path: string) => (await fetch(`${gw.baseUrl}${path}`)).status;
+    expect(await anonymous("/ui/assets/%E0")).toBe(400);
+    expect(await anonymous("/ui/deliveries/%E0%A4%A")).toBe(401);
+    const page = await freshPage();
+    for (const path of ["/ui/assets/%E0", "/ui/deliveries/%E0%A4%A"]) expect((await page.request.get(`${gw.baseUrl}${path}`)).status()).toBe(400);
+    const entries = gw
+      .stderr()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { level?: string; message?: string });
+    expect(entries.some((e) => e.message === "gateway started")).toBe(true);
+    expect(entries.filter((e) => e.level === "error")).toEqual([]);
+  });
 });
