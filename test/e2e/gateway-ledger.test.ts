@@ -134,7 +134,7 @@ describe("gateway e2e: delivery ledger", () => {
     expect(listed.stdout.split("\n")[0]).toMatch(/^ID\s+AGE\s+STATUS\s+CODE\s+HOOK\s+RUNS$/);
     for (const line of listed.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(100);
     const wide = await runGatewayCli(["webhooks", "deliveries", "list", "--wide", "--hook", "crm", "--config", gw.configPath]);
-    expect(wide.stdout.split("\n")[0]).toMatch(/^RECEIVED\s+ID\s+METHOD\s+HOOK\s+STATUS/);
+    expect(wide.stdout.split("\n")[0]).toMatch(/^RECEIVED\s+ID\s+METHOD\s+HOOK\s+EVENT\s+STATUS\s+BADGES/);
     expect(wide.stdout.match(new RegExp(crm.id, "g"))).toHaveLength(3); // the original, and the replay-of column of both replays
 
     // The mapping changes in the config file; the running gateway still has the old one, the dry run reads the file.
