@@ -6,7 +6,9 @@
  * text/plain and a multipart body are accepted by both, a mapping's render limit
  * refuses both with 400 render_too_large, and a mapping's `response` without a
  * body shows the default body the live hook answers with (the dry run's own copy of
- * the tail printed `Response: 202 undefined`). The dry run stores and runs nothing.
+ * the tail printed `Response: 202 undefined`), and a fan-out's bad element is
+ * reported as the live refusal names it (`items[1].message`). The dry run stores and
+ * runs nothing.
  */
 import request from "supertest";
 import type { HookInspector } from "../../../src/host-contract/inspection";
@@ -18,6 +20,7 @@ const MAPPINGS = [
   { id: "form", match: { path: "form" }, action: "wake", textTemplate: "{{ payload.name }} says {{ payload.msg }}" },
   { id: "big", match: { path: "big" }, action: "wake", textTemplate: "{{ payload.a }}{{ payload.a }}{{ payload.a }}{{ payload.a }}{{ payload.a }}" },
   { id: "ack", match: { path: "ack" }, action: "wake", textTemplate: "acknowledged", response: { status: 202 } },
+  { id: "batch", match: { path: "batch" }, forEach: "events", messageTemplate: "{{ item.text }}", deliver: false },
 ];
 const BOUNDARY = "----dry-run-boundary";
 const MULTIPART = [`--${BOUNDARY}`, 'Content-Disposition: form-data; name="name"', "", "Ada", `--${BOUNDARY}`, 'Content-Disposition: form-data; name="msg"', "", "hello", `--${BOUNDARY}--`, ""].join("\r\n");
@@ -64,6 +67,16 @@ describe("the dry run answers as the live request does", () => {
     const { live, dry } = await both("ack", "application/json", "{}");
     expect([live.status, live.body]).toEqual([202, { ok: true, mode: "now", mapping: "ack" }]);
     expect(dry.lines).toContain('Response: 202 {"ok":true,"mode":"now","mapping":"ack"}');
+  });
+
+  test("a fan-out with a bad element: live 400 invalid_payload naming items[1].message, and the dry run reports that refusal", async () => {
+    const { live, dry } = await both("batch", "application/json", JSON.stringify({ events: [{ text: "one" }, { text: "" }] }));
+    expect([live.status, live.body.code, live.body.details]).toEqual([400, "invalid_payload", [{ field: "items[1].message", message: "message must not be empty or blank" }]]);
+    expect(dry).toEqual({
+      ok: false,
+      lines: [`Mapping batch matched, but its action is invalid (the hook would answer 400 invalid_payload): ${live.body.error}`, "  - items[1].message: message must not be empty or blank"],
+    });
+    expect(await request(h.app).get("/hooks/runs").set(bearer).then((r) => r.body.runs)).toEqual([]);
   });
 
   test("a body that does not parse: live 400 invalid_json, and the dry run reports the body", async () => {
