@@ -8,10 +8,8 @@ import path from "node:path";
 import type { GatewayConfig } from "./config/gateway-config";
 import { GatewayConfigError } from "./config/config-error";
 import type { GatewayLogger } from "./logger";
-import { PACKAGE_ROOT, STATE_FILES } from "./paths";
 import type { HostState } from "./host-state";
-import { discoverPlugins } from "./plugins/discover";
-import { openPluginState } from "./plugins/plugin-state";
+import { discoverConfiguredPlugins } from "./plugins/discover";
 import { hooksStatus } from "./http/hooks-status";
 import { loadPlugins, type LoadedPlugins } from "./plugins/plugin-loader";
 import { createGatewayApp } from "./http/create-app";
@@ -32,12 +30,7 @@ export function loadGatewayPlugins(
   journalLine: (record: JournalRecord) => void,
 ): LoadedPlugins {
   const { config, host } = args;
-  const discovered = discoverPlugins({
-    builtinDir: args.builtinDir === null ? undefined : (args.builtinDir ?? PACKAGE_ROOT),
-    paths: config.pluginPaths,
-    installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
-    state: openPluginState(config.stateDir),
-  });
+  const discovered = discoverConfiguredPlugins(config, args.builtinDir);
   const plugins = loadPlugins({ config, discovered, runtime: host.runtime, events: host.events, logger: args.logger, channels: host.channels, metrics: args.metrics.forPlugin });
   for (const r of plugins.reports) {
     journalLine({ type: "plugin", id: r.id ?? path.basename(r.dir), status: r.status, ...(r.reason ? { reason: r.reason } : {}) });

@@ -8,8 +8,8 @@
  * On the real gateway process and the real CLI: the human output carries
  * every control character as a visible escape, `--json` stays JSON with the same values.
  */
-import net from "node:net";
 import { runGatewayCli, type GatewayProcess } from "../helpers/gateway-process";
+import { freePort } from "../helpers/free-port";
 import { until } from "../helpers/until";
 import { gatewayPerTest, HOOK_TOKEN, hooksConfig } from "./gateway-setup";
 
@@ -19,16 +19,6 @@ const CSI_C1 = "\u009b";
 /** Any C0 control except line feed, DEL, or any C1 control: none may reach the terminal. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe("CLI: control characters a sender chose reach the terminal escaped", () => {
   const gateway = gatewayPerTest();

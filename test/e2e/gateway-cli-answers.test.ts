@@ -6,24 +6,14 @@
  * unknown id, and no usage hint where the command line was right.
  */
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { REPO_ROOT, runGatewayCli, type GatewayProcess } from "../helpers/gateway-process";
+import { freePort } from "../helpers/free-port";
 import { until } from "../helpers/until";
 import { gatewayPerTest, hooksConfig } from "./gateway-setup";
 
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 it.each([["--version"], ["-V"]])("gateway %s prints the package's version and exits 0", async (flag) => {
   const r = await runGatewayCli([flag]);

@@ -7,9 +7,9 @@
  * gateway is down.
  */
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { runGatewayCli, type GatewayProcess, type JournalEntry } from "../helpers/gateway-process";
+import { freePort } from "../helpers/free-port";
 import { until } from "../helpers/until";
 import { apiStatus, expectCleanResponse, gatewayPerTest, HOOK_TOKEN, hooksConfig } from "./gateway-setup";
 
@@ -17,16 +17,6 @@ const SIGNATURE = "sha256=0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5
 const COOKIE_VALUE = "cookie-value-e2e-5d4c3b2a";
 const AUTH = { authorization: `Bearer ${HOOK_TOKEN}` };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function config(port: number, template = "Deal {{ payload.deal }}"): Record<string, unknown> {
   return hooksConfig({

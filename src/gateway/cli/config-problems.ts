@@ -14,10 +14,8 @@ import type { GatewayConfig } from "../config/gateway-config";
 import { locateConfig, readConfigFile, type LocateOptions } from "../config/load-config";
 import { fallbackGatewayConfig } from "../config/resolve-gateway-config";
 import { createGatewayLogger } from "../logger";
-import { PACKAGE_ROOT, STATE_FILES } from "../paths";
-import { discoverPlugins } from "../plugins/discover";
+import { discoverConfiguredPlugins } from "../plugins/discover";
 import { loadPlugins } from "../plugins/plugin-loader";
-import { openPluginState } from "../plugins/plugin-state";
 import { createCliRuntime } from "../runtime";
 
 /** The problems the enabled plugins find in `config` (their sections and their activation); [] when none. */
@@ -25,12 +23,7 @@ export async function pluginConfigProblems(config: GatewayConfig): Promise<Confi
   try {
     const loaded = loadPlugins({
       config,
-      discovered: discoverPlugins({
-        builtinDir: PACKAGE_ROOT,
-        paths: config.pluginPaths,
-        installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
-        state: openPluginState(config.stateDir),
-      }),
+      discovered: discoverConfiguredPlugins(config),
       runtime: createCliRuntime({ models: config.models, mainLastRoute: config.mainLastRoute }),
       events: new EventEmitter<HostEvents>(),
       logger: createGatewayLogger("error"),

@@ -5,12 +5,9 @@
  * plugins and shows their own commands. A config the help cannot read lists no group
  * (the help itself still prints; a command that needs the config reports the problem).
  */
-import path from "node:path";
 import type { Command } from "commander";
 import { loadGatewayConfig } from "../config/load-config";
-import { PACKAGE_ROOT, STATE_FILES } from "../paths";
-import { discoverPlugins } from "../plugins/discover";
-import { openPluginState } from "../plugins/plugin-state";
+import { discoverConfiguredPlugins } from "../plugins/discover";
 
 export interface DeclareOptions {
   program: Command;
@@ -24,12 +21,7 @@ export function declarePluginCommands(opts: DeclareOptions): void {
   let groups: Map<string, { pluginId: string; commands: string[] }>;
   try {
     const { config } = loadGatewayConfig({ configFlag: opts.configFlag, env: opts.env, cwd: opts.cwd });
-    const discovered = discoverPlugins({
-      builtinDir: PACKAGE_ROOT,
-      paths: config.pluginPaths,
-      installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
-      state: openPluginState(config.stateDir),
-    });
+    const discovered = discoverConfiguredPlugins(config);
     groups = new Map();
     for (const p of discovered) {
       if (p.status !== "ok") continue;

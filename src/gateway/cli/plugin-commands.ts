@@ -4,15 +4,12 @@
  * commander program — e.g. the hooks plugin's `gateway webhooks …`. No service
  * starts and nothing listens.
  */
-import path from "node:path";
 import { EventEmitter } from "eventemitter3";
 import type { Command } from "commander";
 import type { HostEvents } from "../../host-contract/host-api";
 import { loadGatewayConfig } from "../config/load-config";
 import type { GatewayLogger } from "../logger";
-import { PACKAGE_ROOT, STATE_FILES } from "../paths";
-import { discoverPlugins } from "../plugins/discover";
-import { openPluginState } from "../plugins/plugin-state";
+import { discoverConfiguredPlugins } from "../plugins/discover";
 import { loadPlugins } from "../plugins/plugin-loader";
 import { createCliRuntime } from "../runtime";
 
@@ -27,12 +24,7 @@ export interface PluginCommandsOptions {
 /** Adds plugin commands to `program`; returns a function that deactivates the plugins. */
 export function addPluginCommands(opts: PluginCommandsOptions): () => Promise<void> {
   const { config } = loadGatewayConfig({ configFlag: opts.configFlag, env: opts.env, cwd: opts.cwd });
-  const discovered = discoverPlugins({
-    builtinDir: PACKAGE_ROOT,
-    paths: config.pluginPaths,
-    installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
-    state: openPluginState(config.stateDir),
-  });
+  const discovered = discoverConfiguredPlugins(config);
   const loaded = loadPlugins({
     config,
     discovered,

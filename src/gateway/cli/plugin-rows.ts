@@ -2,11 +2,8 @@
  * The rows of `gateway plugins list`: discovered plugins with their status, each
  * enabled one's config section checked against its manifest (no plugin code runs).
  */
-import path from "node:path";
 import type { GatewayConfig } from "../config/gateway-config";
-import { PACKAGE_ROOT, STATE_FILES } from "../paths";
-import { discoverPlugins, type DiscoveredPlugin } from "../plugins/discover";
-import { openPluginState } from "../plugins/plugin-state";
+import { discoverConfiguredPlugins, type DiscoveredPlugin } from "../plugins/discover";
 import { checkPluginConfig } from "../plugins/plugin-config";
 
 export interface PluginListRow {
@@ -21,12 +18,7 @@ export interface PluginListRow {
 
 /** Rows of `gateway plugins list` (no plugin code runs). */
 export function listPlugins(config: GatewayConfig): PluginListRow[] {
-  const found = discoverPlugins({
-    builtinDir: PACKAGE_ROOT,
-    paths: config.pluginPaths,
-    installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
-    state: openPluginState(config.stateDir),
-  });
+  const found = discoverConfiguredPlugins(config);
   return found.map((p) => {
     let status: PluginListRow["status"] = p.status === "ok" ? "enabled" : p.status;
     let reason = p.reason ?? null;

@@ -7,7 +7,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { readManifest, type PluginManifest } from "./manifest";
-import type { PluginState } from "./plugin-state";
+import { openPluginState, type PluginState } from "./plugin-state";
+import type { GatewayConfig } from "../config/gateway-config";
+import { PACKAGE_ROOT, STATE_FILES } from "../paths";
 
 export type PluginOrigin = "path" | "installed" | "builtin";
 
@@ -62,3 +64,18 @@ export function discoverPlugins(opts: DiscoverOptions): DiscoveredPlugin[] {
   }
   return out;
 }
+
+/**
+ * The plugins a gateway config names: its `plugins.paths`, those installed in its state
+ * dir, and the built-in one (this package, unless `builtinDir` says otherwise; `null`: none),
+ * with the enabled/disabled state kept there.
+ */
+export function discoverConfiguredPlugins(config: Pick<GatewayConfig, "pluginPaths" | "stateDir">, builtinDir: string | null = PACKAGE_ROOT): DiscoveredPlugin[] {
+  return discoverPlugins({
+    builtinDir: builtinDir ?? undefined,
+    paths: config.pluginPaths,
+    installedDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
+    state: openPluginState(config.stateDir),
+  });
+}
+

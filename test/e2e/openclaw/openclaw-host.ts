@@ -10,7 +10,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 
 export const ROOT = path.resolve(__dirname, "../../..");
@@ -32,14 +31,7 @@ export function findPrerequisites(): Prerequisites | { missing: string } {
   return { node24: found[0]!, openclaw: found[1]! };
 }
 
-/** A port nobody listens on right now (bound, then released). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from "../../helpers/free-port";
 
 export interface CliResult {
   status: number | null;

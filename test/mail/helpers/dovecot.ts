@@ -12,6 +12,9 @@ import os from "node:os";
 import path from "node:path";
 import { ImapFlow } from "imapflow";
 import { accounts, writeConfig } from "./dovecot-config";
+import { freePort } from "../../helpers/free-port";
+
+export { freePort };
 
 export interface DovecotServer {
   readonly host: "127.0.0.1";
@@ -50,17 +53,6 @@ function findBinary(name: string, candidates: string[]): string {
   }
 }
 
-/** A port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once the server sends its IMAP greeting, or rejects at the deadline. */
 async function waitForGreeting(port: number, deadline: number, exited: () => string | undefined): Promise<void> {
