@@ -79,6 +79,10 @@ function passed(name: string): void {
     const tgz = path.join(dir, pack.stdout.trim().split("\n").pop()!);
     const install = await host.cli(["plugins", "install", `npm-pack:${tgz}`, "--force", "--accept-capabilities"]);
     if (install.status !== 0) throw new Error(`openclaw plugins install failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
+    // Installing into OpenClaw on Node 24 builds no native addon (SPEC §15): better-sqlite3 is optional there.
+    if (/node-gyp|gyp info|prebuild-install/i.test(install.stdout + install.stderr)) throw new Error(`openclaw plugins install built a native addon:\n${install.stdout}\n${install.stderr}`);
+    const addons = nativeAddonsUnder(path.join(dir, "state"));
+    if (addons.length > 0) throw new Error(`native addons in OpenClaw's state dir after installing the plugin: ${addons.join(", ")}`);
     const config = host.readConfig() as { plugins: { entries: Record<string, Record<string, unknown>> } };
     config.plugins.entries["inbound-webhooks"] = {
       ...config.plugins.entries["inbound-webhooks"],
@@ -195,3 +199,8 @@ function passed(name: string): void {
     passed("cli");
   }, 300_000);
 });
+
+/** Compiled Node addons (`*.node`) anywhere below `root`. */
+function nativeAddonsUnder(root: string): string[] {
+  return fs.readdirSync(root, { recursive: true }).map(String).filter((f) => f.endsWith(".node"));
+}
