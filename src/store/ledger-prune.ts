@@ -43,15 +43,31 @@ export interface LedgerPruner {
   prune(counts: LedgerCounts): { removed: number; counts: LedgerCounts };
 }
 
+/**
+ * Deletes the rows `select` (one parameter) finds and their search index entries, in the
+ * caller's transaction; `run()` answers how many rows went.
+ */
+function deleting(db: SqliteDatabase, select: string): { run(limit: number): { changes: number } } {
+  const unindex = db.prepare<[number]>(`DELETE FROM deliveries_fts WHERE rowid IN (${select})`);
+  const remove = db.prepare<[number]>(`DELETE FROM deliveries WHERE seq IN (${select})`);
+  return {
+    run(limit) {
+      unindex.run(limit);
+      return remove.run(limit);
+    },
+  };
+}
+
 export function createLedgerPruner(db: SqliteDatabase, opts: { retentionDays: number; maxEntries: number; clock: () => number }): LedgerPruner {
   const share = refusedShare(opts.maxEntries);
   const countAll = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries");
   const countRefused = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE refused = 1");
   const oldestStmt = db.prepare<[], { t: number | null }>("SELECT MIN(received_at) AS t FROM deliveries");
-  const pruneAge = db.prepare<[number]>("DELETE FROM deliveries WHERE received_at < ?");
+  // Each selection of rows deletes their search index entries first, then the rows (migration 6: no trigger does it).
+  const pruneAge = deleting(db, "SELECT seq FROM deliveries WHERE received_at < ?");
   // The oldest rows beyond a limit: walks only those rows (from the low end of the key).
-  const pruneOldest = db.prepare<[number]>("DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries ORDER BY seq ASC LIMIT ?)");
-  const pruneOldestRefused = db.prepare<[number]>("DELETE FROM deliveries WHERE seq IN (SELECT seq FROM deliveries WHERE refused = 1 ORDER BY seq ASC LIMIT ?)");
+  const pruneOldest = deleting(db, "SELECT seq FROM deliveries ORDER BY seq ASC LIMIT ?");
+  const pruneOldestRefused = deleting(db, "SELECT seq FROM deliveries WHERE refused = 1 ORDER BY seq ASC LIMIT ?");
   const cutoff = (): number => opts.clock() - opts.retentionDays * DAY_MS;
   const read = (): LedgerCounts => ({ rows: countAll.get()?.n ?? 0, refused: countRefused.get()?.n ?? 0, oldest: oldestStmt.get()?.t ?? undefined });
 

@@ -26,7 +26,7 @@
 import type { PluginDatabase } from "./database";
 import type { ModuleLogger } from "../core/logger";
 import type { DeliverySummary } from "../host-contract/inspection";
-import { LEDGER_EVENTS_SCHEMA, LEDGER_REFUSED_SCHEMA, LEDGER_SCHEMA } from "./migrations";
+import { LEDGER_EVENTS_SCHEMA, LEDGER_INDEX_SCHEMA, LEDGER_REFUSED_SCHEMA, LEDGER_SCHEMA, SEARCH_INDEX_INSERT } from "./migrations";
 import { createLedgerPruner, refusedShare, type LedgerCounts } from "./ledger-prune";
 import { createRefusalFolder, refusedEntry } from "./ledger-refused";
 import { createLedgerReader, entrySummary, INSERT_COLUMNS, toRow, type LedgerEntry, type LedgerListQuery, type LedgerReader, type StoredDelivery } from "./ledger-rows";
@@ -73,6 +73,8 @@ export interface LedgerStore {
 }
 
 const COLUMNS = `seq, ${INSERT_COLUMNS}`;
+/** Where toRow puts the stored body (NULL when not stored). */
+const BODY_COLUMN = INSERT_COLUMNS.split(",").findIndex((c) => c.trim() === "body");
 
 /**
  * Creates the table again, empty, when it is missing or unusable (columns missing):
@@ -95,6 +97,7 @@ function ensureTable(database: PluginDatabase, logger: ModuleLogger): void {
   db.exec(LEDGER_SCHEMA);
   db.exec(LEDGER_EVENTS_SCHEMA);
   db.exec(LEDGER_REFUSED_SCHEMA);
+  db.exec(LEDGER_INDEX_SCHEMA);
 }
 
 export function createLedgerStore(database: PluginDatabase, options: LedgerStoreOptions): LedgerStore {
@@ -105,6 +108,8 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   const reader: LedgerReader = createLedgerReader(db);
 
   const insert = db.prepare(`INSERT INTO deliveries (${INSERT_COLUMNS}) VALUES (${INSERT_COLUMNS.split(",").map(() => "?").join(", ")})`);
+  // The search index, written with its row (no trigger: migration 6).
+  const index = db.prepare(SEARCH_INDEX_INSERT);
   const pruner = createLedgerPruner(db, { retentionDays: options.retentionDays, maxEntries: options.maxEntries, clock });
   const folder = createRefusalFolder(db, refusedShare(options.maxEntries));
   /**
@@ -112,9 +117,10 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
    * limit. Updated only once a write committed (a batch may run its writes twice).
    */
   let counts: LedgerCounts = pruner.read();
-  /** A full prune from the table as it is (the timer, `prune()`, after a failed write). */
+  /** A full prune from the table as it is (the timer, `prune()`, after a failed write), rows and index entries in one transaction. */
+  const pruneInTransaction = db.transaction(() => pruner.prune(pruner.read()));
   const pruneNow = (): number => {
-    const r = pruner.prune(pruner.read());
+    const r = pruneInTransaction();
     counts = r.counts;
     return r.removed;
   };
@@ -134,7 +140,10 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     for (const entry of batch) {
       if (folder.fold(entry)) continue;
       const e = entry.refused ? refusedEntry(entry) : entry;
-      folder.opened(e, Number(insert.run(...toRow(e, storeBodies)).lastInsertRowid));
+      const row = toRow(e, storeBodies);
+      const seq = Number(insert.run(...row).lastInsertRowid);
+      index.run(seq, e.hook ?? null, e.event ?? null, e.status, row[BODY_COLUMN] ?? null);
+      folder.opened(e, seq);
       written.push(e);
       after.rows++;
       if (e.refused) after.refused++;

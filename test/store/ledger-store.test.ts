@@ -335,3 +335,37 @@ describe("ledger migration 5 (refused rows)", () => {
     }
   });
 });
+
+describe("ledger migration 6 (the search index written by the ledger, not by triggers)", () => {
+  it("a schema-5 database loses the index triggers, keeps its rows searchable, and rows written and pruned after it come and go with their index entries", () => {
+    const tmp = tempDir("iw-ledger-m6-");
+    const log = recordingLogger("ledger");
+    try {
+      const raw = openSqlite(path.join(tmp.dir, "old.sqlite"));
+      migrate(raw, MIGRATIONS.slice(0, 5));
+      raw
+        .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', ?, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
+        .run(T0, Buffer.from('{"note":"written under the triggers heron"}'));
+      raw.close();
+      const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
+      let now = T0;
+      const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 1, maxEntries: 100, clock: () => now });
+      expect(database.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all()).toEqual([]);
+      ledger.record(entry(1, { body: Buffer.from('{"note":"written directly heron"}') }));
+      ledger.flush();
+      expect(ledger.list({ limit: 10, search: "heron" })!.map((d) => d.id)).toEqual(["d-1", "old-1"]);
+      const indexed = () => database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get();
+      expect(indexed()).toEqual({ n: 2 });
+      // Pruned by age from the timer's path (its own transaction): both rows and both index entries go.
+      now = T0 + 2 * DAY;
+      expect(ledger.prune()).toBe(2);
+      expect(indexed()).toEqual({ n: 0 });
+      expect(ledger.list({ limit: 10, search: "heron" })).toEqual([]);
+      ledger.close();
+      database.close();
+    } finally {
+      log.close();
+      tmp.remove();
+    }
+  });
+});
