@@ -10,6 +10,9 @@
  * that too — affordable because the request path commits once per event-loop turn
  * (`batch`, write-batch.ts), not once per request.
  *
+ * WAL checkpoints run on a worker thread (checkpointer.ts), not in the request path's
+ * commits.
+ *
  * Opening also recovers what a crash left behind: pending idempotency records are
  * completed from the run they produced, or dropped so a retry executes (see
  * idempotency-store.ts), and expired idempotency records are purged.
@@ -33,6 +36,7 @@ import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
 import { convertToIncrementalVacuum, reclaimFreePages } from "./vacuum";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
 import { createWriteBatch, type WriteBatch } from "./write-batch";
+import { startCheckpointer } from "./checkpointer";
 
 export const DEFAULT_DATABASE_FILE = "inbound-webhooks.sqlite";
 
@@ -65,6 +69,8 @@ export interface OpenPluginDatabaseOptions {
   clock?: () => number;
   /** How often free pages are given back (vacuum.ts); default 60 s. */
   maintenanceIntervalMs?: number;
+  /** WAL checkpoints from a worker thread (checkpointer.ts); default true. False: SQLite's own, in the committing call. */
+  backgroundCheckpoints?: boolean;
 }
 
 /** Refuses a write-ahead log whose committed transactions SQLite would drop. Call before the database is opened. */
@@ -141,6 +147,7 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
 
   let open = true;
   const batch = createWriteBatch(db);
+  const checkpoints = options.backgroundCheckpoints === false ? undefined : startCheckpointer({ db, file, logger });
   const reclaim = (): number => {
     if (!open || !db.open) return 0;
     // Not inside the turn's group commit: the staged writes go first.
@@ -180,6 +187,7 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
       if (!open) return;
       clearInterval(maintenance);
       batch.flush();
+      checkpoints?.stop();
       open = false;
       if (!db.open) return;
       try {

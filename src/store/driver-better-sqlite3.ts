@@ -28,6 +28,11 @@ function loadBetterSqlite3(): Constructor {
   return loaded;
 }
 
+/** Where better-sqlite3 is installed (a worker thread opens it from there: checkpointer.ts). */
+export function betterSqlite3Path(): string {
+  return require.resolve("better-sqlite3");
+}
+
 export function openBetterSqlite3(file: string, options: OpenSqliteOptions): SqliteDatabase {
   const Database = loadBetterSqlite3();
   const db = new Database(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
