@@ -86,9 +86,10 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
   }, options.pruneIntervalMs ?? 60_000);
   pruneTimer.unref();
 
-  const insertStmt = db.prepare(
+  // Bound by position (cheaper per INSERT than named parameters), in rowOf's order.
+  const insertStmt = db.prepare<unknown[]>(
     `INSERT INTO runs (id, seq, status, action, source, created_at, started_at, finished_at, summary, error, idempotency_key, summary_pending)
-     VALUES (@id, @seq, @status, @action, @source, @createdAt, @startedAt, @finishedAt, @summary, @error, @idempotencyKey, @summaryPending)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const getStmt = db.prepare<[string], RunRow>("SELECT * FROM runs WHERE id = ?");
   const countQueuedStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM runs WHERE status = 'queued'");
@@ -115,36 +116,36 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     return [];
   };
 
-  const rowOf = (run: RunRecord) => ({
-        id: run.id,
-        seq: run.seq,
-        status: run.status,
-        action: JSON.stringify(run.action),
-        source: JSON.stringify(run.source),
-        createdAt: run.createdAt,
-        startedAt: run.startedAt ?? null,
-        finishedAt: run.finishedAt ?? null,
-        summary: run.summary ?? null,
-        error: run.error ?? null,
-        idempotencyKey: run.idempotencyKey ?? null,
-        summaryPending: run.summaryPending ? 1 : 0,
-      });
+  const rowOf = (run: RunRecord): unknown[] => [
+    run.id,
+    run.seq,
+    run.status,
+    JSON.stringify(run.action),
+    JSON.stringify(run.source),
+    run.createdAt,
+    run.startedAt ?? null,
+    run.finishedAt ?? null,
+    run.summary ?? null,
+    run.error ?? null,
+    run.idempotencyKey ?? null,
+    run.summaryPending ? 1 : 0,
+  ];
 
   return {
     insert(run) {
-      insertStmt.run(rowOf(run));
+      insertStmt.run(...rowOf(run));
       if (run.seq >= seq) seq = run.seq + 1;
     },
     insertAll(runs) {
       db.transaction(() => {
-        for (const run of runs) insertStmt.run(rowOf(run));
+        for (const run of runs) insertStmt.run(...rowOf(run));
       }, "immediate")();
       for (const run of runs) if (run.seq >= seq) seq = run.seq + 1;
     },
     stageInsert(run) {
       const row = rowOf(run);
       if (run.seq >= seq) seq = run.seq + 1;
-      return database.batch.stage(() => void insertStmt.run(row));
+      return database.batch.stage(() => void insertStmt.run(...row));
     },
     flush: () => database.batch.flush(),
     update(id, patch) {
