@@ -50,7 +50,7 @@ async function pair({ label, baseline, durability, path, body, keyed }) {
   const gwr = { rps: [], p99: [], bad: 0 };
   const load = [];
   for (let i = 0; i < ROUNDS; i++) {
-    load.push(os.loadavg()[0]);
+    load.push(await T.quiet(log));
     const b = await T.startBaseline(baseline, durability ?? "process");
     try {
       const r = T.summary(await T.cannon({ url: `${b.url}/hooks/${path}`, body, headers: T.AUTH, connections: CONNECTIONS, duration: DURATION }));

@@ -106,9 +106,26 @@ function summary(r) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ok: twoxx, bad: r.non2xx + r.errors + r.timeouts };
 }
 
+/**
+ * Waits (at most BENCH_QUIET_WAIT_S, default 120 s) until the 1-minute load average is below
+ * BENCH_MAX_LOAD (default 1): a pair's round started above it does not count (SPEC §14), and
+ * the previous round's own load takes about half a minute to fade. Returns the load average then.
+ */
+async function quiet(log = () => {}) {
+  const max = Number(process.env.BENCH_MAX_LOAD ?? 1);
+  const deadline = Date.now() + Number(process.env.BENCH_QUIET_WAIT_S ?? 120) * 1000;
+  let waited = false;
+  while (os.loadavg()[0] >= max && Date.now() < deadline) {
+    if (!waited) log(`  waiting for the load average (${os.loadavg()[0].toFixed(2)}) to fall below ${max}`);
+    waited = true;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  return os.loadavg()[0];
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-module.exports = { ROOT, TOKEN, AUTH, WAKE_BODY, AGENT_BODY, PUSH_BODY, startBaseline, launchGateway, stopGateway, cannon, summary, median, gatewayConfig };
+module.exports = { quiet, ROOT, TOKEN, AUTH, WAKE_BODY, AGENT_BODY, PUSH_BODY, startBaseline, launchGateway, stopGateway, cannon, summary, median, gatewayConfig };
