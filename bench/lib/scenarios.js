@@ -182,14 +182,14 @@ async function runsPerSecond({ total, window, connections }) {
   await cannon({ url: `${gw.baseUrl}/hooks/agent`, body: AGENT_BODY, headers: AUTH, connections, amount: total });
   await stopGateway(gw, { keep: true });
   const again = await launchGateway({ dir: gw.dir, delayMs: 0 });
-  const journalFile = path.join(again.stateDir, "journal.jsonl");
+  // journal.1.jsonl too: the journal may have been rotated at gateway.journal.maxBytes.
+  const journalFiles = ["journal.1.jsonl", "journal.jsonl"].map((name) => path.join(again.stateDir, name));
   const deadline = Date.now() + 15 * 60 * 1000;
   let turns = [];
   try {
     while (Date.now() < deadline) {
-      turns = fs
-        .readFileSync(journalFile, "utf8")
-        .split("\n")
+      turns = journalFiles
+        .flatMap((f) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n") : []))
         .filter((l) => l.includes('"agent_turn"') && l.includes('"sessionKey":"hook:'))
         .map((l) => JSON.parse(l));
       if (turns.length >= total - 8) break;

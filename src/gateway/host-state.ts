@@ -33,7 +33,7 @@ export function createHostState(config: GatewayConfig, logger: GatewayLogger, en
   // One group commit for the journal and the session logs: a turn's hook changes cost one write per file.
   const commit = createGroupCommit();
   const sync = config.durability === "os";
-  const journal = createJournal({ file: path.join(config.stateDir, STATE_FILES.journal), logger: logger.child("journal"), commit, sync });
+  const journal = createJournal({ file: path.join(config.stateDir, STATE_FILES.journal), logger: logger.child("journal"), commit, sync, maxBytes: config.journalMaxBytes });
   const sessions = createSessionStore({
     dir: path.join(config.stateDir, STATE_FILES.sessions),
     commit,

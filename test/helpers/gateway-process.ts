@@ -80,15 +80,20 @@ export function makeGatewayDir(prefix = "gw-e2e-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Reads `<stateDir>/journal.jsonl` (missing file → []). */
+/**
+ * Reads the journal: `<stateDir>/journal.1.jsonl` (the previous file, when the journal
+ * was rotated at `gateway.journal.maxBytes`) then `journal.jsonl` (a missing file → none).
+ */
 export function readJournal(stateDir: string): JournalEntry[] {
-  const file = path.join(stateDir, "journal.jsonl");
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as JournalEntry);
+  return ["journal.1.jsonl", "journal.jsonl"].flatMap((name) => {
+    const file = path.join(stateDir, name);
+    if (!fs.existsSync(file)) return [];
+    return fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as JournalEntry);
+  });
 }
 
 /** Runs the gateway CLI to completion (for `plugins list`, bad-config checks …). */

@@ -37,6 +37,11 @@ export const GATEWAY_CONFIG_SCHEMA = {
         logFormat: { enum: ["pretty", "json"] },
         trustProxy: { type: "array", items: { type: "string", minLength: 1 } },
         durability: { enum: ["process", "os"] },
+        journal: {
+          type: "object",
+          additionalProperties: false,
+          properties: { maxBytes: { type: "integer", minimum: 65536 } },
+        },
         auth: {
           type: "object",
           additionalProperties: false,

@@ -54,6 +54,8 @@ export interface GatewayConfig {
   mainMaxPending: number;
   /** Hook sessions (`hook:…`) whose files were not written for this many days are removed (`session.hooks.retentionDays`). */
   hookSessionRetentionDays: number;
+  /** `gateway.journal.maxBytes`: `journal.jsonl` is rotated to `journal.1.jsonl` before it would pass this size. */
+  journalMaxBytes: number;
   runner: RunnerConfig;
   /** Default model ref of agent turns (`agents.defaults.model`, else `agents.runner.model`). */
   defaultModel?: string;
@@ -70,5 +72,7 @@ export const DEFAULTS = {
   heartbeatMaxPromptChars: 100_000,
   mainMaxPending: 10_000,
   hookSessionRetentionDays: 7,
+  /** `gateway.journal.maxBytes`: 64 MiB (the journal keeps about twice this on disk). */
+  journalMaxBytes: 64 * 1024 * 1024,
   timeoutSeconds: 600,
 } as const;

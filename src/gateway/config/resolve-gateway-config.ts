@@ -83,6 +83,7 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
     heartbeatMaxPromptChars: (obj(defaults.heartbeat).maxPromptChars as number | undefined) ?? DEFAULTS.heartbeatMaxPromptChars,
     mainMaxPending: (obj(obj(raw.session).main).maxPending as number | undefined) ?? DEFAULTS.mainMaxPending,
     hookSessionRetentionDays: (obj(obj(raw.session).hooks).retentionDays as number | undefined) ?? DEFAULTS.hookSessionRetentionDays,
+    journalMaxBytes: (obj(gw.journal).maxBytes as number | undefined) ?? DEFAULTS.journalMaxBytes,
     runner,
     defaultModel,
     models,

@@ -11,6 +11,15 @@
  * line behind. At creation a torn last line (a crash or power cut mid-write) is
  * dropped with a warning naming the file.
  *
+ * Bounded (`maxBytes`, `gateway.journal.maxBytes`): a write that would take
+ * `journal.jsonl` past it first renames the file to `journal.1.jsonl` (replacing
+ * the previous one) and starts a new `journal.jsonl`, so the journal keeps about
+ * 2 × maxBytes on disk. The rotation happens inside the line file's write (see
+ * `storage/line-file.ts` for the crash and full-disk cases): staged lines hold the
+ * journal's one LineFile, never a descriptor, so a batch the group commit writes
+ * after a rotation lands whole in the new file. A start with `journal.jsonl`
+ * missing (a crash right after the rename) simply creates it.
+ *
  * @example
  *   const journal = createJournal({ file: "/state/journal.jsonl" });
  *   journal.append({ type: "heartbeat", reason: "interval" });
@@ -20,6 +29,7 @@ import path from "node:path";
 import type { HostLogger } from "../../host-contract/host-api";
 import { dropTornTail, openLineFile, type LineFile } from "../storage/line-file";
 import { createGroupCommit, type GroupCommit } from "../storage/group-commit";
+import { DEFAULTS } from "../config/gateway-config";
 
 /** Entry types and their fields (beyond `ts` and `type`). */
 export type JournalRecord =
@@ -53,6 +63,13 @@ export interface JournalOptions {
   commit?: GroupCommit;
   /** `fdatasync` every write ("os" durability). Default false. */
   sync?: boolean;
+  /** Size at which `journal.jsonl` is rotated to `journal.1.jsonl`; default `gateway.journal.maxBytes`'s (64 MiB). */
+  maxBytes?: number;
+}
+
+/** The previous journal beside `file`: `journal.jsonl` → `journal.1.jsonl`. */
+export function previousJournalFile(file: string): string {
+  return path.join(path.dirname(file), `${path.basename(file, ".jsonl")}.1.jsonl`);
 }
 
 export function createJournal(opts: JournalOptions): Journal {
@@ -62,7 +79,13 @@ export function createJournal(opts: JournalOptions): Journal {
   if (dropped > 0) {
     opts.logger?.warn(`journal ${opts.file} ended in a torn line (a write cut short by a crash); dropped its ${dropped} bytes`, { file: opts.file, bytes: dropped });
   }
-  const out = openLineFile(opts.file, { name: path.basename(opts.file), keepOpen: true, sync: opts.sync });
+  const previous = previousJournalFile(opts.file);
+  const rotate = {
+    maxBytes: opts.maxBytes ?? DEFAULTS.journalMaxBytes,
+    to: previous,
+    onError: (e: Error) => opts.logger?.warn(`journal ${opts.file} could not be rotated to ${path.basename(previous)}; it grows past its bound until a rotation succeeds: ${e.message}`, { file: opts.file }),
+  };
+  const out = openLineFile(opts.file, { name: path.basename(opts.file), keepOpen: true, sync: opts.sync, rotate });
   const commit = opts.commit ?? createGroupCommit();
   return {
     file: opts.file,

@@ -14,7 +14,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { LastRoute } from "../../host-contract/host-api";
-import { StorageWriteError } from "../storage/line-file";
+import { StorageWriteError, syncPath } from "../storage/line-file";
 import type { SessionRecord } from "./session-types";
 
 /** What a snapshot file holds. */
@@ -82,9 +82,9 @@ export function writeSnapshot(file: string, name: string, snapshot: SessionSnaps
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, JSON.stringify(snapshot));
-    if (opts.sync) syncFile(tmp);
+    if (opts.sync) syncPath(tmp);
     fs.renameSync(tmp, file);
-    if (opts.sync) syncFile(path.dirname(file));
+    if (opts.sync) syncPath(path.dirname(file));
   } catch (e) {
     try {
       fs.rmSync(tmp, { force: true });
@@ -92,15 +92,5 @@ export function writeSnapshot(file: string, name: string, snapshot: SessionSnaps
       // Best effort: a leftover temp file is never read.
     }
     throw new StorageWriteError(file, name, "write", e);
-  }
-}
-
-/** `fsync` of a file or directory by path. */
-function syncFile(target: string): void {
-  const fd = fs.openSync(target, "r");
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
   }
 }

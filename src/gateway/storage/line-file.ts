@@ -14,12 +14,35 @@
  * A torn tail left by a crash mid-write (or by a power cut) is dropped at start
  * by `dropTornTail`.
  *
+ * Size-based rotation (`rotate`, the journal): when a write would take a non-empty
+ * file past `maxBytes`, the file is first renamed to `rotate.to` (replacing the one
+ * there) and the write starts a new file, so at most two files of about `maxBytes`
+ * each are kept (a single write larger than `maxBytes` still goes whole into a new
+ * file). A write is never split across the two files, and because the rotation
+ * happens inside the write, every holder of this LineFile (such as a line staged
+ * in the group commit) writes to the new file: nothing is ever written to the
+ * renamed one. An owed cut is made before the size is read, so an undone line
+ * never ends up in the renamed file.
+ * - The rename is atomic: a crash after it and before the new file exists leaves
+ *   the file missing, which the next open (or the next start) creates.
+ * - The rename fails (e.g. EACCES): the write goes to the current file (past
+ *   `maxBytes`), `rotate.onError` hears of it once until a rotation succeeds, and
+ *   every later write tries again. Nothing is lost or damaged.
+ * - The new file cannot be created (a full disk has no room for a directory entry
+ *   or inode, EMFILE …): the old lines are whole under `rotate.to`; the write
+ *   throws StorageWriteError (nothing written, like any failed append) and the
+ *   next write creates the file when it can.
+ * With `sync` the directory is `fsync`ed after the rotation, so the rename and the
+ * new file survive a power cut before the write returns; if that fails the write
+ * throws and the directory sync is made again before the next write.
+ *
  * @example
  *   const log = openLineFile("/state/journal.jsonl", { name: "journal.jsonl", keepOpen: true });
  *   const before = log.append(JSON.stringify({ type: "heartbeat" })); // throws StorageWriteError on ENOSPC
  *   log.truncate(before); // undo it (e.g. when a write belonging to the same change failed)
  */
 import fs from "node:fs";
+import path from "node:path";
 
 /** A write to the state dir that did not happen. `code` is the OS cause (ENOSPC, EIO, …). */
 export class StorageWriteError extends Error {
@@ -64,6 +87,17 @@ export interface LineFileOptions {
   keepOpen?: boolean;
   /** `fdatasync` after every write ("os" durability: the lines survive a power loss once the append returns). Default false. */
   sync?: boolean;
+  /** Size-based rotation (see above): keep at most this file and one previous file `to`. */
+  rotate?: LineFileRotation;
+}
+
+export interface LineFileRotation {
+  /** A write that would take the (non-empty) file past this many bytes first renames it to `to`. */
+  maxBytes: number;
+  /** Absolute path of the previous file (replaced at each rotation). */
+  to: string;
+  /** Told when a rename fails (once, until a rotation succeeds again); the write then goes to the current file. */
+  onError?: (e: StorageWriteError) => void;
 }
 
 export function openLineFile(file: string, opts: LineFileOptions = {}): LineFile {
@@ -71,6 +105,10 @@ export function openLineFile(file: string, opts: LineFileOptions = {}): LineFile
   let fd: number | undefined;
   /** Length the file must be cut back to before anything else is appended (a failed undo). */
   let owedCut: number | undefined;
+  /** The directory must be `fsync`ed before the next write (a rotation whose directory sync failed). */
+  let owedDirSync = false;
+  /** A rename failed and was reported; reset when a rotation succeeds. */
+  let rotateFailing = false;
 
   const release = () => {
     if (fd === undefined) return;
@@ -119,9 +157,14 @@ export function openLineFile(file: string, opts: LineFileOptions = {}): LineFile
       handle = acquire();
       if (owedCut !== undefined) cut(handle, owedCut);
       before = fs.fstatSync(handle).size;
+      if (owedDirSync) syncDir();
     } catch (e) {
       release();
       throw new StorageWriteError(file, name, "append to", e);
+    }
+    if (opts.rotate && before > 0 && before + data.length > opts.rotate.maxBytes && rotate(opts.rotate)) {
+      handle = startNew();
+      before = 0;
     }
     let written = 0;
     try {
@@ -145,6 +188,48 @@ export function openLineFile(file: string, opts: LineFileOptions = {}): LineFile
     }
     if (!opts.keepOpen) release();
     return before;
+  }
+
+  /** Renames the file to `r.to`; false (reported once) when the rename fails and the write should go to the current file. */
+  function rotate(r: LineFileRotation): boolean {
+    try {
+      fs.renameSync(file, r.to);
+    } catch (e) {
+      if (!rotateFailing) r.onError?.(new StorageWriteError(file, name, "rotate", e));
+      rotateFailing = true;
+      return false;
+    }
+    rotateFailing = false;
+    release();
+    owedDirSync = opts.sync === true;
+    return true;
+  }
+
+  /** Opens the new file after a rotation (and syncs the directory with `sync`); throws StorageWriteError, nothing written. */
+  function startNew(): number {
+    try {
+      const handle = acquire();
+      if (owedDirSync) syncDir();
+      return handle;
+    } catch (e) {
+      release();
+      throw new StorageWriteError(file, name, "start a new", e);
+    }
+  }
+
+  function syncDir(): void {
+    syncPath(path.dirname(file));
+    owedDirSync = false;
+  }
+}
+
+/** `fsync` of a file or directory by path (a directory: its entries, e.g. after a rename). */
+export function syncPath(target: string): void {
+  const fd = fs.openSync(target, "r");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

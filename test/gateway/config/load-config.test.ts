@@ -162,6 +162,18 @@ describe("loadGatewayConfig", () => {
     expect(configError(() => loadGatewayConfig({ configFlag: fraction, env: {} })).key).toBe("session.main.maxPending");
   });
 
+  it("reads gateway.journal.maxBytes (default 64 MiB) and names it when invalid", () => {
+    const dir = tmp();
+    expect(loadGatewayConfig({ configFlag: write(dir, "a.json", "{}"), env: {} }).config.journalMaxBytes).toBe(67_108_864);
+    expect(loadGatewayConfig({ configFlag: write(dir, "b.json", '{"gateway":{"journal":{"maxBytes":65536}}}'), env: {} }).config.journalMaxBytes).toBe(65_536);
+    const small = write(dir, "c.json", '{"gateway":{"journal":{"maxBytes":1000}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: small, env: {} })).message).toBe(`invalid config ${small}: gateway.journal.maxBytes must be at least 65536`);
+    const text = write(dir, "d.json", '{"gateway":{"journal":{"maxBytes":"64MB"}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: text, env: {} })).message).toBe(`invalid config ${text}: gateway.journal.maxBytes must be an integer`);
+    const unknown = write(dir, "e.json", '{"gateway":{"journal":{"maxFiles":3}}}');
+    expect(configError(() => loadGatewayConfig({ configFlag: unknown, env: {} })).message).toBe(`invalid config ${unknown}: gateway.journal.maxFiles is not a known key; known keys here: maxBytes`);
+  });
+
   it("reads session.hooks.retentionDays (default 7) and names it when invalid", () => {
     const dir = tmp();
     expect(loadGatewayConfig({ configFlag: write(dir, "a.json", "{}"), env: {} }).config.hookSessionRetentionDays).toBe(7);
