@@ -16,6 +16,7 @@
  *   if (pruner.needed(counts)) counts = pruner.prune(counts).counts;
  */
 import type { SqliteDatabase } from "./sqlite-types";
+import { searchIndexDelete } from "./migrations";
 
 /** The share of `maxEntries` that refused-before-authentication rows may hold. */
 export const REFUSED_SHARE = 0.1;
@@ -48,7 +49,7 @@ export interface LedgerPruner {
  * caller's transaction; `run()` answers how many rows went.
  */
 function deleting(db: SqliteDatabase, select: string): { run(limit: number): { changes: number } } {
-  const unindex = db.prepare<[number]>(`DELETE FROM deliveries_fts WHERE rowid IN (${select})`);
+  const unindex = db.prepare<[number]>(searchIndexDelete(select));
   const remove = db.prepare<[number]>(`DELETE FROM deliveries WHERE seq IN (${select})`);
   return {
     run(limit) {
@@ -63,7 +64,7 @@ export function createLedgerPruner(db: SqliteDatabase, opts: { retentionDays: nu
   const countAll = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries");
   const countRefused = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE refused = 1");
   const oldestStmt = db.prepare<[], { t: number | null }>("SELECT MIN(received_at) AS t FROM deliveries");
-  // Each selection of rows deletes their search index entries first, then the rows (migration 6: no trigger does it).
+  // Each selection of rows deletes their search index entries first, then the rows (migrations 6 and 7: no trigger does it).
   const pruneAge = deleting(db, "SELECT seq FROM deliveries WHERE received_at < ?");
   // The oldest rows beyond a limit: walks only those rows (from the low end of the key).
   const pruneOldest = deleting(db, "SELECT seq FROM deliveries ORDER BY seq ASC LIMIT ?");

@@ -26,7 +26,7 @@
 import type { PluginDatabase } from "./database";
 import type { ModuleLogger } from "../core/logger";
 import type { DeliverySummary } from "../host-contract/inspection";
-import { LEDGER_EVENTS_SCHEMA, LEDGER_INDEX_SCHEMA, LEDGER_REFUSED_SCHEMA, LEDGER_SCHEMA, SEARCH_INDEX_INSERT } from "./migrations";
+import { LEDGER_EVENTS_SCHEMA, LEDGER_INDEX_DELETE_SCHEMA, LEDGER_INDEX_SCHEMA, LEDGER_REFUSED_SCHEMA, LEDGER_SCHEMA, SEARCH_INDEX_INSERT } from "./migrations";
 import { createLedgerPruner, refusedShare, type LedgerCounts } from "./ledger-prune";
 import { createRefusalFolder, refusedEntry } from "./ledger-refused";
 import { createLedgerReader, entrySummary, INSERT_COLUMNS, toRow, type LedgerEntry, type LedgerListQuery, type LedgerReader, type StoredDelivery } from "./ledger-rows";
@@ -73,8 +73,6 @@ export interface LedgerStore {
 }
 
 const COLUMNS = `seq, ${INSERT_COLUMNS}`;
-/** Where toRow puts the stored body (NULL when not stored). */
-const BODY_COLUMN = INSERT_COLUMNS.split(",").findIndex((c) => c.trim() === "body");
 
 /**
  * Creates the table again, empty, when it is missing or unusable (columns missing):
@@ -94,10 +92,9 @@ function ensureTable(database: PluginDatabase, logger: ModuleLogger): void {
   } else {
     logger.warn(`the delivery ledger table was missing from ${database.file}; it was created again, empty`, { database: database.file });
   }
-  db.exec(LEDGER_SCHEMA);
-  db.exec(LEDGER_EVENTS_SCHEMA);
-  db.exec(LEDGER_REFUSED_SCHEMA);
-  db.exec(LEDGER_INDEX_SCHEMA);
+  // The index of the table's migrations is made again from the start (migration 7 builds the one used now).
+  db.exec("DROP TABLE IF EXISTS deliveries_fts");
+  for (const schema of [LEDGER_SCHEMA, LEDGER_EVENTS_SCHEMA, LEDGER_REFUSED_SCHEMA, LEDGER_INDEX_SCHEMA, LEDGER_INDEX_DELETE_SCHEMA]) db.exec(schema);
 }
 
 export function createLedgerStore(database: PluginDatabase, options: LedgerStoreOptions): LedgerStore {
@@ -108,7 +105,7 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   const reader: LedgerReader = createLedgerReader(db);
 
   const insert = db.prepare(`INSERT INTO deliveries (${INSERT_COLUMNS}) VALUES (${INSERT_COLUMNS.split(",").map(() => "?").join(", ")})`);
-  // The search index, written with its row (no trigger: migration 6).
+  // The search index, written with the batch's rows (no trigger: migration 6).
   const index = db.prepare(SEARCH_INDEX_INSERT);
   const pruner = createLedgerPruner(db, { retentionDays: options.retentionDays, maxEntries: options.maxEntries, clock });
   const folder = createRefusalFolder(db, refusedShare(options.maxEntries));
@@ -137,18 +134,22 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   const writeRows = (batch: LedgerEntry[]): { written: LedgerEntry[]; counts: LedgerCounts } => {
     const after = { ...counts };
     const written: LedgerEntry[] = [];
+    let first: number | undefined;
+    let last = 0;
     for (const entry of batch) {
       if (folder.fold(entry)) continue;
       const e = entry.refused ? refusedEntry(entry) : entry;
-      const row = toRow(e, storeBodies);
-      const seq = Number(insert.run(...row).lastInsertRowid);
-      index.run(seq, e.hook ?? null, e.event ?? null, e.status, row[BODY_COLUMN] ?? null);
+      const seq = Number(insert.run(...toRow(e, storeBodies)).lastInsertRowid);
+      first ??= seq;
+      last = seq;
       folder.opened(e, seq);
       written.push(e);
       after.rows++;
       if (e.refused) after.refused++;
       if (after.oldest === undefined || e.receivedAt < after.oldest) after.oldest = e.receivedAt;
     }
+    // The batch's rows are the only ones in seq's range: indexed in one statement.
+    if (first !== undefined) index.run(first, last);
     return { written, counts: pruner.needed(after) ? pruner.prune(after).counts : after };
   };
 

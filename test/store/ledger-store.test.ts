@@ -369,3 +369,49 @@ describe("ledger migration 6 (the search index written by the ledger, not by tri
     }
   });
 });
+
+describe("ledger migration 7 (rows taken out of the search index with their own values)", () => {
+  it("a schema-6 database gets an index without contentless_delete, built from its rows; rows pruned later leave it and it stays consistent", () => {
+    const tmp = tempDir("iw-ledger-m7-");
+    const log = recordingLogger("ledger");
+    try {
+      const raw = openSqlite(path.join(tmp.dir, "old.sqlite"));
+      migrate(raw, MIGRATIONS.slice(0, 6));
+      raw
+        .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', ?, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
+        .run(T0, Buffer.from('{"note":"from before the upgrade ibis"}'));
+      raw.exec("INSERT INTO deliveries_fts (rowid, hook, event, status, body) SELECT seq, hook, event, status, CAST(body AS TEXT) FROM deliveries");
+      raw.close();
+      const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
+      const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 3, clock: () => T0 });
+      const ftsSql = database.db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'deliveries_fts'").get()!.sql;
+      expect(ftsSql).not.toContain("contentless_delete");
+      const ids = (word: string) => ledger.list({ limit: 10, search: word })!.map((d) => d.id);
+      expect(ids("ibis")).toEqual(["old-1"]);
+      // A body past the indexed 64 KiB (its late word is not indexed, so not taken out either), a body not stored, an event.
+      ledger.record(entry(1, { body: Buffer.from(`{"a":"early kestrel","pad":"${"x ".repeat(40_000)}","b":"late kestrel"}`) }));
+      ledger.record(entry(2, { event: "ping", status: 404, body: undefined }));
+      ledger.record(entry(3, { body: Buffer.from('{"note":"plover"}') }));
+      ledger.record(entry(4, { body: Buffer.from('{"note":"plover again"}') }));
+      ledger.flush();
+      ledger.prune();
+      // maxEntries 3: old-1 and d-1 went, with their index entries.
+      expect(ledger.count()).toBe(3);
+      expect(ids("ibis")).toEqual([]);
+      expect(ids("kestrel")).toEqual([]);
+      expect(ids("ping")).toEqual(["d-2"]);
+      expect(ids("plover")).toEqual(["d-4", "d-3"]);
+      // The index itself (not only the listing, which joins the rows) forgets the pruned rows' words.
+      const indexed = (word: string) => database.db.prepare<[string], { rowid: number }>("SELECT rowid FROM deliveries_fts WHERE deliveries_fts MATCH ?").all(word).length;
+      expect([indexed("ibis"), indexed("kestrel"), indexed("plover"), indexed("ping")]).toEqual([0, 0, 2, 1]);
+      // The status is indexed as the row holds it (200), not as a number bound from JavaScript ("200.0").
+      expect([indexed("200"), indexed("0")]).toEqual([2, 0]);
+      expect(database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get()).toEqual({ n: 3 });
+      ledger.close();
+      database.close();
+    } finally {
+      log.close();
+      tmp.remove();
+    }
+  });
+});
