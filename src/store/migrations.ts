@@ -96,7 +96,7 @@ export const LEDGER_REFUSED_SCHEMA = `
  * insert, ledger-prune.ts on delete), in the same transaction as its rows, instead of
  * by triggers. FTS5 writes its pending terms out at every statement savepoint, and a
  * trigger opens one per row: each row became an index segment of its own, to be merged
- * later (24 µs per ledger row with the triggers, 13 µs without; measured in
+ * later (24 µs per ledger row with the triggers, 14 µs without; measured in
  * docs/performance.md). A crash or a full disk still loses a row and its index entry
  * together or neither. Also run after LEDGER_REFUSED_SCHEMA when the table is created
  * again (ledger-store.ts), which re-creates the triggers of migration 4.

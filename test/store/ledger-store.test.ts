@@ -5,7 +5,7 @@
  */
 import { openPluginDatabase, type PluginDatabase } from "../../src/store/database";
 import path from "node:path";
-import { openSqlite } from "../../src/store/sqlite-driver";
+import { openSqlite, type SqliteDatabase } from "../../src/store/sqlite-driver";
 import type { DeliverySummary } from "../../src/host-contract/inspection";
 import { createLedgerStore, type LedgerEntry, type LedgerStore } from "../../src/store/ledger-store";
 import { MIGRATIONS, migrate } from "../../src/store/migrations";
@@ -274,144 +274,148 @@ describe("ledger store", () => {
   });
 });
 
+/**
+ * A database written at schema `version` (its migrations only) and seeded by `seed`,
+ * then opened as the plugin opens it (migrated to the current schema) for `check`.
+ */
+function upgraded(version: number, seed: (raw: SqliteDatabase) => void, check: (database: PluginDatabase, log: ReturnType<typeof recordingLogger>) => void): void {
+  const tmp = tempDir(`iw-ledger-m${version + 1}-`);
+  const log = recordingLogger("ledger");
+  try {
+    const raw = openSqlite(path.join(tmp.dir, "old.sqlite"));
+    migrate(raw, MIGRATIONS.slice(0, version));
+    seed(raw);
+    raw.close();
+    const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
+    try {
+      check(database, log);
+    } finally {
+      database.close();
+    }
+  } finally {
+    log.close();
+    tmp.remove();
+  }
+}
+
 describe("ledger migration 4 (event, flags, search index)", () => {
   it("a schema-3 database keeps its deliveries, and they become searchable", () => {
-    const tmp = tempDir("iw-ledger-m4-");
-    const log = recordingLogger("ledger");
-    try {
-      const raw = openSqlite(path.join(tmp.dir, "old.sqlite"));
-      migrate(raw, MIGRATIONS.slice(0, 3));
-      raw
-        .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', 1, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
-        .run(Buffer.from('{"note":"kept across the upgrade"}'));
-      raw.close();
-      const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
-      const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100 });
-      expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
-      expect(ledger.list({ limit: 10, search: "upgrade" })!.map((d) => d.id)).toEqual(["old-1"]);
-      expect(ledger.get("old-1")).not.toHaveProperty("event");
-      ledger.close();
-      database.close();
-    } finally {
-      log.close();
-      tmp.remove();
-    }
+    upgraded(
+      3,
+      (raw) => {
+        raw
+          .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', 1, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
+          .run(Buffer.from('{"note":"kept across the upgrade"}'));
+      },
+      (database, log) => {
+        const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100 });
+        expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
+        expect(ledger.list({ limit: 10, search: "upgrade" })!.map((d) => d.id)).toEqual(["old-1"]);
+        expect(ledger.get("old-1")).not.toHaveProperty("event");
+        ledger.close();
+      },
+    );
   });
 });
 
 describe("ledger migration 5 (refused rows)", () => {
   it("a schema-4 database keeps its deliveries; its 401 and 429 rows become refused rows without their bodies, no longer found by a word of the body", () => {
-    const tmp = tempDir("iw-ledger-m5-");
-    const log = recordingLogger("ledger");
-    try {
-      const raw = openSqlite(path.join(tmp.dir, "old.sqlite"));
-      migrate(raw, MIGRATIONS.slice(0, 4));
-      const insert = raw.prepare<[string, number, Buffer]>(
-        "INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES (?, 1, 'POST', '/hooks/crm', 'crm', '::1', ?, 2, ?, 1)",
-      );
-      insert.run("ok-1", 202, Buffer.from('{"note":"accepted flamingo"}'));
-      insert.run("bad-1", 401, Buffer.from('{"note":"refused pelican"}'));
-      insert.run("slow-1", 429, Buffer.from('{"note":"throttled pelican"}'));
-      raw.close();
-      const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
-      const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100 });
-      expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
-      const rows = database.db.prepare<[], { id: string; refused: number; times: number; body_stored: number; body: Buffer | null }>(
-        "SELECT id, refused, times, body_stored, body FROM deliveries ORDER BY seq",
-      ).all();
-      expect(rows.map((r) => [r.id, r.refused, r.times, r.body_stored, r.body === null])).toEqual([
-        ["ok-1", 0, 1, 1, false],
-        ["bad-1", 1, 1, 0, true],
-        ["slow-1", 1, 1, 0, true],
-      ]);
-      expect(ledger.list({ limit: 10, search: "pelican" })).toEqual([]);
-      expect(ledger.list({ limit: 10, search: "flamingo" })!.map((d) => d.id)).toEqual(["ok-1"]);
-      expect(ledger.count()).toBe(3);
-      ledger.close();
-      database.close();
-    } finally {
-      log.close();
-      tmp.remove();
-    }
+    upgraded(
+      4,
+      (raw) => {
+        const insert = raw.prepare<[string, number, Buffer]>(
+          "INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES (?, 1, 'POST', '/hooks/crm', 'crm', '::1', ?, 2, ?, 1)",
+        );
+        insert.run("ok-1", 202, Buffer.from('{"note":"accepted flamingo"}'));
+        insert.run("bad-1", 401, Buffer.from('{"note":"refused pelican"}'));
+        insert.run("slow-1", 429, Buffer.from('{"note":"throttled pelican"}'));
+      },
+      (database, log) => {
+        const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100 });
+        expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
+        const rows = database.db.prepare<[], { id: string; refused: number; times: number; body_stored: number; body: Buffer | null }>(
+          "SELECT id, refused, times, body_stored, body FROM deliveries ORDER BY seq",
+        ).all();
+        expect(rows.map((r) => [r.id, r.refused, r.times, r.body_stored, r.body === null])).toEqual([
+          ["ok-1", 0, 1, 1, false],
+          ["bad-1", 1, 1, 0, true],
+          ["slow-1", 1, 1, 0, true],
+        ]);
+        expect(ledger.list({ limit: 10, search: "pelican" })).toEqual([]);
+        expect(ledger.list({ limit: 10, search: "flamingo" })!.map((d) => d.id)).toEqual(["ok-1"]);
+        expect(ledger.count()).toBe(3);
+        ledger.close();
+      },
+    );
   });
 });
 
 describe("ledger migration 6 (the search index written by the ledger, not by triggers)", () => {
   it("a schema-5 database loses the index triggers, keeps its rows searchable, and rows written and pruned after it come and go with their index entries", () => {
-    const tmp = tempDir("iw-ledger-m6-");
-    const log = recordingLogger("ledger");
-    try {
-      const raw = openSqlite(path.join(tmp.dir, "old.sqlite"));
-      migrate(raw, MIGRATIONS.slice(0, 5));
-      raw
-        .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', ?, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
-        .run(T0, Buffer.from('{"note":"written under the triggers heron"}'));
-      raw.close();
-      const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
-      let now = T0;
-      const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 1, maxEntries: 100, clock: () => now });
-      expect(database.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all()).toEqual([]);
-      ledger.record(entry(1, { body: Buffer.from('{"note":"written directly heron"}') }));
-      ledger.flush();
-      expect(ledger.list({ limit: 10, search: "heron" })!.map((d) => d.id)).toEqual(["d-1", "old-1"]);
-      const indexed = () => database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get();
-      expect(indexed()).toEqual({ n: 2 });
-      // Pruned by age from the timer's path (its own transaction): both rows and both index entries go.
-      now = T0 + 2 * DAY;
-      expect(ledger.prune()).toBe(2);
-      expect(indexed()).toEqual({ n: 0 });
-      expect(ledger.list({ limit: 10, search: "heron" })).toEqual([]);
-      ledger.close();
-      database.close();
-    } finally {
-      log.close();
-      tmp.remove();
-    }
+    upgraded(
+      5,
+      (raw) => {
+        raw
+          .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', ?, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
+          .run(T0, Buffer.from('{"note":"written under the triggers heron"}'));
+      },
+      (database, log) => {
+        let now = T0;
+        const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 1, maxEntries: 100, clock: () => now });
+        expect(database.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all()).toEqual([]);
+        ledger.record(entry(1, { body: Buffer.from('{"note":"written directly heron"}') }));
+        ledger.flush();
+        expect(ledger.list({ limit: 10, search: "heron" })!.map((d) => d.id)).toEqual(["d-1", "old-1"]);
+        const indexed = () => database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get();
+        expect(indexed()).toEqual({ n: 2 });
+        // Pruned by age from the timer's path (its own transaction): both rows and both index entries go.
+        now = T0 + 2 * DAY;
+        expect(ledger.prune()).toBe(2);
+        expect(indexed()).toEqual({ n: 0 });
+        expect(ledger.list({ limit: 10, search: "heron" })).toEqual([]);
+        ledger.close();
+      },
+    );
   });
 });
 
 describe("ledger migration 7 (rows taken out of the search index with their own values)", () => {
   it("a schema-6 database gets an index without contentless_delete, built from its rows; rows pruned later leave it and it stays consistent", () => {
-    const tmp = tempDir("iw-ledger-m7-");
-    const log = recordingLogger("ledger");
-    try {
-      const raw = openSqlite(path.join(tmp.dir, "old.sqlite"));
-      migrate(raw, MIGRATIONS.slice(0, 6));
-      raw
-        .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', ?, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
-        .run(T0, Buffer.from('{"note":"from before the upgrade ibis"}'));
-      raw.exec("INSERT INTO deliveries_fts (rowid, hook, event, status, body) SELECT seq, hook, event, status, CAST(body AS TEXT) FROM deliveries");
-      raw.close();
-      const database = openPluginDatabase({ dir: tmp.dir, fileName: "old.sqlite", logger: log.logger });
-      const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 3, clock: () => T0 });
-      const ftsSql = database.db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'deliveries_fts'").get()!.sql;
-      expect(ftsSql).not.toContain("contentless_delete");
-      const ids = (word: string) => ledger.list({ limit: 10, search: word })!.map((d) => d.id);
-      expect(ids("ibis")).toEqual(["old-1"]);
-      // A body past the indexed 64 KiB (its late word is not indexed, so not taken out either), a body not stored, an event.
-      ledger.record(entry(1, { body: Buffer.from(`{"a":"early kestrel","pad":"${"x ".repeat(40_000)}","b":"late kestrel"}`) }));
-      ledger.record(entry(2, { event: "ping", status: 404, body: undefined }));
-      ledger.record(entry(3, { body: Buffer.from('{"note":"plover"}') }));
-      ledger.record(entry(4, { body: Buffer.from('{"note":"plover again"}') }));
-      ledger.flush();
-      ledger.prune();
-      // maxEntries 3: old-1 and d-1 went, with their index entries.
-      expect(ledger.count()).toBe(3);
-      expect(ids("ibis")).toEqual([]);
-      expect(ids("kestrel")).toEqual([]);
-      expect(ids("ping")).toEqual(["d-2"]);
-      expect(ids("plover")).toEqual(["d-4", "d-3"]);
-      // The index itself (not only the listing, which joins the rows) forgets the pruned rows' words.
-      const indexed = (word: string) => database.db.prepare<[string], { rowid: number }>("SELECT rowid FROM deliveries_fts WHERE deliveries_fts MATCH ?").all(word).length;
-      expect([indexed("ibis"), indexed("kestrel"), indexed("plover"), indexed("ping")]).toEqual([0, 0, 2, 1]);
-      // The status is indexed as the row holds it (200), not as a number bound from JavaScript ("200.0").
-      expect([indexed("200"), indexed("0")]).toEqual([2, 0]);
-      expect(database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get()).toEqual({ n: 3 });
-      ledger.close();
-      database.close();
-    } finally {
-      log.close();
-      tmp.remove();
-    }
+    upgraded(
+      6,
+      (raw) => {
+        raw
+          .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', ?, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
+          .run(T0, Buffer.from('{"note":"from before the upgrade ibis"}'));
+        raw.exec("INSERT INTO deliveries_fts (rowid, hook, event, status, body) SELECT seq, hook, event, status, CAST(body AS TEXT) FROM deliveries");
+      },
+      (database, log) => {
+        const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 3, clock: () => T0 });
+        const ftsSql = database.db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'deliveries_fts'").get()!.sql;
+        expect(ftsSql).not.toContain("contentless_delete");
+        const ids = (word: string) => ledger.list({ limit: 10, search: word })!.map((d) => d.id);
+        expect(ids("ibis")).toEqual(["old-1"]);
+        // A body past the indexed 64 KiB (its late word is not indexed, so not taken out either), a body not stored, an event.
+        ledger.record(entry(1, { body: Buffer.from(`{"a":"early kestrel","pad":"${"x ".repeat(40_000)}","b":"late kestrel"}`) }));
+        ledger.record(entry(2, { event: "ping", status: 404, body: undefined }));
+        ledger.record(entry(3, { body: Buffer.from('{"note":"plover"}') }));
+        ledger.record(entry(4, { body: Buffer.from('{"note":"plover again"}') }));
+        ledger.flush();
+        ledger.prune();
+        // maxEntries 3: old-1 and d-1 went, with their index entries.
+        expect(ledger.count()).toBe(3);
+        expect(ids("ibis")).toEqual([]);
+        expect(ids("kestrel")).toEqual([]);
+        expect(ids("ping")).toEqual(["d-2"]);
+        expect(ids("plover")).toEqual(["d-4", "d-3"]);
+        // The index itself (not only the listing, which joins the rows) forgets the pruned rows' words.
+        const indexed = (word: string) => database.db.prepare<[string], { rowid: number }>("SELECT rowid FROM deliveries_fts WHERE deliveries_fts MATCH ?").all(word).length;
+        expect([indexed("ibis"), indexed("kestrel"), indexed("plover"), indexed("ping")]).toEqual([0, 0, 2, 1]);
+        // The status is indexed as the row holds it (200), not as a number bound from JavaScript ("200.0").
+        expect([indexed("200"), indexed("0")]).toEqual([2, 0]);
+        expect(database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get()).toEqual({ n: 3 });
+        ledger.close();
+      },
+    );
   });
 });
