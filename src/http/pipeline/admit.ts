@@ -60,8 +60,7 @@ export function createAdmission(deps: AdmissionDeps): Admission {
   /** The credential stage: undefined when it passed (headers to add in `headers`), else the answer. */
   function credential(req: HookRequest, route: HookRoute, headers: Record<string, string>): Admitted | { verifier: PathVerifier } | undefined {
     if (route.kind === "mapped") {
-      const verifier = deps.signatures?.forHook(route.name);
-      if (verifier) return { verifier };
+      // The handshake GET first: Meta's verification carries no signature, even on a path that verifies the POSTs.
       const handshake = req.method === "GET" ? deps.handshakes?.forHook(route.name) : undefined;
       if (handshake) {
         const answer = handshake.answer(req.query);
@@ -71,6 +70,8 @@ export function createAdmission(deps: AdmissionDeps): Admission {
           answer: { status: 200, text: answer.challenge, headers: { ...headers, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }, outcome: outcome({ kind: "handshake", stage: "accept", authenticated: true, mappingId: handshake.mappingId }) },
         };
       }
+      const verifier = deps.signatures?.forHook(route.name);
+      if (verifier) return { verifier };
     }
     const auth = authenticator.authenticate({ headers: req.headers, url: req.rawUrl, client: req.client });
     if (!auth.ok) return { kind: "answer", answer: refusal(auth.error, "credential", false) };
