@@ -10,6 +10,8 @@
  * only when a credential fails, to answer 401/403 or 429: a correct token or
  * verify token (which clear nothing but the token's own count) and a valid
  * signature pass a throttled address; a valid signature does not clear the count.
+ * On a verified path the rate policy counts the request only once its signature is
+ * valid (in `verifySignature`): a refused signature is the auth throttle's alone.
  *
  * @example
  *   const admission = createAdmission({ config, authenticator, signatures, handshakes });
@@ -30,7 +32,7 @@ import { refusal, type Answer, type HookRequest } from "./hook-request";
 import type { RatePolicy } from "./rate-policy";
 
 export type Admitted =
-  /** Go on: read the body (verify `verifier`'s signature over it first, when set) and accept. */
+  /** Go on: read the body (verify `verifier`'s signature over it first, then count the rate policy, when set) and accept. */
   | { kind: "admitted"; route: HookRoute; headers: Record<string, string>; verifier?: PathVerifier }
   /** Answered here: a refusal, or a handshake's challenge. */
   | { kind: "answer"; answer: Answer };
@@ -50,8 +52,12 @@ export interface AdmissionDeps {
 
 export interface Admission {
   admit(req: HookRequest): Admitted;
-  /** On a verified path: undefined when the signature over `rawBody` is valid, else the refusal (401, or 429 once the client is over the limit). */
-  verifySignature(req: HookRequest, verifier: PathVerifier, rawBody: Buffer): Answer | undefined;
+  /**
+   * On a verified path: undefined when the signature over `rawBody` is valid and the rate policy
+   * lets the request on (its headers added to `headers`); else the refusal — 401, or 429 once the
+   * client is over the auth-failure limit, or 429 from the rate policy.
+   */
+  verifySignature(req: HookRequest, verifier: PathVerifier, rawBody: Buffer, headers: Record<string, string>): Answer | undefined;
 }
 
 export function createAdmission(deps: AdmissionDeps): Admission {
@@ -83,17 +89,25 @@ export function createAdmission(deps: AdmissionDeps): Admission {
     return undefined;
   }
 
-  /** Shutting down, then the rate policy: undefined when the request may go on. `authenticated`: false while a signature is still to be checked. */
-  function policy(req: HookRequest, headers: Record<string, string>, authenticated = true): Admitted | undefined {
-    if (deps.isShuttingDown?.()) {
-      const error = hookErrors.shuttingDown({ headers: { "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS) } });
-      return { kind: "answer", answer: refusal(error, "admission", authenticated) };
-    }
+  /** 503 while shutting down, else undefined. `authenticated`: false while a signature is still to be checked. */
+  function shutdown(authenticated: boolean): Answer | undefined {
+    if (!deps.isShuttingDown?.()) return undefined;
+    return refusal(hookErrors.shuttingDown({ headers: { "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS) } }), "admission", authenticated);
+  }
+
+  /** Counts the request in the rate policy (its headers added to `headers`): undefined when it may go on, else the 429. */
+  function rate(req: HookRequest, headers: Record<string, string>): Answer | undefined {
     const verdict = deps.ratePolicy?.check(req.hook, req.client);
     if (!verdict) return undefined;
-    if (!verdict.ok) return { kind: "answer", answer: refusal(verdict.error, "admission", authenticated) };
+    if (!verdict.ok) return refusal(verdict.error, "admission", true);
     Object.assign(headers, verdict.headers);
     return undefined;
+  }
+
+  /** Shutting down, then the rate policy, for a request whose credential passed. */
+  function policy(req: HookRequest, headers: Record<string, string>): Admitted | undefined {
+    const answer = shutdown(true) ?? rate(req, headers);
+    return answer && { kind: "answer", answer };
   }
 
   return {
@@ -105,11 +119,15 @@ export function createAdmission(deps: AdmissionDeps): Admission {
       if (req.method !== allowedMethod(route) && !handshakeGet) return { kind: "answer", answer: refusal(methodNotAllowed(route, config.path), "route", false) };
       const checked = credential(req, route, headers);
       if (checked && "kind" in checked) return checked;
-      return policy(req, headers) ?? { kind: "admitted", route, headers, ...(checked ? { verifier: checked.verifier } : {}) };
+      if (!checked) return policy(req, headers) ?? { kind: "admitted", route, headers };
+      // A verified path: the rate policy counts the request once its signature is valid (verifySignature),
+      // so someone else's bad signatures from a shared address never spend its budget (SPEC §9).
+      const stopping = shutdown(false);
+      return stopping ? { kind: "answer", answer: stopping } : { kind: "admitted", route, headers, verifier: checked.verifier };
     },
-    verifySignature(req, verifier, rawBody) {
+    verifySignature(req, verifier, rawBody, headers) {
       const failure = verifier.verify({ headers: req.headers, rawBody });
-      if (!failure) return undefined;
+      if (!failure) return rate(req, headers);
       deps.metrics?.signatureFailed(verifier.scheme);
       return refusal(authenticator.refuseSignature(req.client, failure), "credential", false);
     },

@@ -130,7 +130,7 @@ export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
     const body = await io.readBody();
     if (!body.ok) return { answer: withHeaders(refusal(body.error, "body", !verifier), { ...headers, Connection: "close" }) };
     const rawBody = body.value;
-    const badSignature = verifier && admission.verifySignature(req, verifier, rawBody);
+    const badSignature = verifier && admission.verifySignature(req, verifier, rawBody, headers);
     if (badSignature) return { answer: withHeaders(badSignature, headers), rawBody };
     const answer = await accept(req, route, rawBody, { idempotency: true, verifiedBy: verifier, onClientGone: io.onClientGone });
     return { answer: withHeaders(answer, headers), rawBody };

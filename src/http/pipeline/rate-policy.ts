@@ -1,8 +1,8 @@
 /**
  * Per-client request limits (`hooks.rateLimit`, with per-mapping overrides), the
  * last stage of admission (docs/architecture.md "Request lifecycle"): only requests
- * whose credential passed (or, on a verified path, whose signature is still to be
- * checked) get here; refused credentials have their own throttle (auth-throttle.ts).
+ * whose credential passed get here (on a verified path, once the signature over the
+ * body is valid); refused credentials have their own throttle (auth-throttle.ts).
  *
  * - Client: the request's client key (IPv6 grouped by /56, src/http/client-key.ts).
  * - Policy: a mapping with `rateLimit` whose `match.path` is the request's hook name
