@@ -39,8 +39,18 @@ const NEVER_AUTHENTICATED = new Set([401, 429]);
 
 type Stored = NonNullable<ReturnType<LedgerStore["get"]>>;
 
+/**
+ * The path below `hooks.path` of a stored URL, as the live request's router read it: a URL
+ * in absolute form (`http://host/hooks/x`, as a forward proxy sends it) is routed by its
+ * path, so its scheme and authority are dropped first (as Express's mount does).
+ */
 function pathBelow(hooksPath: string, url: string): string {
-  const pathPart = url.split("?")[0] ?? "";
+  let pathPart = url.split("?")[0] ?? "";
+  if (!pathPart.startsWith("/")) {
+    const authority = pathPart.indexOf("://");
+    const slash = authority === -1 ? -1 : pathPart.indexOf("/", authority + 3);
+    pathPart = slash === -1 ? "" : pathPart.slice(slash);
+  }
   return pathPart.startsWith(hooksPath) ? pathPart.slice(hooksPath.length) : "";
 }
 
