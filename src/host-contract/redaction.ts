@@ -11,9 +11,10 @@
  *   `secret`, `passw…`, `signature`, `credential`, `apikey`) also count inside a
  *   token (`apitoken`, `webhooksecret`). A few names whose meaning is not a
  *   credential are exempt (`Idempotency-Key`, Bitbucket's `X-Event-Key`).
- * - A **value** is hidden wherever it is: `Bearer …` and `Basic …` credentials in
- *   any header or text, and the configured secrets (hook token, verify secrets,
- *   Meta verify token) given to the redactor.
+ * - A **value** is hidden wherever it is: `Bearer …` and `Basic …` credentials and
+ *   a URL's userinfo (`http://user:password@host`) in any header or text, and the
+ *   configured secrets (hook token, verify secrets, Meta verify token) given to
+ *   the redactor.
  *
  * Linear in the input: one pass of non-backtracking patterns per string, names
  * judged once each (remembered, bounded).
@@ -122,6 +123,22 @@ export function redactSchemeCredentials(text: string): string {
   return text.replace(SCHEME_CREDENTIAL, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
 }
 
+/** A URL's userinfo: what follows `://` up to an `@` before any `/`, `?`, `#` or white space (one pass: runs after two `://` never overlap). */
+const URL_USERINFO = /:\/\/[^/?#@\s]+@/g;
+
+/**
+ * Text with the userinfo of every URL hidden (an absolute request target may carry one).
+ *
+ * @example redactUrlUserinfo("http://alice:pw@host/hooks/x") // "http://[REDACTED]@host/hooks/x"
+ */
+export function redactUrlUserinfo(text: string): string {
+  if (text.indexOf("://") === -1) return text;
+  return text.replace(URL_USERINFO, `://${REDACTED}@`);
+}
+
+/** Credentials in a value: Bearer/Basic credentials and URL userinfo. */
+const redactValueCredentials = (text: string): string => redactUrlUserinfo(redactSchemeCredentials(text));
+
 /**
  * Text (a URL, a query string, or free text embedding one) with the value of
  * every credential-named query parameter hidden; everything else byte for byte.
@@ -156,19 +173,19 @@ function hideSecrets(text: string, secrets: SecretValues | undefined): string {
 
 /**
  * Any text as it may be logged or shown: credential query parameters, Bearer and
- * Basic credentials and the given secrets hidden.
+ * Basic credentials, URL userinfo and the given secrets hidden.
  *
  * @example redactText("GET /hooks/x?password=p Authorization: Basic dTpw") // "GET /hooks/x?password=[REDACTED] Authorization: Basic [REDACTED]"
  */
 export function redactText(text: string, secrets?: SecretValues): string {
-  return hideSecrets(redactSchemeCredentials(redactQueryCredentials(text)), secrets);
+  return hideSecrets(redactValueCredentials(redactQueryCredentials(text)), secrets);
 }
 
 /**
  * Request headers as they may be kept or shown: lower-case names; the value of
  * every credential-named header (and of each lower-case name in `extra`, e.g. a
- * configured `verify.header`) hidden; Bearer/Basic credentials and the given
- * secrets hidden in the others.
+ * configured `verify.header`) hidden; Bearer/Basic credentials, URL userinfo and
+ * the given secrets hidden in the others.
  *
  * @example redactHeaders({ "X-Auth-Key": "k", "X-Forwarded-Authorization": "Basic dTpw" }) // { "x-auth-key": "[REDACTED]", "x-forwarded-authorization": "[REDACTED]" }
  */
@@ -177,7 +194,7 @@ export function redactHeaders(headers: Readonly<Record<string, string>>, extra?:
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     const hidden = isCredentialName(lower) || lower === "set-cookie" || (extra !== undefined && extra.has(lower));
-    out[lower] = hidden ? REDACTED : hideSecrets(redactSchemeCredentials(value), secrets);
+    out[lower] = hidden ? REDACTED : hideSecrets(redactValueCredentials(value), secrets);
   }
   return out;
 }

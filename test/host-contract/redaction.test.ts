@@ -90,6 +90,13 @@ describe("values", () => {
     });
   });
 
+  it("a URL's userinfo is hidden in any text and header; a URL without one, or with an @ in its path, is left alone", () => {
+    expect(redactText("POST http://alice:pw-1@127.0.0.1:8080/hooks/x?a=1")).toBe("POST http://[REDACTED]@127.0.0.1:8080/hooks/x?a=1");
+    expect(redactText("see https://ghp_token123@github.com/o/r and ssh://git@host")).toBe("see https://[REDACTED]@github.com/o/r and ssh://[REDACTED]@host");
+    expect(redactText("http://example.com/users/me@example.com?x=y")).toBe("http://example.com/users/me@example.com?x=y");
+    expect(redactHeaders({ referer: "https://u:p@example.com/page" })).toEqual({ referer: "https://[REDACTED]@example.com/page" });
+  });
+
   it("redactHeaders hides Basic in a header of an innocent name", () => {
     expect(redactHeaders({ "x-upstream": "Basic dXNlcjpwYXNz" })).toEqual({ "x-upstream": "Basic [REDACTED]" });
   });
