@@ -130,6 +130,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
       config,
       ledger: store,
       accept,
+      signatures: opts.signatures,
       onUnexpected: (e) => logs.forModule("ledger").error("replay failed with an unexpected error", { error: e instanceof Error ? e.message : String(e) }),
     }),
     // A verify.header (hmac-sha256, token-header) may carry a secret under any name.

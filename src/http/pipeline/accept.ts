@@ -41,8 +41,11 @@ export interface AcceptDeps {
 export interface AcceptOptions {
   /** False for a replay: the point of a replay is to run again. */
   idempotency: boolean;
-  /** The verifier that accepted the request's signature (its signed message id keys idempotency). */
-  verifiedBy?: PathVerifier;
+  /**
+   * The scheme of the path's signature — checked live, already checked for a replay, not checked
+   * by the dry run: the signed message id (and the mapping's template) key idempotency first.
+   */
+  verifiedBy?: Pick<PathVerifier, "scheme">;
   /** Registers what to do when the client disconnects (live requests). */
   onClientGone?: (stop: () => void) => void;
 }
@@ -82,9 +85,10 @@ export function createAccept(deps: AcceptDeps): Accept {
     const eventName = selection?.event?.();
     const event = eventName !== undefined ? { event: eventName } : {};
     const verified = options.verifiedBy && { signedId: options.verifiedBy.scheme === "standard-webhooks" ? signedMessageIdHeader(req.headers) : undefined };
-    const keyed = options.idempotency ? requestIdempotencyKey(req.headers, selection, verified) : undefined;
-    if (keyed && !keyed.ok) return fail(keyed.error, selection ? { mappingId: selection.mappingId, ...event } : {});
-    const key = deps.idempotency ? keyed?.value?.key : undefined;
+    // Checked even when idempotency is off (a replay, the dry run): a malformed key is refused as it was live.
+    const keyed = requestIdempotencyKey(req.headers, selection, verified);
+    if (!keyed.ok) return fail(keyed.error, selection ? { mappingId: selection.mappingId, ...event } : {});
+    const key = options.idempotency && deps.idempotency ? keyed.value?.key : undefined;
     // The scope is the hook's one name (SPEC §4.1): /hooks/a//b and /hooks/%61/b are /hooks/a/b.
     const scope = `${config.path}/${hook}`;
     const idempotencyKey = key !== undefined ? { idempotencyKey: key } : {};

@@ -170,6 +170,8 @@ export async function dryRunHook(req: DryRunRequest, deps: DryRunDeps): Promise<
   const url = `${deps.config.path}/${hook}${qs ? `?${qs}` : ""}`;
   const route = { kind: "mapped", name: hook } as const;
   const request: HookRequest = { requestId: "dry-run", method: "POST", route: { ok: true, route }, hook, headers: req.headers, query: req.query, rawUrl: url, url, client: "dry-run" };
-  const answer = await accept(request, route, req.body, { idempotency: false });
+  // A verified path's signature is not checked, but its scheme keys idempotency as it does live.
+  const verified = deps.mappings.verifications().find((v) => v.path === hook);
+  const answer = await accept(request, route, req.body, { idempotency: false, ...(verified ? { verifiedBy: { scheme: verified.config.scheme } } : {}) });
   return answer.outcome.kind === "refused" ? err(refusalOf(answer, hook, trace, deps)) : ok(acceptedReport(answer, hook, trace, deps));
 }

@@ -16,6 +16,7 @@
 import type { ResolvedHooksConfig } from "../../config/types";
 import { hookErrors, HookError } from "../../core/errors";
 import type { LedgerStore } from "../../store/ledger-store";
+import type { SignatureGate } from "../auth/signature-gate";
 import { allowedMethod, hookName, isLedgerRoute, methodNotAllowed, parseHookRoute } from "../hook-route";
 import type { Accept } from "./accept";
 import { refusal, type Answer, type HookRequest } from "./hook-request";
@@ -28,6 +29,8 @@ export interface ReplayerDeps {
   /** The accept path live requests take (src/http/pipeline/accept.ts). */
   accept: Accept;
   ledger: LedgerStore;
+  /** The verified paths: a replay on one is marked verified (its signed message id keys idempotency as it did live). */
+  signatures?: Pick<SignatureGate, "forHook">;
   clock?: () => number;
   idGen?: () => string;
   /** Unexpected failures (a bug) are logged here, like the router does. */
@@ -66,7 +69,8 @@ export function createReplayer(deps: ReplayerDeps): Replayer {
     if (!route.ok) return refusal(route.error, "route", true);
     if (isLedgerRoute(route.route)) return refusal(hookErrors.methodNotAllowedOnLedger({ allowed: allowedMethod(route.route), route: `${config.path}/${hookName(route.route)}` }), "route", true);
     if (stored.method !== "POST") return refusal(methodNotAllowed(route.route, config.path), "route", true);
-    return deps.accept(req, route.route, stored.rawBody ?? Buffer.alloc(0), { idempotency: false });
+    const verifiedBy = route.route.kind === "mapped" ? deps.signatures?.forHook(route.route.name) : undefined;
+    return deps.accept(req, route.route, stored.rawBody ?? Buffer.alloc(0), { idempotency: false, ...(verifiedBy ? { verifiedBy } : {}) });
   }
 
   return async function replay(id, client) {
