@@ -21,6 +21,8 @@ const RUNNER_DELAY_MS = 2_000;
 const MAX_WAIT_SECONDS = 25;
 const SLACK_SECRET = "e2e-slack-signing-secret-0123456789";
 const META_TOKEN = "e2e-meta-verify-token-42";
+/** Meta signs its event POSTs (X-Hub-Signature-256): the path verifies them, as docs/responses.md recommends. */
+const META_APP_SECRET = "e2e-meta-app-secret-0123456789";
 
 interface Answer {
   status: number;
@@ -88,7 +90,7 @@ describe("e2e: response modes, fan-out, handshakes and body types", () => {
             { id: "fwd", match: { path: "forward" }, messageTemplate: "mail {{ payload.id }}", response: { status: 200, body: { received: "{{ payload.id }}" } } },
             { id: "batch", match: { path: "batch" }, forEach: "events", messageTemplate: "batch event {{ index }}: {{ item.text }}", sessionKey: "hook:batch:{{ item.id }}" },
             { id: "slack", match: { path: "slack" }, handshake: "slack", verify: { scheme: "slack", secret: SLACK_SECRET }, messageTemplate: "slack {{ payload.event.text }}" },
-            { id: "meta", match: { path: "whatsapp" }, handshake: { meta: { verifyToken: META_TOKEN } }, messageTemplate: "wa {{ payload.entry }}" },
+            { id: "meta", match: { path: "whatsapp" }, handshake: { meta: { verifyToken: META_TOKEN } }, verify: { scheme: "github", secret: META_APP_SECRET }, messageTemplate: "wa {{ payload.entry }}" },
             { id: "form", match: { path: "form" }, messageTemplate: "form subject={{ payload.subject }} tags={{ payload.tag }} text={{ payload.text }}" },
           ],
         },
@@ -162,7 +164,7 @@ describe("e2e: response modes, fan-out, handshakes and body types", () => {
     expect([res.status, res.body!.code]).toEqual([401, "invalid_signature"]);
   });
 
-  it("Meta's verification GET with the right token → 200 text/plain with the challenge", async () => {
+  it("Meta's verification GET with the right token → 200 text/plain with the challenge (on a path that verifies the POSTs' signatures)", async () => {
     const res = await metaGet(metaParams);
     expect([res.status, res.headers.get("content-type"), res.text]).toEqual([200, "text/plain; charset=utf-8", "1158201444"]);
   });
