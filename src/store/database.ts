@@ -37,6 +37,7 @@ import { convertToIncrementalVacuum, reclaimFreePages } from "./vacuum";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
 import { createWriteBatch, type WriteBatch } from "./write-batch";
 import { startCheckpointer } from "./checkpointer";
+import { repairLedgerBeforeMigrations } from "./ledger-table";
 
 export const DEFAULT_DATABASE_FILE = "inbound-webhooks.sqlite";
 
@@ -130,6 +131,8 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     convertToIncrementalVacuum(db, file, logger);
     db.pragma("foreign_keys = ON");
+    // A ledger table the pending migrations would fail on is created again first (the ledger is diagnostic).
+    repairLedgerBeforeMigrations(db, file, logger);
     const version = migrate(db);
     const recovered = recoverPendingIdempotency(db);
     const purged = purgeExpiredIdempotency(db, clock());

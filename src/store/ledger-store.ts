@@ -26,7 +26,8 @@
 import type { PluginDatabase } from "./database";
 import type { ModuleLogger } from "../core/logger";
 import type { DeliverySummary } from "../host-contract/inspection";
-import { LEDGER_EVENTS_SCHEMA, LEDGER_INDEX_DELETE_SCHEMA, LEDGER_INDEX_SCHEMA, LEDGER_REFUSED_SCHEMA, LEDGER_SCHEMA, SEARCH_INDEX_INSERT } from "./migrations";
+import { SEARCH_INDEX_INSERT } from "./migrations";
+import { ensureLedgerTable } from "./ledger-table";
 import { createLedgerPruner, refusedShare, type LedgerCounts } from "./ledger-prune";
 import { createRefusalFolder, refusedEntry } from "./ledger-refused";
 import { createLedgerReader, entrySummary, INSERT_COLUMNS, toRow, type LedgerEntry, type LedgerListQuery, type LedgerReader, type StoredDelivery } from "./ledger-rows";
@@ -74,34 +75,12 @@ export interface LedgerStore {
 
 const COLUMNS = `seq, ${INSERT_COLUMNS}`;
 
-/**
- * Creates the table again, empty, when it is missing or unusable (columns missing):
- * the ledger is diagnostic, so a damaged one does not stop the gateway (runs are kept).
- */
-function ensureTable(database: PluginDatabase, logger: ModuleLogger): void {
-  const { db } = database;
-  const found = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'deliveries'").get();
-  if (found) {
-    try {
-      db.prepare(`SELECT ${COLUMNS} FROM deliveries LIMIT 0`).all();
-      return;
-    } catch (e) {
-      logger.error(`the delivery ledger table in ${database.file} is damaged (${(e as Error).message}); it was dropped and created again, empty (runs are not affected)`, { database: database.file });
-      db.exec("DROP TABLE deliveries");
-    }
-  } else {
-    logger.warn(`the delivery ledger table was missing from ${database.file}; it was created again, empty`, { database: database.file });
-  }
-  // The index of the table's migrations is made again from the start (migration 7 builds the one used now).
-  db.exec("DROP TABLE IF EXISTS deliveries_fts");
-  for (const schema of [LEDGER_SCHEMA, LEDGER_EVENTS_SCHEMA, LEDGER_REFUSED_SCHEMA, LEDGER_INDEX_SCHEMA, LEDGER_INDEX_DELETE_SCHEMA]) db.exec(schema);
-}
-
 export function createLedgerStore(database: PluginDatabase, options: LedgerStoreOptions): LedgerStore {
   const { db } = database;
   const { logger, storeBodies } = options;
   const clock = options.clock ?? Date.now;
-  ensureTable(database, logger);
+  // A missing or damaged table is created again, a missing or damaged search index built again (ledger-table.ts).
+  ensureLedgerTable(db, database.file, COLUMNS.split(", "), logger);
   const reader: LedgerReader = createLedgerReader(db);
 
   const insert = db.prepare(`INSERT INTO deliveries (${INSERT_COLUMNS}) VALUES (${INSERT_COLUMNS.split(",").map(() => "?").join(", ")})`);

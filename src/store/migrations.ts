@@ -11,7 +11,7 @@ import type { SqliteDatabase } from "./sqlite-types";
  * The `deliveries` table. `seq` orders rows (newest first is `seq DESC`); times are
  * ms since the epoch; `headers` is a JSON object of redacted headers; `body` the raw
  * bytes (NULL when not stored); `response` the JSON answer. Also used to recreate the
- * table when it is found missing at start (src/store/ledger-store.ts).
+ * table when it is found missing at start (src/store/ledger-table.ts).
  */
 export const LEDGER_SCHEMA = `
   CREATE TABLE IF NOT EXISTS deliveries (
@@ -50,7 +50,7 @@ export const SEARCH_BODY_CHARS = 65_536;
  * index (it stores no text, only the index) over hook, event, status and the first
  * SEARCH_BODY_CHARS of the body, kept by triggers in the same transaction as the row
  * (a crash or a full disk loses both or neither; migration 6 replaced the triggers). Also run after LEDGER_SCHEMA when
- * the table is created again (ledger-store.ts), which is why the index is emptied.
+ * the table is created again (ledger-table.ts), which is why the index is emptied.
  */
 export const LEDGER_EVENTS_SCHEMA = `
   ALTER TABLE deliveries ADD COLUMN event TEXT;
@@ -78,7 +78,7 @@ export const LEDGER_EVENTS_SCHEMA = `
  * requests the row stands for (a throttled client's repeated 429s are one counted row)
  * and `last_at` (ms) the last of them. Rows already stored with those statuses become
  * refused rows and lose their bodies (the index forgets them with it). Also run after
- * LEDGER_EVENTS_SCHEMA when the table is created again (ledger-store.ts).
+ * LEDGER_EVENTS_SCHEMA when the table is created again (ledger-table.ts).
  */
 export const LEDGER_REFUSED_SCHEMA = `
   ALTER TABLE deliveries ADD COLUMN refused INTEGER NOT NULL DEFAULT 0;
@@ -99,7 +99,7 @@ export const LEDGER_REFUSED_SCHEMA = `
  * later (24 µs per ledger row with the triggers, 14 µs without; measured in
  * docs/performance.md). A crash or a full disk still loses a row and its index entry
  * together or neither. Also run after LEDGER_REFUSED_SCHEMA when the table is created
- * again (ledger-store.ts), which re-creates the triggers of migration 4.
+ * again (ledger-table.ts), which re-creates the triggers of migration 4.
  */
 export const LEDGER_INDEX_SCHEMA = `
   DROP TRIGGER IF EXISTS deliveries_fts_insert;
@@ -132,7 +132,7 @@ export function searchIndexDelete(select: string): string {
  * against 5.6 µs with FTS5's 'delete' command given the row's values, measured in
  * docs/performance.md), and the ledger deletes a row for every row it adds once it is
  * full. The index is built again from the rows (also when the table is created again,
- * ledger-store.ts).
+ * ledger-table.ts, which also runs it alone to build a missing or unusable index again).
  */
 export const LEDGER_INDEX_DELETE_SCHEMA = `
   DROP TABLE IF EXISTS deliveries_fts;

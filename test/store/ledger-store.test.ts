@@ -8,7 +8,7 @@ import path from "node:path";
 import { openSqlite, type SqliteDatabase } from "../../src/store/sqlite-driver";
 import type { DeliverySummary } from "../../src/host-contract/inspection";
 import { createLedgerStore, type LedgerEntry, type LedgerStore } from "../../src/store/ledger-store";
-import { MIGRATIONS, migrate } from "../../src/store/migrations";
+import { LEDGER_INDEX_DELETE_SCHEMA, MIGRATIONS, migrate } from "../../src/store/migrations";
 import { recordingLogger, tempDir } from "../helpers/temp-dir";
 import { until } from "../helpers/until";
 
@@ -272,7 +272,69 @@ describe("ledger store", () => {
     await runScheduled();
     expect(ledger.list({ limit: 10, search: "after" })!.map((d) => [d.id, d.event])).toEqual([["d-2", "ping"]]);
   });
+  it("regression: a search index missing at start (left by a crash or a full disk while the table was created again) refused the ledger and the whole start; now it is built again from the rows, which are kept", async () => {
+    ledger.record(entry(1, { body: Buffer.from('{"word":"kept egret"}'), event: "ping" }));
+    await runScheduled();
+    ledger.close();
+    database.db.exec("DROP TABLE deliveries_fts");
+    ledger = make();
+    expect(log.lines.some((l) => l.level === "error" && l.message.includes("search index") && l.message.includes("built again from the stored rows"))).toBe(true);
+    expect(ledger.list({ limit: 10, search: "egret" })!.map((d) => d.id)).toEqual(["d-1"]);
+    ledger.record(entry(2, { body: Buffer.from('{"word":"new egret"}') }));
+    await runScheduled();
+    expect(ledger.list({ limit: 10, search: "egret" })!.map((d) => d.id)).toEqual(["d-2", "d-1"]);
+    expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
+  });
+
+  it("the search index holds exactly what indexing the rows afresh gives, after folded 429s, batches run again write by write, and pruning by count, share and age", async () => {
+    ledger.close();
+    ledger = make({ maxEntries: 20, retentionDays: 1 });
+    database.db.exec("CREATE TABLE other_work (x INTEGER CHECK (x > 0))");
+    const other = database.db.prepare<[number]>("INSERT INTO other_work (x) VALUES (?)");
+    const maxTimes = database.db.prepare<[], { t: number | null }>("SELECT MAX(times) AS t FROM deliveries");
+    let n = 0;
+    let folded = 0;
+    const drifts: Array<ReturnType<typeof indexDrift>> = [];
+    for (let round = 0; round < 90; round++) {
+      for (let i = 0; i < 8; i++) {
+        n++;
+        const kind = n % 4;
+        const over: Partial<LedgerEntry> =
+          kind === 0 || kind === 3 ? { refused: true, status: 429, client: `c${n % 2}`, hook: `h${n % 5}`, event: `e${n}` } : kind === 1 ? { refused: true, status: 401, client: `c${n}` } : { event: `ev${n}` };
+        ledger.record(entry(n, { receivedAt: now + i * 1000, body: Buffer.from(`{"word":"w${n}"}`), ...over }));
+      }
+      // A failing write in the same group commit: the batch runs again, each write in its savepoint.
+      if (round % 3 === 0) void database.batch.stage(() => other.run(-1)).catch(() => undefined);
+      if (round % 3 === 1) void database.batch.stage(() => other.run(1));
+      await runScheduled();
+      folded = Math.max(folded, maxTimes.get()!.t ?? 0);
+      const drift = indexDrift(database);
+      if (drift.missing.length + drift.stale.length > 0) drifts.push(drift);
+      // 30 minutes a round: 429s of one round fold, and rows pass the retention of one day.
+      now += 1_800_000;
+    }
+    // Every limit was passed and some rows stand for several 429s.
+    expect(ledger.count()).toBe(20);
+    expect(folded).toBeGreaterThan(1);
+    expect(drifts).toEqual([]);
+  });
 });
+
+/**
+ * What the search index holds that indexing the current rows afresh would not (`stale`:
+ * words of rows gone or changed), and the reverse (`missing`), as `term:row:column:offset`.
+ */
+function indexDrift(database: PluginDatabase): { missing: string[]; stale: string[] } {
+  const { db } = database;
+  db.exec("CREATE VIRTUAL TABLE temp.live_terms USING fts5vocab(main, deliveries_fts, instance)");
+  db.exec(`CREATE VIRTUAL TABLE fresh_fts USING fts5(hook, event, status, body, content=''); ${LEDGER_INDEX_DELETE_SCHEMA.split("\n").find((l) => l.includes("INSERT INTO deliveries_fts"))!.replace("deliveries_fts", "fresh_fts")}`);
+  db.exec("CREATE VIRTUAL TABLE temp.fresh_terms USING fts5vocab(main, fresh_fts, instance)");
+  const terms = (t: string) => new Set(db.prepare<[], { k: string }>(`SELECT term || ':' || doc || ':' || col || ':' || offset AS k FROM ${t}`).all().map((r) => r.k));
+  const live = terms("temp.live_terms");
+  const fresh = terms("temp.fresh_terms");
+  db.exec("DROP TABLE temp.live_terms; DROP TABLE temp.fresh_terms; DROP TABLE fresh_fts");
+  return { missing: [...fresh].filter((k) => !live.has(k)), stale: [...live].filter((k) => !fresh.has(k)) };
+}
 
 /**
  * A database written at schema `version` (its migrations only) and seeded by `seed`,
@@ -414,6 +476,46 @@ describe("ledger migration 7 (rows taken out of the search index with their own 
         // The status is indexed as the row holds it (200), not as a number bound from JavaScript ("200.0").
         expect([indexed("200"), indexed("0")]).toEqual([2, 0]);
         expect(database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get()).toEqual({ n: 3 });
+        ledger.close();
+      },
+    );
+  });
+});
+
+describe("ledger table damaged before an upgrade", () => {
+  it("regression: a schema-6 database whose ledger table was missing refused to open (migration 7 indexes the table's rows); now the table is created again, empty, and the database migrated", () => {
+    upgraded(
+      6,
+      (raw) => raw.exec("DROP TABLE deliveries"),
+      (database, log) => {
+        expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
+        expect(log.lines.some((l) => l.level === "warn" && l.message.includes("delivery ledger table was missing"))).toBe(true);
+        const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100, clock: () => T0 });
+        ledger.record(entry(1, { body: Buffer.from('{"note":"after the repair avocet"}') }));
+        ledger.flush();
+        expect(ledger.list({ limit: 10, search: "avocet" })!.map((d) => d.id)).toEqual(["d-1"]);
+        ledger.close();
+      },
+    );
+  });
+
+  it("regression: a schema-5 database whose ledger table lacked a column refused to open; now it is dropped and created again at schema 5, then migrated, and runs are kept", () => {
+    upgraded(
+      5,
+      (raw) => {
+        raw.exec("INSERT INTO runs (id, seq, status, action, source, created_at) VALUES ('run-1', 1, 'succeeded', '{}', '{}', '2026-03-01T12:00:00Z')");
+        raw.exec("DROP TABLE deliveries; CREATE TABLE deliveries (id TEXT)");
+      },
+      (database, log) => {
+        expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
+        expect(log.lines.some((l) => l.level === "error" && l.message.includes("delivery ledger table") && l.message.includes("damaged"))).toBe(true);
+        expect(database.db.prepare("SELECT id FROM runs").all()).toEqual([{ id: "run-1" }]);
+        const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100, clock: () => T0 });
+        expect(ledger.count()).toBe(0);
+        ledger.record(entry(1, { body: Buffer.from('{"note":"godwit"}') }));
+        ledger.flush();
+        expect(ledger.list({ limit: 10, search: "godwit" })!.map((d) => d.id)).toEqual(["d-1"]);
+        expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
         ledger.close();
       },
     );

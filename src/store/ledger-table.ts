@@ -1,0 +1,87 @@
+/**
+ * The delivery ledger's table and its search index, made usable again at start when
+ * they are missing or damaged: the ledger is diagnostic, so a damaged one never stops
+ * the gateway (runs and idempotency records are kept). Each repair is one transaction:
+ * a crash or a full disk in the middle leaves the file as it was, to be repaired at the
+ * next start.
+ *   - Before the migrations (`repairLedgerBeforeMigrations`, database.ts): a database
+ *     written at an older schema whose `deliveries` table is missing or lacks a column
+ *     of that schema would fail the migrations that read the table (migration 7 indexes
+ *     its rows), and with them the whole start; the table is created again, empty, at
+ *     that schema, and the migrations go on.
+ *   - After them (`ensureLedgerTable`, ledger-store.ts): the table as the current schema
+ *     has it; and a search index that is missing or unusable while the rows are fine is
+ *     built again from the rows (migration 7's statement), keeping them.
+ *
+ * @example
+ *   repairLedgerBeforeMigrations(db, file, logger); // then migrate(db)
+ *   ensureLedgerTable(db, file, logger);            // then prepare the ledger's statements
+ */
+import type { ModuleLogger } from "../core/logger";
+import { LEDGER_INDEX_DELETE_SCHEMA, MIGRATIONS, SEARCH_INDEX_INSERT, searchIndexDelete } from "./migrations";
+import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
+
+/** The migration that creates `deliveries`; it and every later one concern only the ledger. */
+const LEDGER_FIRST_VERSION = 3;
+
+/** The columns of `deliveries` as the migrations up to `version` make it (read from an empty in-memory database). */
+function ledgerColumnsAt(version: number, driver: SqliteDatabase["driver"]): string[] {
+  const scratch = openSqlite(":memory:", {}, driver);
+  try {
+    for (const sql of MIGRATIONS.slice(0, version)) scratch.exec(sql);
+    return scratch.pragma("table_info(deliveries)").map((c) => (c as { name: string }).name);
+  } finally {
+    scratch.close();
+  }
+}
+
+/** What is wrong with `deliveries` for these columns: "missing", the error reading them, or undefined. */
+function tableProblem(db: SqliteDatabase, columns: readonly string[]): string | undefined {
+  if (!db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'deliveries'").get()) return "missing";
+  try {
+    db.prepare(`SELECT ${columns.join(", ")} FROM deliveries LIMIT 0`).all();
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** Drops the table and its index and creates them again, empty, as the migrations up to `version` make them; one transaction. */
+function recreate(db: SqliteDatabase, version: number): void {
+  db.transaction(() => {
+    db.exec("DROP TABLE IF EXISTS deliveries; DROP TABLE IF EXISTS deliveries_fts");
+    for (const sql of MIGRATIONS.slice(LEDGER_FIRST_VERSION - 1, version)) db.exec(sql);
+  }, "immediate")();
+}
+
+function report(problem: string, file: string, logger: ModuleLogger): void {
+  if (problem === "missing") logger.warn(`the delivery ledger table was missing from ${file}; it was created again, empty`, { database: file });
+  else logger.error(`the delivery ledger table in ${file} is damaged (${problem}); it was dropped and created again, empty (runs are not affected)`, { database: file });
+}
+
+/** Before `migrate()`: a ledger table the pending migrations could not read is created again at the database's own schema. */
+export function repairLedgerBeforeMigrations(db: SqliteDatabase, file: string, logger: ModuleLogger): void {
+  const version = db.pragmaValue("user_version") as number;
+  if (version < LEDGER_FIRST_VERSION || version >= MIGRATIONS.length) return;
+  const problem = tableProblem(db, ledgerColumnsAt(version, db.driver));
+  if (problem === undefined) return;
+  report(problem, file, logger);
+  recreate(db, version);
+}
+
+/** After `migrate()`: the table and its search index as the ledger's statements need them. */
+export function ensureLedgerTable(db: SqliteDatabase, file: string, columns: readonly string[], logger: ModuleLogger): void {
+  const problem = tableProblem(db, columns);
+  if (problem !== undefined) {
+    report(problem, file, logger);
+    recreate(db, MIGRATIONS.length);
+    return;
+  }
+  try {
+    db.prepare(SEARCH_INDEX_INSERT);
+    db.prepare(searchIndexDelete("SELECT 0"));
+  } catch (e) {
+    logger.error(`the delivery ledger's search index in ${file} is missing or damaged (${(e as Error).message}); it was built again from the stored rows`, { database: file });
+    db.transaction(() => db.exec(LEDGER_INDEX_DELETE_SCHEMA), "immediate")();
+  }
+}
