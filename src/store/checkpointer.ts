@@ -109,9 +109,12 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   const flag = new SharedArrayBuffer(4);
   const closed = new Int32Array(flag);
   let stopped = false;
+  /** Checkpoints were handed back to the connection (said once: a worker that failed to start also exits). */
+  let handedBack = false;
   let lastFailureLog = 0;
   const selfCheckpoint = (reason: string, error?: string): void => {
-    if (stopped || !db.open) return;
+    if (stopped || handedBack || !db.open) return;
+    handedBack = true;
     db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     logger.warn(`background WAL checkpoints ${reason}; the database connection checkpoints by itself again`, error ? { error } : {});
   };

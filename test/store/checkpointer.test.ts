@@ -58,6 +58,42 @@ describe("background WAL checkpoints", () => {
     }
   });
 
+  it("regression: a worker that cannot open the database warned twice (\"could not start\", then \"stopped\" when it exited); now once", async () => {
+    // The real Worker, observed: its instances are kept to wait for the exit.
+    const workers: import("node:worker_threads").Worker[] = [];
+    let start!: typeof startCheckpointer;
+    jest.isolateModules(() => {
+      jest.doMock("node:worker_threads", () => {
+        const actual = jest.requireActual<typeof import("node:worker_threads")>("node:worker_threads");
+        class ObservedWorker extends actual.Worker {
+          constructor(...args: ConstructorParameters<typeof actual.Worker>) {
+            super(...args);
+            workers.push(this);
+          }
+        }
+        return { ...actual, Worker: ObservedWorker };
+      });
+      start = (jest.requireActual("../../src/store/checkpointer") as typeof import("../../src/store/checkpointer")).startCheckpointer;
+    });
+    const db = openSqlite(path.join(tmp.dir, "own.sqlite"));
+    db.pragma("journal_mode = WAL");
+    const exited = new Promise((resolve) => {
+      const checkpoints = start({ db, file: path.join(tmp.dir, "missing", "nowhere.sqlite"), logger: log.logger });
+      workers[0]!.once("exit", () => setImmediate(() => resolve(checkpoints)));
+    });
+    const checkpoints = (await exited) as ReturnType<typeof startCheckpointer>;
+    try {
+      expect(log.lines.filter((l) => l.level === "warn").map((l) => l.message)).toEqual([
+        "background WAL checkpoints could not start; the database connection checkpoints by itself again",
+      ]);
+      expect(db.pragmaValue("wal_autocheckpoint")).toBe(1000);
+    } finally {
+      checkpoints.stop();
+      db.close();
+      jest.dontMock("node:worker_threads");
+    }
+  });
+
   it("stop() right after start waits for the worker to close its connection", () => {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     const file = database.file;
