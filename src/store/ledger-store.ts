@@ -86,6 +86,13 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   const insert = db.prepare(`INSERT INTO deliveries (${INSERT_COLUMNS}) VALUES (${INSERT_COLUMNS.split(",").map(() => "?").join(", ")})`);
   // The search index, written with the batch's rows (no trigger: migration 6).
   const index = db.prepare(SEARCH_INDEX_INSERT);
+  /**
+   * FTS5 keeps a statement's index terms in memory and writes them out at the next savepoint
+   * or at the commit: opening one (an empty nested transaction) writes them inside this
+   * write, so an index that cannot take them (damaged) fails the ledger's write alone, not
+   * the commit of the whole group with its runs.
+   */
+  const writeIndexOut = db.transaction(() => undefined);
   const pruner = createLedgerPruner(db, { retentionDays: options.retentionDays, maxEntries: options.maxEntries, clock });
   const folder = createRefusalFolder(db, refusedShare(options.maxEntries));
   /**
@@ -129,7 +136,9 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     }
     // The batch's rows are the only ones in seq's range: indexed in one statement.
     if (first !== undefined) index.run(first, last);
-    return { written, counts: pruner.needed(after) ? pruner.prune(after).counts : after };
+    const result = { written, counts: pruner.needed(after) ? pruner.prune(after).counts : after };
+    writeIndexOut();
+    return result;
   };
 
   function notify(batch: LedgerEntry[]): void {

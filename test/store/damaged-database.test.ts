@@ -6,7 +6,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { openSqlite, sqliteDriverName } from "../../src/store/sqlite-driver";
+import { openSqlite } from "../../src/store/sqlite-driver";
+import { DAMAGE_INDEX_SEGMENTS, writableShadowTables } from "../helpers/writable-shadow-tables";
 import { createLedgerStore } from "../../src/store/ledger-store";
 import { openPluginDatabase, DEFAULT_DATABASE_FILE } from "../../src/store/database";
 import { createSqliteRunStore } from "../../src/store/run-store";
@@ -110,7 +111,7 @@ describe("openPluginDatabase: damaged state", () => {
     database.close();
     // The index's blocks overwritten, by a connection allowed to write FTS5's own tables (the store's drivers are not).
     const raw = writableShadowTables(file);
-    raw.exec("UPDATE deliveries_fts_data SET block = randomblob(length(block)) WHERE id > 10");
+    raw.exec(DAMAGE_INDEX_SEGMENTS);
     raw.close();
     expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(/is damaged \(PRAGMA quick_check found \d+ problem\(s\), the first: fts5: .*"deliveries_fts"/);
   });
@@ -122,20 +123,6 @@ describe("openPluginDatabase: damaged state", () => {
     );
   });
 });
-
-/** A connection to `file` that may write FTS5's shadow tables (SQLite's defensive mode off), with the process's driver. */
-function writableShadowTables(file: string): { exec(sql: string): void; close(): void } {
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  if (sqliteDriverName() === "node:sqlite") {
-    const { DatabaseSync } = require("node:sqlite") as { DatabaseSync: new (f: string, o: { defensive: boolean }) => { exec(sql: string): void; close(): void } };
-    return new DatabaseSync(file, { defensive: false });
-  }
-  const Database = require("better-sqlite3") as new (f: string) => { exec(sql: string): void; close(): void; unsafeMode(on: boolean): void };
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  const db = new Database(file);
-  db.unsafeMode(true);
-  return db;
-}
 
 describe("checkWal", () => {
   it("does not count frames left over from before a checkpoint reset (other salts)", () => {

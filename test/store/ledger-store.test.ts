@@ -11,6 +11,7 @@ import { createLedgerStore, type LedgerEntry, type LedgerStore } from "../../src
 import { LEDGER_INDEX_DELETE_SCHEMA, MIGRATIONS, migrate } from "../../src/store/migrations";
 import { recordingLogger, tempDir } from "../helpers/temp-dir";
 import { until } from "../helpers/until";
+import { DAMAGE_INDEX_SEGMENTS, writableShadowTables } from "../helpers/writable-shadow-tables";
 
 const DAY = 86_400_000;
 const T0 = Date.parse("2026-03-01T12:00:00Z");
@@ -284,6 +285,56 @@ describe("ledger store", () => {
     await runScheduled();
     expect(ledger.list({ limit: 10, search: "egret" })!.map((d) => d.id)).toEqual(["d-2", "d-1"]);
     expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
+  });
+
+  it("a full database (SQLITE_FULL while a batch is written) drops the batch's rows and index entries together: the index stays what the rows give, and recording resumes", async () => {
+    ledger.close();
+    ledger = make({ maxEntries: 60 });
+    const big = (n: number) => Buffer.from(Array.from({ length: 300 }, (_, i) => `t${n}x${i}`).join(" "));
+    let n = 0;
+    let failed = 0;
+    const drifts: Array<ReturnType<typeof indexDrift>> = [];
+    for (let round = 0; round < 40; round++) {
+      // Every other round the file may grow by 0 to 6 pages only: some of those batches do not fit.
+      const pages = database.db.pragmaValue("page_count") as number;
+      database.db.pragma(`max_page_count = ${round % 2 === 0 ? pages + (round % 7) : 1_000_000}`);
+      const logged = log.lines.length;
+      for (let i = 0; i < 6; i++) ledger.record(entry(++n, { body: big(n), ...(i % 3 === 0 ? { refused: true, status: 429, client: "c" } : {}) }));
+      await runScheduled();
+      if (log.lines.slice(logged).some((l) => l.message.startsWith("delivery ledger write failed") && l.meta?.code === "SQLITE_FULL")) failed++;
+      database.db.pragma("max_page_count = 1000000");
+      const drift = indexDrift(database);
+      if (drift.missing.length + drift.stale.length > 0) drifts.push(drift);
+    }
+    expect(failed).toBeGreaterThan(0);
+    expect(drifts).toEqual([]);
+    expect(ledger.count()).toBe(60);
+    expect(ledger.list({ limit: 1, search: `t${n}x299` })!.map((d) => d.id)).toEqual([`d-${n}`]);
+  });
+
+  it("regression: a search index damaged while running failed the whole group commit, a run staged with the ledger's rows included (FTS5 wrote the rows' index terms only at the commit); now the ledger write fails alone", async () => {
+    ledger.close();
+    ledger = make({ maxEntries: 10_000 });
+    for (let batch = 0; batch < 3; batch++) {
+      for (let i = 0; i < 20; i++) ledger.record(entry(batch * 100 + i));
+      await runScheduled();
+    }
+    const raw = writableShadowTables(database.file);
+    raw.exec(DAMAGE_INDEX_SEGMENTS);
+    raw.close();
+    database.db.exec("CREATE TABLE other_work (x TEXT)");
+    const other = database.db.prepare("INSERT INTO other_work (x) VALUES ('run')");
+    const refused: string[] = [];
+    for (let k = 0; k < 40; k++) {
+      // The run first, the ledger's rows last in the group commit (ledger.flush() stages them and commits).
+      const run = database.batch.stage(() => other.run());
+      for (let i = 0; i < 5; i++) ledger.record(entry(1000 + k * 10 + i));
+      ledger.flush();
+      await run.catch((e: Error) => refused.push(e.message));
+    }
+    expect(log.lines.filter((l) => l.message.startsWith("delivery ledger write failed")).length).toBeGreaterThan(0);
+    expect(refused).toEqual([]);
+    expect(database.db.prepare("SELECT COUNT(*) AS n FROM other_work").get()).toEqual({ n: 40 });
   });
 
   it("the search index holds exactly what indexing the rows afresh gives, after folded 429s, batches run again write by write, and pruning by count, share and age", async () => {
