@@ -37,7 +37,7 @@ import { convertToIncrementalVacuum, reclaimFreePages } from "./vacuum";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
 import { createWriteBatch, type WriteBatch } from "./write-batch";
 import { startCheckpointer } from "./checkpointer";
-import { repairLedgerBeforeMigrations } from "./ledger-table";
+import { dropDamagedSearchIndex, repairLedgerBeforeMigrations } from "./ledger-table";
 
 export const DEFAULT_DATABASE_FILE = "inbound-webhooks.sqlite";
 
@@ -88,7 +88,10 @@ function refuseDamagedWal(file: string): void {
 
 /** Runs `PRAGMA quick_check`; logs its verdict and refuses a damaged database. */
 function quickCheck(db: SqliteDatabase, file: string, logger: ModuleLogger): void {
-  const problems = (db.pragma("quick_check") as Array<{ quick_check: string }>).map((r) => r.quick_check).filter((m) => m !== "ok");
+  const findings = () => (db.pragma("quick_check") as Array<{ quick_check: string }>).map((r) => r.quick_check).filter((m) => m !== "ok");
+  let problems = findings();
+  // A damaged search index of the (diagnostic) ledger is dropped and built again from its rows: no reason to refuse the start.
+  if (dropDamagedSearchIndex(db, problems, file, logger)) problems = findings();
   if (problems.length === 0) {
     logger.info("plugin database quick_check: ok", { database: file });
     return;

@@ -59,6 +59,23 @@ function report(problem: string, file: string, logger: ModuleLogger): void {
   else logger.error(`the delivery ledger table in ${file} is damaged (${problem}); it was dropped and created again, empty (runs are not affected)`, { database: file });
 }
 
+/** What FTS5's part of `PRAGMA quick_check` names when the ledger's search index is damaged. */
+const INDEX_FINDING = 'table "deliveries_fts"';
+
+/**
+ * At open, before `migrate()`: when every problem `PRAGMA quick_check` found is in the
+ * ledger's search index, the index is dropped (it is built again from the rows by migration
+ * 7 or `ensureLedgerTable`) and true returned, so a damaged index does not refuse the start.
+ * Not before schema 5, whose migration reads the index.
+ */
+export function dropDamagedSearchIndex(db: SqliteDatabase, problems: readonly string[], file: string, logger: ModuleLogger): boolean {
+  if (problems.length === 0 || !problems.every((p) => p.includes(INDEX_FINDING))) return false;
+  if ((db.pragmaValue("user_version") as number) < 5) return false;
+  logger.error(`the delivery ledger's search index in ${file} is damaged (PRAGMA quick_check: ${problems[0]}); it was dropped and is built again from the stored rows`, { database: file });
+  db.exec("DROP TABLE deliveries_fts");
+  return true;
+}
+
 /** Before `migrate()`: a ledger table the pending migrations could not read is created again at the database's own schema. */
 export function repairLedgerBeforeMigrations(db: SqliteDatabase, file: string, logger: ModuleLogger): void {
   const version = db.pragmaValue("user_version") as number;

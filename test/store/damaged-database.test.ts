@@ -101,11 +101,11 @@ describe("openPluginDatabase: damaged state", () => {
     );
   });
 
-  it("refuses a database whose ledger search index is damaged inside (its blocks unreadable), as PRAGMA quick_check reports it", () => {
-    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
-    const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries: 1000 });
+  it("regression: a damaged ledger search index (its blocks unreadable, found by PRAGMA quick_check) refused the whole start; now the index is dropped and built again from the rows, which are kept", () => {
+    let database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    let ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries: 1000 });
     for (let i = 0; i < 50; i++) {
-      ledger.record({ id: `d-${i}`, receivedAt: Date.now(), method: "POST", url: "/hooks/wake", hook: "wake", client: "::1", status: 200, latencyMs: 1, runIds: [], headers: {}, body: Buffer.from(`{"word":"w${i}"}`) });
+      ledger.record({ id: `d-${i}`, receivedAt: Date.now(), method: "POST", url: "/hooks/wake", hook: "wake", client: "::1", status: 200, latencyMs: 1, runIds: [], headers: {}, body: Buffer.from(`{"word":"w${i} heron"}`) });
     }
     ledger.close();
     database.close();
@@ -113,7 +113,18 @@ describe("openPluginDatabase: damaged state", () => {
     const raw = writableShadowTables(file);
     raw.exec(DAMAGE_INDEX_SEGMENTS);
     raw.close();
-    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(/is damaged \(PRAGMA quick_check found \d+ problem\(s\), the first: fts5: .*"deliveries_fts"/);
+    database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    try {
+      expect(log.lines.some((l) => l.level === "error" && /search index in .* is damaged \(PRAGMA quick_check: fts5: .*"deliveries_fts"\); it was dropped and is built again from the stored rows$/.test(l.message))).toBe(true);
+      ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries: 1000 });
+      expect(ledger.count()).toBe(50);
+      expect(ledger.list({ limit: 100, search: "heron" })).toHaveLength(50);
+      expect(ledger.list({ limit: 100, search: "w7" })!.map((d) => d.id)).toEqual(["d-7"]);
+      expect(database.db.pragma("quick_check")).toEqual([{ quick_check: "ok" }]);
+      ledger.close();
+    } finally {
+      database.close();
+    }
   });
 
   it("refuses a file that is not a database, naming it", () => {
