@@ -337,7 +337,7 @@ describe("ledger store", () => {
     expect(database.db.prepare("SELECT COUNT(*) AS n FROM other_work").get()).toEqual({ n: 40 });
   });
 
-  it("the search index holds exactly what indexing the rows afresh gives, after folded 429s, batches run again write by write, and pruning by count, share and age", async () => {
+  it("the search index holds exactly what indexing the rows afresh gives, after folded 429s, batches run again write by write, bodies that are not UTF-8, and pruning by count, share and age", async () => {
     ledger.close();
     ledger = make({ maxEntries: 20, retentionDays: 1 });
     database.db.exec("CREATE TABLE other_work (x INTEGER CHECK (x > 0))");
@@ -352,7 +352,9 @@ describe("ledger store", () => {
         const kind = n % 4;
         const over: Partial<LedgerEntry> =
           kind === 0 || kind === 3 ? { refused: true, status: 429, client: `c${n % 2}`, hook: `h${n % 5}`, event: `e${n}` } : kind === 1 ? { refused: true, status: 401, client: `c${n}` } : { event: `ev${n}` };
-        ledger.record(entry(n, { receivedAt: now + i * 1000, body: Buffer.from(`{"word":"w${n}"}`), ...over }));
+        // Some bodies are not UTF-8 or hold a NUL: indexed and taken out as the same text all the same.
+        const body = n % 5 === 0 ? Buffer.concat([Buffer.from(`w${n} `), Buffer.from([0xff, 0xfe, 0x00, 0xc3]), Buffer.from(` v${n}`)]) : Buffer.from(`{"word":"w${n}"}`);
+        ledger.record(entry(n, { receivedAt: now + i * 1000, body, ...over }));
       }
       // A failing write in the same group commit: the batch runs again, each write in its savepoint.
       if (round % 3 === 0) void database.batch.stage(() => other.run(-1)).catch(() => undefined);
