@@ -4,7 +4,8 @@
  * ledger a small, bounded row:
  *   - no body, ever (whatever `storeBodies` says);
  *   - the headers kept only up to REFUSED_HEADERS_BYTES (each value cut to
- *     REFUSED_VALUE_CHARS), the URL up to REFUSED_URL_CHARS;
+ *     REFUSED_VALUE_CHARS), the URL and the hook name (a part of it) each up to
+ *     REFUSED_URL_CHARS;
  *   - a throttled client's repeated 429s are one row counting them (`times`, `last_at`),
  *     as long as they keep coming (a pause longer than FOLD_WINDOW_MS starts a new row).
  * Their number is bounded by ledger-prune.ts (a share of `maxEntries`).
@@ -24,7 +25,7 @@ export const FOLD_WINDOW_MS = 10 * 60_000;
 
 const cutTo = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-/** The row actually kept for a refused request: no body, bounded headers and URL. */
+/** The row actually kept for a refused request: no body, bounded headers, URL and hook name. */
 export function refusedEntry(e: LedgerEntry): LedgerEntry {
   const headers: Record<string, string> = {};
   let bytes = 2;
@@ -39,7 +40,7 @@ export function refusedEntry(e: LedgerEntry): LedgerEntry {
     bytes += size;
   }
   const { body: _body, ...rest } = e;
-  return { ...rest, url: cutTo(e.url, REFUSED_URL_CHARS), headers, refused: true };
+  return { ...rest, url: cutTo(e.url, REFUSED_URL_CHARS), ...(e.hook !== undefined ? { hook: cutTo(e.hook, REFUSED_URL_CHARS) } : {}), headers, refused: true };
 }
 
 export interface RefusalFolder {

@@ -119,6 +119,15 @@ describe("ledger: requests refused before authentication", () => {
     expect(countWhere("body IS NOT NULL AND refused = 1")).toBe(0);
   });
 
+  it("regression: a refused row kept the hook name of a long path whole (a flood of long unauthenticated paths stored about 16 KB a row)", async () => {
+    const hook = `a/${"b".repeat(15_000)}`;
+    ledger.record(refusal(1, { hook, url: `/hooks/${hook}` }));
+    await flush();
+    const stored = ledger.get("bad-1")!;
+    expect(stored.hook).toBe(`${hook.slice(0, REFUSED_URL_CHARS)}…`);
+    expect(stored.url.length).toBeLessThanOrEqual(REFUSED_URL_CHARS + 1);
+  });
+
   it("a throttled client's repeated 429s are one row counting them, across writes; another client, or a 401, gets its own row", async () => {
     const throttled = (n: number, client = "198.51.100.7") =>
       refusal(n, { id: `slow-${n}`, client, status: 429, code: "too_many_requests", receivedAt: T0 + n * 1000 });
