@@ -10,27 +10,17 @@
  * The whole plugin (router → ledger in SQLite, logs through the plugin's logger) on the
  * fake host, served on a real port.
  */
-import http from "node:http";
 import request from "supertest";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 import { until } from "../helpers/until";
-import { serve, type Served } from "./support/raw-http";
+import { postRequestTarget, serve, type Served } from "./support/raw-http";
 
 const AUTH = { Authorization: `Bearer ${TEST_TOKEN}` };
 const PASSWORD = "hunter2-correct-horse";
 
 /** A POST whose request line is `http://alice:<PASSWORD>@127.0.0.1:<port><path>`; resolves with the status. */
-function postWithUserinfo(port: number, path: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const target = `http://alice:${PASSWORD}@127.0.0.1:${port}${path}`;
-    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: target, headers: { ...headers, "Content-Type": "application/json" } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", reject);
-    req.end(JSON.stringify({ subject: "disk almost full" }));
-  });
-}
+const postWithUserinfo = async (port: number, path: string, headers: Record<string, string>): Promise<number> =>
+  (await postRequestTarget(port, `http://alice:${PASSWORD}@127.0.0.1:${port}${path}`, { ...headers, "Content-Type": "application/json" }, JSON.stringify({ subject: "disk almost full" }))).status;
 
 describe("a password in a proxy-form URL reaches the ledger and the log", () => {
   let h: PluginApp;

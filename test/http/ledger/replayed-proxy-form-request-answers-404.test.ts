@@ -8,28 +8,16 @@
  *
  * The whole plugin (router → ledger in SQLite → replay) on the fake host, served on a real port.
  */
-import http from "node:http";
 import request from "supertest";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
 import { until } from "../../helpers/until";
-import { serve, type Served } from "../support/raw-http";
+import { postRequestTarget, serve, type Served } from "../support/raw-http";
 
 const AUTH = { Authorization: `Bearer ${TEST_TOKEN}` };
 
-/** A POST whose request line carries the absolute URL (http.request sends `path` as given). */
-function postAbsoluteForm(port: number, path: string, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const target = `http://127.0.0.1:${port}${path}`;
-    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: target, headers: { ...AUTH, "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)) } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+/** A POST whose request line carries the absolute URL of `path`. */
+const postAbsoluteForm = (port: number, path: string, body: string) =>
+  postRequestTarget(port, `http://127.0.0.1:${port}${path}`, { ...AUTH, "Content-Type": "application/json" }, body);
 
 describe("a replayed proxy-form (absolute URL) request answered 404", () => {
   let h: PluginApp;

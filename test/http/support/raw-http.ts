@@ -40,6 +40,24 @@ function post(opts: { port: number; path: string; headers?: Record<string, strin
   return http.request({ host: "127.0.0.1", port: opts.port, method: "POST", path: opts.path, headers: { ...(opts.headers ?? {}), ...framing } });
 }
 
+/**
+ * A POST to 127.0.0.1:`port` whose request line carries `target` as given, e.g. an
+ * absolute-form URL (`POST http://host/hooks/x`, as a forward proxy sends it); resolves
+ * with the answer's status and body text.
+ */
+export function postRequestTarget(port: number, target: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: target, headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 /** Records the response's status, headers and body text into `result`; `onEnd` runs when it has been read. */
 function record(res: http.IncomingMessage, result: RawResult, onEnd: () => void): void {
   result.status = res.statusCode;
