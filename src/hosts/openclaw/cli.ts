@@ -11,6 +11,7 @@
  */
 import type { Command } from "commander";
 import type { CliRegistrar } from "../../host-contract/host-api";
+import { renameProblemKeys, SECTION_KEY } from "./config-snapshot";
 
 /** The root command of the plugin in OpenClaw's CLI. */
 export const OPENCLAW_CLI_ROOT = "inbound-webhooks";
@@ -22,14 +23,47 @@ export const OPENCLAW_CLI_DESCRIPTOR = {
   hasSubcommands: true,
 } as const;
 
-/** `program` where the plugin's `command("webhooks")` creates OpenClaw's `inbound-webhooks` root instead. */
-function underOwnRoot(program: Command): Command {
+/** What `mail setup` answers inside OpenClaw (SPEC §15: a clear error, never a silent no-op). */
+export const MAIL_SETUP_NOT_AVAILABLE = `${OPENCLAW_CLI_ROOT} mail setup is not available inside OpenClaw (it writes the embedded gateway's config file): write ${SECTION_KEY}.mail into OpenClaw's config by hand (docs/mail.md).`;
+
+/**
+ * A sentence of the plugin's commands in OpenClaw's terms: its section's keys
+ * (`hooks.enabled` → `plugins.entries.inbound-webhooks.config.enabled`) and OpenClaw's
+ * command for starting the gateway instead of the embedded gateway's `gateway start`.
+ */
+export function inOpenClawCliTerms(text: string): string {
+  return renameProblemKeys(text).replaceAll("`gateway start`", "`openclaw gateway run`");
+}
+
+/** `setup` under `mail` of the plugin's root, refusing with MAIL_SETUP_NOT_AVAILABLE (`--json`: also as JSON on stdout). */
+function refuseMailSetup(root: Command): void {
+  const setup = root.commands.find((c) => c.name() === "mail")?.commands.find((c) => c.name() === "setup");
+  if (!setup) return;
+  setup.description(`Not available inside OpenClaw: write ${SECTION_KEY}.mail by hand (docs/mail.md)`);
+  setup.action((flags: { json?: boolean }) => {
+    if (flags.json) setup.configureOutput().writeOut?.(`${JSON.stringify({ ok: false, code: "not_available", error: MAIL_SETUP_NOT_AVAILABLE }, null, 2)}\n`);
+    setup.showHelpAfterError(false);
+    setup.error(MAIL_SETUP_NOT_AVAILABLE, { exitCode: 1, code: "inbound-webhooks.mail.setup.not_available" });
+  });
+}
+
+/**
+ * `program` where the plugin's `command("webhooks")` creates OpenClaw's `inbound-webhooks`
+ * root instead; its error output (inherited by every subcommand) is put in OpenClaw's terms.
+ */
+function underOwnRoot(program: Command, roots: Command[]): Command {
   return new Proxy(program, {
     get(target, prop, receiver) {
       if (prop !== "command") return Reflect.get(target, prop, receiver);
       return (nameAndArgs: string, ...rest: unknown[]) => {
-        const name = nameAndArgs.trim() === "webhooks" ? OPENCLAW_CLI_ROOT : nameAndArgs;
-        return (target.command as (...a: unknown[]) => Command).call(target, name, ...rest);
+        const own = nameAndArgs.trim() === "webhooks";
+        const cmd = (target.command as (...a: unknown[]) => Command).call(target, own ? OPENCLAW_CLI_ROOT : nameAndArgs, ...rest);
+        if (own) {
+          const writeErr = cmd.configureOutput().writeErr ?? ((s: string) => void process.stderr.write(s));
+          cmd.configureOutput({ writeErr: (s) => writeErr(inOpenClawCliTerms(s)) });
+          roots.push(cmd);
+        }
+        return cmd;
       };
     },
   });
@@ -37,6 +71,8 @@ function underOwnRoot(program: Command): Command {
 
 /** Adds the plugin's commands to OpenClaw's program. */
 export function addToOpenClawCli(program: Command, registrars: readonly CliRegistrar[]): void {
-  const own = underOwnRoot(program);
+  const roots: Command[] = [];
+  const own = underOwnRoot(program, roots);
   for (const register of registrars) register(own);
+  for (const root of roots) refuseMailSetup(root);
 }

@@ -10,7 +10,7 @@
  * `transformsDir` `webhooks/transforms` (OpenClaw keeps its own hook handlers in
  * `hooks/`). Beside it, the few host keys the plugin reads: the agent timeout
  * (OpenClaw's own `agents.defaults.timeoutSeconds`), the gateway's port (for
- * `openclaw webhooks …`, which talk to the running gateway over loopback) and its
+ * `openclaw inbound-webhooks …`, which talk to the running gateway over loopback) and its
  * token (the hook token must differ from it).
  *
  * @example
@@ -42,7 +42,7 @@ export function openClawSnapshot(openclaw: Readonly<Record<string, unknown>>, pl
   const port = typeof gateway.port === "number" ? gateway.port : OPENCLAW_DEFAULT_PORT;
   return {
     hooks: { ...OPENCLAW_DEFAULTS, ...section(pluginConfig) },
-    // OpenClaw's gateway.bind is a mode (loopback, lan, …); `openclaw webhooks …` run on the gateway's host and use loopback.
+    // OpenClaw's gateway.bind is a mode (loopback, lan, …); `openclaw inbound-webhooks …` run on the gateway's host and use loopback.
     gateway: { bind: "127.0.0.1", port, ...(typeof auth.token === "string" ? { auth: { token: auth.token } } : {}) },
     agents: { defaults: typeof defaults.timeoutSeconds === "number" ? { timeoutSeconds: defaults.timeoutSeconds } : {} },
   };

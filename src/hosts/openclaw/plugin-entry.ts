@@ -35,7 +35,8 @@ export const NOT_AVAILABLE_IN_OPENCLAW = [
   "`thinking` on a run (OpenClaw's subagent runtime takes none: runs use the agent's configured thinking level)",
   "cancelling a run (a run the plugin stopped waiting for ends under OpenClaw's agents.defaults.timeoutSeconds)",
   "persisted main-session events (OpenClaw keeps pending system events in memory until the next heartbeat)",
-  "the dashboard and /metrics (they are the embedded gateway's; use `openclaw webhooks deliveries|runs …` and the hooks API)",
+  "the dashboard and /metrics (they are the embedded gateway's; use `openclaw inbound-webhooks deliveries|runs …` and the hooks API)",
+  "`mail setup` (it writes the embedded gateway's config file: write plugins.entries.inbound-webhooks.config.mail by hand)",
   "preset plugins (presets contributed by other plugins)",
 ];
 
