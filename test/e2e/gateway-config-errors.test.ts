@@ -201,6 +201,15 @@ describe("gateway e2e: every problem of the gateway and of every plugin in one s
     expect(await startFailsWith(file)).toEqual([`gateway: invalid config ${file}: gateway.port must be an integer`, `gateway: invalid config ${file}: hooks.maxBodyBytes must be at least 1`]);
   });
 
+  it("two unknown presets are both named (was: one per start)", async () => {
+    const file = writeConfig(JSON.stringify({ hooks: { enabled: true, token: "0123456789abcdef0123", presets: ["mial", "github", "gitlab"], github: {} } }));
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: hooks.presets[0] names an unknown preset "mial"; available presets: mail, github`,
+      `gateway: invalid config ${file}: hooks.github.secret is required when hooks.presets includes "github" (hooks.presets[1])`,
+      `gateway: invalid config ${file}: hooks.presets[2] names an unknown preset "gitlab"; available presets: mail, github`,
+    ]);
+  });
+
   it('action "wakey" names the action it saw, and nothing about messageTemplate', async () => {
     const file = writeConfig(JSON.stringify({ hooks: { enabled: true, token: "0123456789abcdef0123", mappings: [{ match: { path: "x" }, action: "wakey" }] } }));
     expect(await startFailsWith(file)).toEqual([`gateway: invalid config ${file}: hooks.mappings[0].action must be one of: wake, agent (got "wakey")`]);

@@ -13,7 +13,7 @@ import type { HookPresetContribution } from "../../host-contract/host-api";
 import type { CompiledMapping } from "../compiled-mapping";
 import { compileTemplateMapping } from "../template-mapping";
 import { createMailPresetMappings, MAIL_PRESET_NAME } from "./mail-preset";
-import { createGithubPresetMappings, GITHUB_PRESET_NAME } from "./github-preset";
+import { createGithubPresetMappings, GITHUB_PRESET_NAME, githubSecretProblem } from "./github-preset";
 
 /** Presets implemented in code by this plugin. */
 const BUILT_IN = [MAIL_PRESET_NAME, GITHUB_PRESET_NAME];
@@ -48,25 +48,38 @@ function compileContributed(contribution: HookPresetContribution, logger: Module
   return compiled;
 }
 
-/** The mappings of every enabled preset, in `hooks.presets` order. Throws ConfigError. */
+/** The problem of `hooks.presets[i]` naming `name` when no preset (or more than one plugin's) has that name. */
+function presetNameProblem(name: string, i: number, contributions: readonly HookPresetContribution[]): string | undefined {
+  if (BUILT_IN.includes(name)) return undefined;
+  const offers = contributions.filter((c) => c.pluginId !== SELF_PLUGIN_ID && c.name === name);
+  if (offers.length === 0) return `hooks.presets[${i}] names an unknown preset "${name}"; available presets: ${availablePresetNames(contributions).join(", ")}`;
+  if (offers.length > 1) return `hooks.presets[${i}]: preset "${name}" is contributed by more than one plugin (${offers.map((c) => c.pluginId).join(", ")}); disable all but one`;
+  return undefined;
+}
+
+/** Every problem of the enabled presets' names and their settings (`hooks.github.secret`), in `hooks.presets` order. */
+function presetProblems(names: readonly unknown[], github: { secret?: unknown } | undefined, contributions: readonly HookPresetContribution[]): string[] {
+  return names.flatMap((name, i) => {
+    if (typeof name !== "string") return [];
+    const problem = name === GITHUB_PRESET_NAME ? githubSecretProblem(github, i) : presetNameProblem(name, i, contributions);
+    return problem === undefined ? [] : [problem];
+  });
+}
+
+/** The mappings of every enabled preset, in `hooks.presets` order. Throws one ConfigError naming every preset problem. */
 export function compilePresets(config: HooksConfig, contributions: readonly HookPresetContribution[], logger: ModuleLogger): CompiledMapping[] {
+  const problems = presetProblems(config.presets, config.github, contributions);
+  if (problems.length > 0) throw new ConfigError(problems.join("\n"));
   const foreign = contributions.filter((c) => c.pluginId !== SELF_PLUGIN_ID);
   const out: CompiledMapping[] = [];
   // hooks.presets lists each name once (the config schema refuses a repeat).
   config.presets.forEach((name, i) => {
-    const offers = foreign.filter((c) => c.name === name);
     if (BUILT_IN.includes(name)) {
-      for (const c of offers) logger.warn("a plugin contributes a preset named like the built-in one; the built-in preset is used", { preset: name, pluginId: c.pluginId });
+      for (const c of foreign.filter((f) => f.name === name)) logger.warn("a plugin contributes a preset named like the built-in one; the built-in preset is used", { preset: name, pluginId: c.pluginId });
       out.push(...(name === MAIL_PRESET_NAME ? createMailPresetMappings(config) : createGithubPresetMappings(config, i)));
       return;
     }
-    if (offers.length === 0) {
-      throw new ConfigError(`hooks.presets[${i}] names an unknown preset "${name}"; available presets: ${availablePresetNames(contributions).join(", ")}`);
-    }
-    if (offers.length > 1) {
-      throw new ConfigError(`hooks.presets[${i}]: preset "${name}" is contributed by more than one plugin (${offers.map((c) => c.pluginId).join(", ")}); disable all but one`);
-    }
-    out.push(...compileContributed(offers[0], logger));
+    out.push(...compileContributed(foreign.find((c) => c.name === name)!, logger));
   });
   return out;
 }

@@ -17,10 +17,15 @@ import { decideGithubEvent } from "./github/github-event";
 export const GITHUB_PRESET_NAME = "github";
 export const GITHUB_PRESET_DESCRIPTION = "GitHub webhooks (verified with hooks.github.secret): push, pull requests, issues, comments, reviews, releases, failed workflow runs, check suites.";
 
+/** The problem of the `github` preset at `hooks.presets[index]` when `hooks.github.secret` is not given (one rule: start and the raw-config check). */
+export function githubSecretProblem(github: { secret?: unknown } | undefined, index: number): string | undefined {
+  return github?.secret === undefined ? `hooks.github.secret is required when hooks.presets includes "github" (hooks.presets[${index}])` : undefined;
+}
+
 /** The compiled mapping of the `github` preset; throws ConfigError without `hooks.github.secret`. */
 export function createGithubPresetMappings(config: Pick<HooksConfig, "github">, index: number): CompiledMapping[] {
   const github: GithubConfig | undefined = config.github;
-  if (github?.secret === undefined) throw new ConfigError(`hooks.github.secret is required when hooks.presets includes "github" (hooks.presets[${index}])`);
+  if (github?.secret === undefined) throw new ConfigError(githubSecretProblem(github, index)!);
   const id = GITHUB_PRESET_NAME;
   return [
     {
