@@ -26,6 +26,21 @@ it("a mistyped command line still gets the usage hint", async () => {
   expect(r.stderr).toContain("(run with --help for usage)");
 });
 
+// A command group without its subcommand is a mistyped command line: the usage on stderr and exit 1
+// (was: exit 0, so `gateway webhooks deliveries` in a script "succeeded" with nothing on stdout).
+it.each([[[]], [["plugins"]], [["webhooks"]], [["webhooks", "deliveries"]], [["webhooks", "runs"]], [["webhooks", "mail"]]])("gateway %j without a subcommand prints the usage on stderr and exits 1 (was: exit 0)", async (args) => {
+  const r = await runGatewayCli(args);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toMatch(/^Usage: gateway/);
+});
+
+it.each([[["help", "webhooks"]], [["webhooks", "--help"]], [["webhooks", "deliveries", "help", "list"]]])("gateway %j (asked for help) prints the usage on stdout and exits 0", async (args) => {
+  const r = await runGatewayCli(args);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/^Usage: gateway webhooks/);
+});
+
 describe("gateway e2e: CLI answers", () => {
   const gateway = gatewayPerTest();
   let gw: GatewayProcess;

@@ -109,7 +109,8 @@ export async function main(argv: readonly string[], io: MainIo = {}): Promise<nu
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) {
-      return e.code === "commander.helpDisplayed" || e.code === "commander.help" || e.code === "commander.version" ? 0 : e.exitCode || 1;
+      // `commander.help` carries its own code: 0 for `help <command>`, 1 for a command group run without its subcommand (usage on stderr).
+      return e.code === "commander.helpDisplayed" || e.code === "commander.version" ? 0 : e.code === "commander.help" ? e.exitCode : e.exitCode || 1;
     }
     if (e instanceof GatewayConfigError || e instanceof CliError) {
       for (const line of errorLines(e)) err(`gateway: ${line}`);
