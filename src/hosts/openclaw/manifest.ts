@@ -8,8 +8,8 @@
  * the section is `plugins.entries.inbound-webhooks.config`; `enabled` defaults to
  * true and `path` to `/webhooks`; `transformsDir` to `webhooks/transforms`; and the
  * token is not required by the schema (a plugin entry without a token must not stop
- * OpenClaw's gateway from starting: the plugin's start fails instead, naming
- * `plugins.entries.inbound-webhooks.config.token`, and its route answers 503).
+ * OpenClaw's gateway from starting: the plugin's registration fails instead, naming
+ * `plugins.entries.inbound-webhooks.config.token` in OpenClaw's log; no route is served).
  * uiHints are plugin.json's, with keys relative to the section; `cliCommands` and
  * `activation.onCommands` name the plugin's CLI root (`openclaw inbound-webhooks`).
  *
