@@ -32,7 +32,17 @@ export const MAIL_SETUP_NOT_AVAILABLE = `${OPENCLAW_CLI_ROOT} mail setup is not 
  * command for starting the gateway instead of the embedded gateway's `gateway start`.
  */
 export function inOpenClawCliTerms(text: string): string {
-  return renameProblemKeys(text).replaceAll("`gateway start`", "`openclaw gateway run`");
+  return renameProblemKeys(text).replaceAll("`gateway start`", "`openclaw gateway run`").replace(/^webhooks(?=[ :])/gm, OPENCLAW_CLI_ROOT);
+}
+
+/**
+ * Every command under `root` fails in OpenClaw's terms: the message of `cmd.error()` is
+ * both what commander prints and the error OpenClaw reports again as its "Reason".
+ */
+function failInOpenClawTerms(root: Command): void {
+  const error = root.error.bind(root);
+  root.error = (message, opts) => error(inOpenClawCliTerms(message), opts);
+  for (const sub of root.commands) failInOpenClawTerms(sub);
 }
 
 /** `setup` under `mail` of the plugin's root, refusing with MAIL_SETUP_NOT_AVAILABLE (`--json`: also as JSON on stdout). */
@@ -47,10 +57,7 @@ function refuseMailSetup(root: Command): void {
   });
 }
 
-/**
- * `program` where the plugin's `command("webhooks")` creates OpenClaw's `inbound-webhooks`
- * root instead; its error output (inherited by every subcommand) is put in OpenClaw's terms.
- */
+/** `program` where the plugin's `command("webhooks")` creates OpenClaw's `inbound-webhooks` root instead (collected in `roots`). */
 function underOwnRoot(program: Command, roots: Command[]): Command {
   return new Proxy(program, {
     get(target, prop, receiver) {
@@ -58,11 +65,7 @@ function underOwnRoot(program: Command, roots: Command[]): Command {
       return (nameAndArgs: string, ...rest: unknown[]) => {
         const own = nameAndArgs.trim() === "webhooks";
         const cmd = (target.command as (...a: unknown[]) => Command).call(target, own ? OPENCLAW_CLI_ROOT : nameAndArgs, ...rest);
-        if (own) {
-          const writeErr = cmd.configureOutput().writeErr ?? ((s: string) => void process.stderr.write(s));
-          cmd.configureOutput({ writeErr: (s) => writeErr(inOpenClawCliTerms(s)) });
-          roots.push(cmd);
-        }
+        if (own) roots.push(cmd);
         return cmd;
       };
     },
@@ -74,5 +77,8 @@ export function addToOpenClawCli(program: Command, registrars: readonly CliRegis
   const roots: Command[] = [];
   const own = underOwnRoot(program, roots);
   for (const register of registrars) register(own);
-  for (const root of roots) refuseMailSetup(root);
+  for (const root of roots) {
+    refuseMailSetup(root);
+    failInOpenClawTerms(root);
+  }
 }

@@ -19,7 +19,8 @@ import { tempDir } from "../../helpers/temp-dir";
 const TOKEN = "our-hook-token-0123456789";
 
 interface Cli {
-  run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** `reason`: the thrown error's message, which OpenClaw prints again as "Reason: …". */
+  run(args: string[]): Promise<{ code: number; stdout: string; stderr: string; reason?: string }>;
   services: OpenClawService[];
   logs: string[];
 }
@@ -63,7 +64,7 @@ function openClawCli(stateDir: string, pluginConfig: Record<string, unknown>): C
         return { code: 0, stdout, stderr };
       } catch (e) {
         if (!(e instanceof CommanderError)) throw e;
-        return { code: e.exitCode, stdout, stderr };
+        return { code: e.exitCode, stdout, stderr, reason: e.message };
       }
     },
   };
@@ -109,16 +110,21 @@ describe("openclaw inbound-webhooks …", () => {
     const r = await cli.run(["inbound-webhooks", "deliveries", "list"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("http://127.0.0.1:9/webhooks");
-    expect(r.stderr).not.toContain("`gateway start`");
-    expect(r.stderr).toContain("`openclaw gateway run`");
+    for (const text of [r.stderr, r.reason]) {
+      expect(text).not.toContain("`gateway start`");
+      expect(text).toContain("`openclaw gateway run`");
+      expect(text).toMatch(/^inbound-webhooks: the gateway is not reachable at/);
+    }
   });
 
   it("hooks switched off: the sentence named hooks.enabled; it names OpenClaw's key", async () => {
     const cli = openClawCli(state.dir, { token: TOKEN, enabled: false });
     const r = await cli.run(["inbound-webhooks", "runs", "list"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).not.toMatch(/(^|[^.])hooks\.enabled/);
-    expect(r.stderr).toContain("plugins.entries.inbound-webhooks.config.enabled is not true");
+    for (const text of [r.stderr, r.reason]) {
+      expect(text).not.toMatch(/(^|[^.])hooks\.enabled/);
+      expect(text).toContain("plugins.entries.inbound-webhooks.config.enabled is not true");
+    }
   });
 
   it("the start notice named `openclaw webhooks` (OpenClaw's Gmail helpers); it names `openclaw inbound-webhooks`", async () => {
