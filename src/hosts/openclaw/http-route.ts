@@ -13,6 +13,26 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import type { HttpRouteRegistration } from "../../host-contract/host-api";
 import type { OpenClawHttpRoute } from "./openclaw-api";
+import { section, SECTION_KEY } from "./config-snapshot";
+
+/** OpenClaw's own hooks path when its hooks are on (`hooks.enabled`; `hooks.path`, default `/hooks`, without a trailing `/`). */
+function openClawHooksPath(config: Readonly<Record<string, unknown>>): string | undefined {
+  const hooks = section(config.hooks);
+  if (hooks.enabled !== true) return undefined;
+  const trimmed = (typeof hooks.path === "string" ? hooks.path : "/hooks").trim().replace(/^\/+|\/+$/g, "");
+  return `/${trimmed}`;
+}
+
+/**
+ * The problem of a route prefix inside OpenClaw's own hooks path: OpenClaw answers every
+ * request there before any plugin route, so the plugin would be registered and never
+ * reached (SPEC §3: the path must not collide with the gateway's routes). Undefined when free.
+ */
+export function hooksPathCollision(prefix: string, config: Readonly<Record<string, unknown>>): string | undefined {
+  const theirs = openClawHooksPath(config);
+  if (theirs === undefined || (theirs !== "/" && prefix !== theirs && !prefix.startsWith(`${theirs}/`))) return undefined;
+  return `${SECTION_KEY}.path "${prefix}" is inside OpenClaw's own hooks path "${theirs}" (hooks.path), which OpenClaw answers before any plugin route; choose another path, e.g. "/webhooks"`;
+}
 
 function trustedProxies(config: Readonly<Record<string, unknown>>): string[] {
   const gateway = config.gateway;

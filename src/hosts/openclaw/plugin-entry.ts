@@ -21,7 +21,7 @@ import type { OpenClawPluginApi, OpenClawRuntime } from "./openclaw-api";
 import { openClawSnapshot, PLUGIN_ID, section } from "./config-snapshot";
 import { createOpenClawHostRuntime } from "./host-runtime";
 import { openClawLogger } from "./host-logger";
-import { openClawRoute } from "./http-route";
+import { hooksPathCollision, openClawRoute } from "./http-route";
 import { bridgeServices, inOpenClawTerms } from "./services";
 import { createServiceScope } from "./service-scope";
 import { addToOpenClawCli, OPENCLAW_CLI_DESCRIPTOR } from "./cli";
@@ -102,6 +102,8 @@ export function register(api: OpenClawPluginApi): void {
   } catch (e) {
     throw inOpenClawTerms(e);
   }
+  const collisions = routes.flatMap((route) => hooksPathCollision(route.prefix, api.config) ?? []);
+  if (collisions.length > 0) throw Object.assign(new Error(collisions.join("\n")), { name: "ConfigError" });
   for (const route of routes) api.registerHttpRoute(openClawRoute(route, api.config));
   if (clis.length > 0) {
     api.registerCli(({ program }) => addToOpenClawCli(program, clis), { descriptors: [OPENCLAW_CLI_DESCRIPTOR] });

@@ -127,6 +127,30 @@ describe("the OpenClaw entry", () => {
     await expect(fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger })).rejects.toThrow(/^plugins\.entries\.inbound-webhooks\.config\.token /);
   });
 
+  // OpenClaw answers every request under its own hooks.path before any plugin route: a plugin path
+  // there was registered and logged as served, and never saw a request (was: a silent no-op).
+  it.each([["/hooks", undefined], ["/hooks/inbound", undefined], ["/in", "/in/"]])(
+    "refuses path %j while OpenClaw's own hooks serve %j, naming the key (was: registered, and shadowed by OpenClaw's /hooks)",
+    (ours, theirs) => {
+      const fake = fakeOpenClaw(state.dir, { token: TOKEN, path: ours });
+      const api = { ...fake.api, config: { ...fake.api.config, hooks: { enabled: true, token: "openclaw-own-hook-token-0123", ...(theirs ? { path: theirs } : {}) } } };
+      expect(() => plugin.register(api)).toThrow(
+        `plugins.entries.inbound-webhooks.config.path "${ours}" is inside OpenClaw's own hooks path "${theirs?.replace(/\/$/, "") ?? "/hooks"}" (hooks.path), which OpenClaw answers before any plugin route; choose another path, e.g. "/webhooks"`,
+      );
+      expect(fake.routes).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["/hooks", { enabled: false }],
+    ["/hooksx", { enabled: true, token: "openclaw-own-hook-token-0123" }],
+    ["/hooks", { enabled: true, token: "openclaw-own-hook-token-0123", path: "/oc-hooks" }],
+  ])("serves path %j beside OpenClaw's hooks %j", (ours, hooks) => {
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN, path: ours });
+    plugin.register({ ...fake.api, config: { ...fake.api.config, hooks } });
+    expect(fake.routes.map((r) => r.path)).toEqual([ours]);
+  });
+
   it("registers no route when the section sets enabled: false", () => {
     const fake = fakeOpenClaw(state.dir, { enabled: false });
     plugin.register(fake.api);
