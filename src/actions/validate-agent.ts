@@ -5,7 +5,7 @@
  */
 import Joi from "joi";
 import { ok, err, type Result } from "../core/errors";
-import { THINKING_LEVELS, type AllowedModel } from "../host-contract/host-api";
+import { MAX_RUN_TIMEOUT_SECONDS, THINKING_LEVELS, type AllowedModel } from "../host-contract/host-api";
 import { hasControlChars, stripControlChars } from "./control-chars";
 import { PHONE_CHANNELS, normalizePhoneNumber } from "./phone-number";
 import { confineSessionKey, defaultSessionKey } from "./session-key";
@@ -19,7 +19,7 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_SESSION_KEY_LENGTH = 256;
 export const MAX_RECIPIENT_LENGTH = 256;
 export const MAX_MODEL_LENGTH = 256;
-export const MAX_TIMEOUT_SECONDS = 86_400;
+export const MAX_TIMEOUT_SECONDS = MAX_RUN_TIMEOUT_SECONDS;
 export const DEFAULT_HOOK_NAME = "Hook";
 
 const NOT_BLANK = { "string.empty": "{#label} must not be empty or blank", "string.pattern.base": "{#label} must not be empty or blank" };

@@ -5,6 +5,7 @@
  * (src/config/json-schema/, `npm run generate`).
  */
 import { MAX_PORT } from "../host-contract/gateway-address";
+import { MAX_RUN_TIMEOUT_SECONDS } from "../host-contract/host-api";
 
 /** Defaults applied by `resolveConfig()` (and declared as `default` in plugin.json). */
 export const HOOKS_DEFAULTS = {
@@ -69,7 +70,7 @@ export const BOUNDS = {
   maxBodyBytes: { min: 1, max: 67108864, integer: true },
   bodyTimeoutMs: { min: 1, max: 600000, integer: true },
   transformTimeoutMs: { min: 1, max: 300000, integer: true },
-  timeoutSeconds: { min: 0, max: 86400, integer: false, exclusiveMin: true },
+  timeoutSeconds: { min: 0, max: MAX_RUN_TIMEOUT_SECONDS, integer: false, exclusiveMin: true },
   maxConcurrent: { min: 1, max: 256, integer: true },
   maxQueued: { min: 1, max: 1000000, integer: true },
   shutdownGraceSeconds: { min: 0, max: 3600, integer: false },

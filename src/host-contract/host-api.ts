@@ -50,6 +50,13 @@ export interface SystemEventMeta {
   [key: string]: unknown;
 }
 
+/**
+ * The longest bound of one agent run, in seconds (24 h): the upper limit of
+ * `agents.defaults.timeoutSeconds` and of a request's `timeoutSeconds`. A host whose own
+ * setting allows more (or none: OpenClaw's 0) gives the plugin this bound.
+ */
+export const MAX_RUN_TIMEOUT_SECONDS = 86_400;
+
 export interface RunTurnRequest {
   sessionKey: string;
   message: string;

@@ -21,6 +21,8 @@
  *   // "plugins.entries.inbound-webhooks.config.token is required when plugins.entries.inbound-webhooks.config.enabled is true"
  */
 
+import { MAX_RUN_TIMEOUT_SECONDS } from "../../host-contract/host-api";
+
 export const PLUGIN_ID = "inbound-webhooks";
 /** Where the plugin's section lives in OpenClaw's config. */
 export const SECTION_KEY = `plugins.entries.${PLUGIN_ID}.config`;
@@ -34,6 +36,15 @@ export function section(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/**
+ * OpenClaw's `agents.defaults.timeoutSeconds` (any integer >= 0, 0 = no limit) as the plugin's
+ * run bound (0 < n <= MAX_RUN_TIMEOUT_SECONDS): no limit (0) or more than that waits the longest
+ * bound the plugin has; OpenClaw's own setting still governs the run itself.
+ */
+function runBound(seconds: number): number {
+  return seconds === 0 || seconds > MAX_RUN_TIMEOUT_SECONDS ? MAX_RUN_TIMEOUT_SECONDS : seconds;
+}
+
 /** The plugin's config snapshot built from OpenClaw's config and `plugins.entries.inbound-webhooks.config`. */
 export function openClawSnapshot(openclaw: Readonly<Record<string, unknown>>, pluginConfig: Record<string, unknown> | undefined): Record<string, unknown> {
   const gateway = section(openclaw.gateway);
@@ -44,7 +55,7 @@ export function openClawSnapshot(openclaw: Readonly<Record<string, unknown>>, pl
     hooks: { ...OPENCLAW_DEFAULTS, ...section(pluginConfig) },
     // OpenClaw's gateway.bind is a mode (loopback, lan, …); `openclaw inbound-webhooks …` run on the gateway's host and use loopback.
     gateway: { bind: "127.0.0.1", port, ...(typeof auth.token === "string" ? { auth: { token: auth.token } } : {}) },
-    agents: { defaults: typeof defaults.timeoutSeconds === "number" ? { timeoutSeconds: defaults.timeoutSeconds } : {} },
+    agents: { defaults: typeof defaults.timeoutSeconds === "number" ? { timeoutSeconds: runBound(defaults.timeoutSeconds) } : {} },
   };
 }
 

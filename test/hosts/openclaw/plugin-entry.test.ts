@@ -151,6 +151,16 @@ describe("the OpenClaw entry", () => {
     expect(fake.routes.map((r) => r.path)).toEqual([ours]);
   });
 
+  // OpenClaw's agents.defaults.timeoutSeconds is any integer >= 0, 0 meaning no limit; the plugin's own key
+  // takes 0 < n <= 86400. A valid OpenClaw config (0, or two days) failed the plugin's registration with
+  // "agents.defaults.timeoutSeconds must be greater than 0" (was: the plugin down for OpenClaw's own setting).
+  it.each([[0], [172800]])("registers under OpenClaw's agents.defaults.timeoutSeconds %j (was: registration failed on OpenClaw's own valid key)", (timeoutSeconds) => {
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN });
+    const agents = { defaults: { model: { primary: "fake/fake-1" }, timeoutSeconds } };
+    expect(() => plugin.register({ ...fake.api, config: { ...fake.api.config, agents } })).not.toThrow();
+    expect(fake.routes.map((r) => r.path)).toEqual(["/webhooks"]);
+  });
+
   it("registers no route when the section sets enabled: false", () => {
     const fake = fakeOpenClaw(state.dir, { enabled: false });
     plugin.register(fake.api);
