@@ -5,7 +5,7 @@
  */
 import Joi from "joi";
 import { ok, err, type Result } from "../core/errors";
-import { MAX_RUN_TIMEOUT_SECONDS, THINKING_LEVELS, type AllowedModel } from "../host-contract/host-api";
+import { MAX_RUN_TIMEOUT_SECONDS, THINKING_LEVELS, type AllowedModel, type ModelPolicy } from "../host-contract/host-api";
 import { hasControlChars, stripControlChars } from "./control-chars";
 import { PHONE_CHANNELS, normalizePhoneNumber } from "./phone-number";
 import { confineSessionKey, defaultSessionKey } from "./session-key";
@@ -28,7 +28,15 @@ function describeModels(list: AllowedModel[]): string {
   return list.map((m) => (m.alias ? `${m.ref} (alias ${m.alias})` : m.ref)).join(", ");
 }
 
-function agentSchema(channels: string[], allowList: AllowedModel[]): Joi.ObjectSchema {
+/** The embedded gateway's rule: `agents.defaults.models`, enforced when non-empty. */
+const DEFAULT_MODEL_POLICY: ModelPolicy = { source: "agents.defaults.models", enforcedWhenEmpty: false };
+
+function modelRule(allowList: AllowedModel[], policy: ModelPolicy): string {
+  if (allowList.length === 0) return `{#label} cannot be chosen here: no model may be named (${policy.source})`;
+  return `{#label} is not in the allowed models list (${policy.source}); use one of: ${describeModels(allowList)}`;
+}
+
+function agentSchema(channels: string[], allowList: AllowedModel[], policy: ModelPolicy): Joi.ObjectSchema {
   const channelRule =
     channels.length > 0
       ? `{#label} must be "last" or one of the channels the gateway offers: ${channels.join(", ")}`
@@ -71,12 +79,12 @@ function agentSchema(channels: string[], allowList: AllowedModel[]): Joi.ObjectS
       .max(MAX_MODEL_LENGTH)
       .pattern(/\S/)
       .custom((v: string, h) => {
-        if (allowList.length === 0 || allowList.some((m) => m.ref === v || m.alias === v)) return v;
+        if ((allowList.length === 0 && !policy.enforcedWhenEmpty) || allowList.some((m) => m.ref === v || m.alias === v)) return v;
         return h.error(MODEL_NOT_ALLOWED);
       })
       .messages({
         ...NOT_BLANK,
-        [MODEL_NOT_ALLOWED]: `{#label} is not in the allowed models list (agents.defaults.models); use one of: ${describeModels(allowList)}`,
+        [MODEL_NOT_ALLOWED]: modelRule(allowList, policy),
       }),
     thinking: Joi.string().valid(...THINKING_LEVELS),
     timeoutSeconds: Joi.number().greater(0).max(MAX_TIMEOUT_SECONDS),
@@ -87,11 +95,11 @@ function agentSchema(channels: string[], allowList: AllowedModel[]): Joi.ObjectS
 const schemaCache = new Map<string, Joi.ObjectSchema>();
 const MAX_CACHED_SCHEMAS = 16;
 
-function schemaFor(channels: string[], allowList: AllowedModel[]): Joi.ObjectSchema {
-  const key = JSON.stringify([channels, allowList.map((m) => [m.ref, m.alias ?? null])]);
+function schemaFor(channels: string[], allowList: AllowedModel[], policy: ModelPolicy = DEFAULT_MODEL_POLICY): Joi.ObjectSchema {
+  const key = JSON.stringify([channels, allowList.map((m) => [m.ref, m.alias ?? null]), policy.source, policy.enforcedWhenEmpty]);
   let schema = schemaCache.get(key);
   if (!schema) {
-    schema = agentSchema(channels, allowList);
+    schema = agentSchema(channels, allowList, policy);
     if (schemaCache.size >= MAX_CACHED_SCHEMAS) schemaCache.delete(schemaCache.keys().next().value as string);
     schemaCache.set(key, schema);
   }
@@ -117,7 +125,7 @@ export function validateAgent(raw: unknown, ctx: ValidationContext, subject = "r
 
 /** `validateAgent` through joi alone (what the fast path must agree with; the path of every invalid body). */
 export function validateAgentWithSchema(raw: unknown, ctx: ValidationContext, subject = "request body"): Result<AgentAction> {
-  const schema = schemaFor(ctx.runtime.channels.list(), ctx.runtime.models.allowList());
+  const schema = schemaFor(ctx.runtime.channels.list(), ctx.runtime.models.allowList(), ctx.runtime.models.policy?.());
   const { error, value } = schema.validate(raw, REQUEST_VALIDATION_OPTIONS);
   if (error) return err(validationError(toProblems(error), subject));
   return ok(agentAction(value as AgentFields, ctx));

@@ -57,6 +57,14 @@ export interface SystemEventMeta {
  */
 export const MAX_RUN_TIMEOUT_SECONDS = 86_400;
 
+/** `runtime.models.policy()`: see there. */
+export interface ModelPolicy {
+  /** The config key(s) a user changes to allow another model, e.g. `agents.defaults.models`. */
+  source: string;
+  /** True when an empty allow-list refuses every named model. */
+  enforcedWhenEmpty: boolean;
+}
+
 export interface RunTurnRequest {
   sessionKey: string;
   message: string;
@@ -145,8 +153,14 @@ export interface HostRuntime {
   models: {
     /** Resolves an alias to its ref; a ref (or unknown string) is returned unchanged. */
     resolve(refOrAlias: string): string;
-    /** The allow-list; empty means "not enforced". */
+    /** The allow-list; empty means "not enforced" (unless `policy().enforcedWhenEmpty`). */
     allowList(): AllowedModel[];
+    /**
+     * Optional: where the allow-list comes from, for a refusal's sentence (default
+     * `agents.defaults.models`), and whether an empty list means "no model may be named"
+     * (a host that admits no override at all). Absent: the embedded gateway's rule.
+     */
+    policy?(): ModelPolicy;
   };
 }
 

@@ -11,8 +11,8 @@
  *   model (the allow-list is not enforced).
  * Aliases come from OpenClaw's `agents.defaults.models.<ref>.alias`.
  */
-import type { AllowedModel, HostRuntime } from "../../host-contract/host-api";
-import { section } from "./config-snapshot";
+import type { AllowedModel, HostRuntime, ModelPolicy } from "../../host-contract/host-api";
+import { PLUGIN_ID, section } from "./config-snapshot";
 
 /** `agents.defaults.model` as a string or `{ primary }`. */
 export function primaryModel(config: Readonly<Record<string, unknown>>): string | undefined {
@@ -37,10 +37,24 @@ export function allowedModels(config: Readonly<Record<string, unknown>>, entry: 
   });
 }
 
+/**
+ * Where the allow-list comes from, named in a refusal: without the override OpenClaw
+ * admits only the agent's model — also when none is configured (an empty list then
+ * refuses every named model: OpenClaw would refuse the run after the 202).
+ */
+export function modelPolicy(entry: Readonly<Record<string, unknown>>): ModelPolicy {
+  const subagent = section(entry.subagent);
+  const key = `plugins.entries.${PLUGIN_ID}.subagent`;
+  if (subagent.allowModelOverride !== true) return { source: `OpenClaw admits only the agent's agents.defaults.model unless ${key}.allowModelOverride is true`, enforcedWhenEmpty: true };
+  const listed = Array.isArray(subagent.allowedModels) && subagent.allowedModels.length > 0;
+  return { source: listed ? `${key}.allowedModels` : "agents.defaults.models", enforcedWhenEmpty: false };
+}
+
 export function createModels(config: Readonly<Record<string, unknown>>, entry: Readonly<Record<string, unknown>>): HostRuntime["models"] {
   const list = allowedModels(config, entry);
   return {
     resolve: (refOrAlias) => list.find((m) => m.alias === refOrAlias)?.ref ?? refOrAlias,
     allowList: () => list.map((m) => ({ ...m })),
+    policy: () => modelPolicy(entry),
   };
 }

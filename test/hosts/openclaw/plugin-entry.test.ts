@@ -115,6 +115,48 @@ describe("the OpenClaw entry", () => {
     }
   });
 
+  // OpenClaw refuses every provider/model override unless subagent.allowModelOverride is true. With no
+  // agents.defaults.model configured the allow-list came out empty ("not enforced"): the request got 202
+  // and its run failed later ("provider/model overrides are not authorized"), instead of 400 at once.
+  it("refuses a named model with 400 model_not_allowed when OpenClaw admits no override and configures no agent model (was: 202, then a failed run)", async () => {
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN });
+    const api = { ...fake.api, config: { ...fake.api.config, agents: {} } };
+    plugin.register(api);
+    const server = serve(fake.routes[0]!).listen(0, "127.0.0.1");
+    try {
+      await fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger });
+      const res = await request(server).post("/webhooks/agent").set("Authorization", `Bearer ${TOKEN}`).send({ message: "hi", model: "openai/gpt-x" });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("model_not_allowed");
+      expect(res.body.error).toContain("plugins.entries.inbound-webhooks.subagent.allowModelOverride");
+      const plain = await request(server).post("/webhooks/agent").set("Authorization", `Bearer ${TOKEN}`).send({ message: "hi" });
+      expect(plain.status).toBe(202);
+    } finally {
+      await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
+      server.close();
+    }
+  });
+
+  it.each([
+    [{}, "OpenClaw admits only the agent's agents.defaults.model unless plugins.entries.inbound-webhooks.subagent.allowModelOverride is true); use one of: fake/fake-1"],
+    [{ subagent: { allowModelOverride: true, allowedModels: ["fake/fake-2"] } }, "plugins.entries.inbound-webhooks.subagent.allowedModels); use one of: fake/fake-2, fake/fake-1"],
+  ])("a refused model names the OpenClaw key that allows it, not the embedded gateway's agents.defaults.models (entry %j)", async (entry, sentence) => {
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN });
+    const entries = { "inbound-webhooks": { enabled: true, config: { token: TOKEN }, ...entry } };
+    plugin.register({ ...fake.api, config: { ...fake.api.config, plugins: { entries } } });
+    const server = serve(fake.routes[0]!).listen(0, "127.0.0.1");
+    try {
+      await fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger });
+      const res = await request(server).post("/webhooks/agent").set("Authorization", `Bearer ${TOKEN}`).send({ message: "hi", model: "openai/gpt-x" });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("model_not_allowed");
+      expect(res.body.error).toBe(`model is not in the allowed models list (${sentence}.`);
+    } finally {
+      await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
+      server.close();
+    }
+  });
+
   it("fails registration without a token, naming plugins.entries.inbound-webhooks.config.token", () => {
     const fake = fakeOpenClaw(state.dir, undefined);
     expect(() => plugin.register(fake.api)).toThrow("plugins.entries.inbound-webhooks.config.token is required when plugins.entries.inbound-webhooks.config.enabled is true");
