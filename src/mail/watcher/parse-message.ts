@@ -5,7 +5,7 @@
  */
 import { simpleParser, type AddressObject, type EmailAddress } from "mailparser";
 import type { MailMessagePayload } from "./mail-payload";
-import { collapseWhitespace, htmlToPlainText, tidyText, truncateUtf8 } from "./text-bounds";
+import { collapseWhitespace, htmlToPlainText, tidyText, trimEndOf, truncateUtf8 } from "./text-bounds";
 
 /** A snippet never exceeds this many bytes, even when `maxBytes` is larger. */
 export const SNIPPET_MAX_BYTES = 500;
@@ -57,7 +57,7 @@ function formatAddresses(from: AddressObject | undefined): string {
 
 function normaliseMessageId(id: string | undefined): string | undefined {
   if (!id) return undefined;
-  const bare = id.trim().replace(/^<+/, "").replace(/>+$/, "").trim();
+  const bare = trimEndOf(id.trim().replace(/^<+/, ""), ">").trim();
   return bare === "" ? undefined : truncateUtf8(bare, 500);
 }
 

@@ -1,6 +1,6 @@
 /** Parsing raw messages into the preset's plain-text message objects, and the text bounds. */
 import { parseMessage, SNIPPET_MAX_BYTES } from "../../../src/mail/watcher/parse-message";
-import { collapseWhitespace, htmlToPlainText, tidyText, truncateUtf8 } from "../../../src/mail/watcher/text-bounds";
+import { collapseWhitespace, htmlToPlainText, tidyText, trimEndOf, truncateUtf8 } from "../../../src/mail/watcher/text-bounds";
 import { alternativeMessage, htmlOnlyMessage, messageWithoutId, nonAsciiSubjectMessage, plainMessage } from "../helpers/messages";
 
 const opts = { maxBytes: 8192, includeBody: true, fallbackId: "7.42@imap.example" };
@@ -97,4 +97,40 @@ test("Message-ID angle brackets are removed", async () => {
   const m = plainMessage("x", "y");
   expect(m.raw).toContain(`<${m.id}>`);
   expect((await parseMessage(Buffer.from(m.raw), opts)).id).toBe(m.id);
+});
+
+/**
+ * Regression (SPEC §9 "linear parsing"): trailing blanks were trimmed with `[ \t]+$`
+ * and the Message-ID's closing brackets with `>+$`, regexes V8 retries at every
+ * position of a run that does not end the text: a 40 KB line of spaces followed by a
+ * letter took 2 s, 1 MiB would take hours, and the watcher (inside the gateway with
+ * `autoStart`) held the event loop, fetching the same message again after every
+ * restart. Each case parses 512 KiB to 1 MiB of it; the old code never finishes. No
+ * duration is asserted.
+ */
+describe("a hostile message is parsed in linear time (regression: a long line of blanks or '>' held the watcher for hours)", () => {
+  const MIB = 1024 * 1024;
+  const headers = (messageId: string) => `From: Mallory <m@example.com>\r\nTo: a@example.com\r\nSubject: blanks\r\nMessage-ID: ${messageId}\r\nDate: Tue, 4 Jun 2024 10:15:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n`;
+
+  it("a body line of 1 MiB of spaces, then a letter", async () => {
+    const raw = Buffer.from(headers("<blanks@example.com>") + "a" + " ".repeat(MIB) + "b\r\n");
+    const parsed = await parseMessage(raw, opts);
+    expect(parsed.id).toBe("blanks@example.com");
+    expect(parsed.snippet).toBe("a b");
+    expect(parsed.body).toBe("a" + " ".repeat(8192 - 4) + "…"); // 8192 bytes with the 3-byte ellipsis
+  }, 20_000);
+
+  it("a Message-ID of 512 KiB of '>', then a letter (a header block over 1 MiB is refused by mailparser)", async () => {
+    const raw = Buffer.from(headers(`<${">".repeat(MIB / 2)}x>`) + "hello\r\n");
+    const parsed = await parseMessage(raw, opts);
+    expect(parsed.id).toBe(">".repeat(500 - 3) + "…");
+    expect(parsed.snippet).toBe("hello");
+  }, 20_000);
+});
+
+test("trimEndOf drops only the trailing characters named", () => {
+  expect(trimEndOf("a \t\u00a0 ", " \t\u00a0")).toBe("a");
+  expect(trimEndOf(" a b ", " ")).toBe(" a b");
+  expect(trimEndOf("   ", " ")).toBe("");
+  expect(trimEndOf("id>>", ">")).toBe("id");
 });
