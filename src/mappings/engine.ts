@@ -17,6 +17,7 @@ import type { HookPresetContribution } from "../host-contract/host-api";
 import type { BuildDeps, CompiledMapping, MappingMatch, MappingOrigin } from "./compiled-mapping";
 import { findUnreachable, isReservedReadPath, matches, RESERVED_HOOK_NAMES } from "./match";
 import { collectMetaHandshakes, collectPathVerifications, type MetaHandshakeConfig, type PathVerification } from "./path-verifications";
+import { collectConfigProblems } from "./config-problems";
 import { compilePresets } from "./presets/compile-presets";
 import { buildRequestContext } from "./request-context";
 import { compileTemplateMapping } from "./template-mapping";
@@ -81,18 +82,25 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   const { config, logger } = options;
   const clock = options.clock ?? (() => new Date());
 
-  if (options.configDir !== undefined && config.mappings.some((m) => m.transform)) {
-    assertTransformsDirInside(config.transformsDir, options.configDir);
+  // Every mapping and preset is compiled before any problem is thrown: one start names them all.
+  const problems = collectConfigProblems();
+  const configDir = options.configDir;
+  if (configDir !== undefined && config.mappings.some((m) => m.transform)) {
+    problems.attempt(() => assertTransformsDirInside(config.transformsDir, configDir));
   }
   const configured = config.mappings.map((m, i) =>
-    compileTemplateMapping(m, {
-      key: `hooks.mappings[${i}]`,
-      origin: { kind: "config", index: i },
-      transformsDir: config.transformsDir,
-      transformsDirLabel: "hooks.transformsDir",
-    }),
+    problems.attempt(() =>
+      compileTemplateMapping(m, {
+        key: `hooks.mappings[${i}]`,
+        origin: { kind: "config", index: i },
+        transformsDir: config.transformsDir,
+        transformsDirLabel: "hooks.transformsDir",
+      }),
+    ),
   );
-  const mappings: CompiledMapping[] = [...configured, ...compilePresets(config, options.presets, logger)];
+  const presets = problems.attempt(() => compilePresets(config, options.presets, logger));
+  problems.throwIfAny();
+  const mappings: CompiledMapping[] = [...(configured as CompiledMapping[]), ...(presets ?? [])];
   const onReadRoute = mappings.find((m) => m.match.path !== undefined && isReservedReadPath(m.match.path));
   if (onReadRoute) {
     throw new ConfigError(

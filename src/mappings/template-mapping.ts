@@ -6,6 +6,7 @@
 import type { ActionKind, MappingConfig } from "../config/types";
 import { ConfigError, err, hookErrors, ok, type Result } from "../core/errors";
 import type { BatchItem, MappedHookOutcome, RawAction } from "../core/ports";
+import { collectConfigProblems } from "./config-problems";
 import { compileForEach, forEachItems } from "./fan-out";
 import { compileResponse } from "./response-template";
 import type { BuildDeps, CompiledMapping, MappingOrigin } from "./compiled-mapping";
@@ -60,24 +61,24 @@ function slackChallenge(payload: Record<string, unknown>): string | undefined {
 
 export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMappingOptions): CompiledMapping {
   const { key } = opts;
+  // Every field is compiled before any problem is thrown: one start names them all.
+  const problems = collectConfigProblems();
   const templates: Partial<Record<TemplateField, CompiledTemplate>> = {};
-  for (const f of TEMPLATE_FIELDS) templates[f] = compileField(mapping, f, key);
+  for (const f of TEMPLATE_FIELDS) templates[f] = problems.attempt(() => compileField(mapping, f, key));
 
   let transform: CompiledMapping["transform"];
   if (mapping.transform) {
     const modKey = `${key}.transform.module`;
-    if (!opts.transformsDir) throw new ConfigError(`${modKey}: ${opts.transformsDirLabel} is not set, so no transform can be loaded`);
-    transform = resolveTransformModule({
-      module: mapping.transform.module,
-      exportName: mapping.transform.export,
-      dir: opts.transformsDir,
-      key: modKey,
-      dirLabel: opts.transformsDirLabel,
+    const dir = opts.transformsDir;
+    transform = problems.attempt(() => {
+      if (!dir) throw new ConfigError(`${modKey}: ${opts.transformsDirLabel} is not set, so no transform can be loaded`);
+      return resolveTransformModule({ module: mapping.transform!.module, exportName: mapping.transform!.export, dir, key: modKey, dirLabel: opts.transformsDirLabel });
     });
   }
 
-  const forEach = mapping.forEach === undefined ? undefined : compileForEach(mapping.forEach, `${key}.forEach`);
-  const respond = mapping.response === undefined ? undefined : compileResponse(mapping.response, `${key}.response`);
+  const forEach = mapping.forEach === undefined ? undefined : problems.attempt(() => compileForEach(mapping.forEach!, `${key}.forEach`));
+  const respond = mapping.response === undefined ? undefined : problems.attempt(() => compileResponse(mapping.response!, `${key}.response`));
+  problems.throwIfAny();
 
   /**
    * One action (null: the transform skipped it); `element` is the forEach item the

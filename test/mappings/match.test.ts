@@ -2,7 +2,7 @@ import { ConfigError } from "../../src/core/errors";
 import { createMappingEngine } from "../../src/mappings/engine";
 import type { HookPresetContribution } from "../../src/host-contract/host-api";
 import type { MappedHookOutcome } from "../../src/core/ports";
-import { captureLogger, fixedClock, hookInput, makeConfig, mapping } from "./helpers";
+import { captureLogger, fixedClock, hookInput, makeConfig, mapping, TRANSFORM_FIXTURES } from "./helpers";
 
 function engineWith(mappings: ReturnType<typeof mapping>[], extra: Parameters<typeof makeConfig>[0] = {}, presets: HookPresetContribution[] = []) {
   const logger = captureLogger();
@@ -155,5 +155,29 @@ describe("mapping matching (SPEC §6.1)", () => {
     expect(() => engineWith([mapping({ id: "m", messageTemplate: "ok" }), mapping({ id: "broken", sessionKey: "{{ payload.user ", messageTemplate: "x" })])).toThrow(
       "hooks.mappings[1].sessionKey is not a valid template: unclosed '{{' at character 1",
     );
+  });
+
+  test("every bad template, forEach, response and transform is named in one start (regression: only the first one was, a fix and restart per problem)", () => {
+    const mappings = [
+      mapping({ id: "a", match: { path: "a" }, messageTemplate: "{{ payload.x | nope }}" }),
+      mapping({ id: "b", match: { path: "b" }, messageTemplate: "{{ payload.y", forEach: "a b" }),
+      mapping({ id: "c", match: { path: "c" }, messageTemplate: "ok", name: "{{ oops", response: { status: 200, body: { a: "{{ bad" } }, transform: { module: "missing.ts" } }),
+    ];
+    let error: unknown;
+    try {
+      engineWith(mappings, { presets: ["nosuch"] });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message.split("\n")).toEqual([
+      'hooks.mappings[0].messageTemplate is not a valid template: unknown filter "nope" (available: default, json, truncate, lower, upper, trim) at character 1',
+      "hooks.mappings[1].messageTemplate is not a valid template: unclosed '{{' at character 1",
+      "hooks.mappings[1].forEach must be a payload path such as events or payload.entry[0].changes",
+      "hooks.mappings[2].name is not a valid template: unclosed '{{' at character 1",
+      `hooks.mappings[2].transform.module: "missing.ts" does not exist in hooks.transformsDir (${TRANSFORM_FIXTURES})`,
+      "hooks.mappings[2].response.body.a is not a valid template: unclosed '{{' at character 1",
+      'hooks.presets[0] names an unknown preset "nosuch"; available presets: mail, github',
+    ]);
   });
 });
