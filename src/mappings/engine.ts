@@ -20,6 +20,7 @@ import { collectMetaHandshakes, collectPathVerifications, type MetaHandshakeConf
 import { collectConfigProblems } from "./config-problems";
 import { compilePresets } from "./presets/compile-presets";
 import { buildRequestContext } from "./request-context";
+import { outcomeRenderedBytes } from "./rendered-bytes";
 import { compileTemplateMapping } from "./template-mapping";
 import { createTransformLoader, type TransformLoader } from "./transforms/transform-loader";
 import { assertTransformsDirInside } from "./transforms/transform-path";
@@ -149,6 +150,8 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
       async resolve() {
         try {
           const outcome = await mapping.build(context(), deps);
+          // SPEC §9: every mapping is bounded, presets built in code too (template mappings stop rendering early as well).
+          if (outcome.ok && outcomeRenderedBytes(outcome.value) > deps.maxRenderedBytes) return err(hookErrors.renderTooLarge({ max: deps.maxRenderedBytes }));
           logger.debug("mapping resolved", { hook: name, mappingId: mapping.id, requestId: input.requestId, dryRun, outcome: outcome.ok ? outcome.value.kind : outcome.error.code });
           return outcome;
         } catch (e) {

@@ -11,6 +11,7 @@ import { compileForEach, forEachItems } from "./fan-out";
 import { compileResponse } from "./response-template";
 import type { BuildDeps, CompiledMapping, MappingOrigin } from "./compiled-mapping";
 import { renderDefaultContent } from "./default-content";
+import { messageBytes } from "./rendered-bytes";
 import type { TransformContext, TransformOverride } from "./define-transform";
 import type { RequestContext } from "./request-context";
 import { compileTemplate, type CompiledTemplate } from "./templates/compile-template";
@@ -45,12 +46,6 @@ function compileField(mapping: MappingConfig, field: TemplateField, key: string)
 /** Sets `out[k]` unless the value is undefined or an empty string. */
 function put(out: Record<string, unknown>, k: string, v: unknown): void {
   if (v !== undefined && v !== "") out[k] = v;
-}
-
-/** UTF-8 bytes of an action's message (`text` of a wake, `message` of an agent run): what `hooks.maxRenderedBytes` bounds. */
-function messageBytes(raw: RawAction): number {
-  const content = (raw as { text?: unknown; message?: unknown }).text ?? (raw as { message?: unknown }).message;
-  return typeof content === "string" ? Buffer.byteLength(content, "utf8") : 0;
 }
 
 /** The challenge of a Slack `url_verification` request (the request's signature was checked before), else undefined. */
