@@ -3,12 +3,26 @@
  * normalisation, and truncation to a UTF-8 byte budget on a character boundary.
  */
 import { convert } from "html-to-text";
+import { stripHtml } from "./strip-html";
 
 const ELLIPSIS = "…";
 const ELLIPSIS_BYTES = Buffer.byteLength(ELLIPSIS);
 
-/** Readable text of an HTML body: no tags, no link targets, no images, no wrapping. */
+/**
+ * Readable text of an HTML body: no tags, no link targets, no images, no wrapping.
+ * HTML nested too deep for html-to-text (it recurses per level; a few thousand
+ * unclosed tags overflow the stack) is read by stripHtml's one linear pass instead.
+ */
 export function htmlToPlainText(html: string): string {
+  try {
+    return convertHtml(html);
+  } catch (e) {
+    if (e instanceof RangeError) return stripHtml(html);
+    throw e;
+  }
+}
+
+function convertHtml(html: string): string {
   return convert(html, {
     wordwrap: false,
     selectors: [

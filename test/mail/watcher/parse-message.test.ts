@@ -1,6 +1,7 @@
 /** Parsing raw messages into the preset's plain-text message objects, and the text bounds. */
 import { parseMessage, SNIPPET_MAX_BYTES } from "../../../src/mail/watcher/parse-message";
 import { collapseWhitespace, htmlToPlainText, tidyText, trimEndOf, truncateUtf8 } from "../../../src/mail/watcher/text-bounds";
+import { stripHtml } from "../../../src/mail/watcher/strip-html";
 import { alternativeMessage, htmlOnlyMessage, messageWithoutId, nonAsciiSubjectMessage, plainMessage } from "../helpers/messages";
 
 const opts = { maxBytes: 8192, includeBody: true, fallbackId: "7.42@imap.example" };
@@ -133,4 +134,17 @@ test("trimEndOf drops only the trailing characters named", () => {
   expect(trimEndOf(" a b ", " ")).toBe(" a b");
   expect(trimEndOf("   ", " ")).toBe("");
   expect(trimEndOf("id>>", ">")).toBe("id");
+});
+
+test("an HTML-only message nested too deep for html-to-text keeps its sender, subject and text (regression: it became '(message could not be parsed)' from '(unknown sender)')", async () => {
+  // 5 000 unclosed <font> tags (what some mail generators leave behind) nest 5 000 deep; html-to-text recurses per level.
+  const m = htmlOnlyMessage("Deep", `${"<font>".repeat(5000)}Hello &amp; <b>welcome</b>`);
+  const parsed = await parseMessage(Buffer.from(m.raw), opts);
+  expect(parsed).toMatchObject({ id: m.id, from: "Alice Example <alice@example.com>", subject: "Deep", snippet: "Hello & welcome", body: "Hello & welcome" });
+});
+
+test("stripHtml (the fallback for HTML too deep to convert): tags dropped, blocks on their own lines, scripts and styles skipped, references decoded", () => {
+  expect(stripHtml('<style>p{color:red}</style><P>Caf&eacute; &amp; cr&#232;me</P><SCRIPT>alert(1)</SCRIPT><div>a&#x1F600;b &lt;tag&gt;</div><br>end')).toBe("\nCaf&eacute; & crème\n\na😀b <tag>\n\nend");
+  expect(stripHtml("<b>unfinished <i")).toBe("unfinished ");
+  expect(stripHtml(`${"<font>".repeat(100_000)}deep`)).toBe("deep");
 });
