@@ -7,6 +7,7 @@
  */
 import type Joi from "joi";
 import { problemLine, RULES, sortProblems, unknownKeyRule as sharedUnknownKeyRule, type KeyedProblem } from "../host-contract/config-rules";
+import { PATTERN_RULES } from "./rules";
 
 type Detail = Joi.ValidationErrorItem;
 type Path = ReadonlyArray<string | number>;
@@ -132,6 +133,7 @@ function hasRule(node: Description | undefined, name: string): boolean {
 function unknownKeyRuleAt(path: Path, siblings: string[]): string {
   const parent = path.slice(0, -1);
   if (pathShape(parent) === "agents.defaults.models") return "is not a model ref of the form provider/model";
+  if (pathShape(parent).endsWith("mappings[].match.headers")) return PATTERN_RULES.headerName;
   return sharedUnknownKeyRule(formatKeyPath(parent), String(path[path.length - 1]), siblings);
 }
 

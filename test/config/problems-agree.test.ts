@@ -162,6 +162,11 @@ describe("a section with several problems names every one, in key order", () => 
       "hooks.runs.maxConcurrent must be at least 1",
       "hooks.runs.maxQueud is not a known key (did you mean hooks.runs.maxQueued?)",
     ]],
+    ["a match header named in capitals: the header and the rule, once (regression: the gateway said 'match.headers property name must be valid' as a second line, the plugin 'is not a known key')", {
+      mappings: [{ match: { path: "a", headers: { "X-Bad": "v", "x-good": "v" } }, messageTemplate: "m" }],
+    }, [
+      "hooks.mappings[0].match.headers.X-Bad must be a header name in lower case (letters, digits and !#$%&'*+.^_`|~-)",
+    ]],
     ["indices in numeric order", { mappings: Array.from({ length: 11 }, (_, i) => (i === 1 || i === 10 ? { id: "-x", messageTemplate: "m" } : { messageTemplate: "m" })) }, [
       "hooks.mappings[1].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
       "hooks.mappings[10].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",

@@ -75,7 +75,8 @@ function firstRepeat(items: unknown, fallback: number): number {
 
 /** One problem for one ajv error. `branches` are the errors of a failed anyOf/oneOf's alternatives. */
 export function describeAjvError(root: string, e: ErrorObject, branches: readonly ErrorObject[] = []): KeyedProblem {
-  const key = keyOf(root, e.instancePath);
+  // An error about a property's name (inside propertyNames) is about that property: name it.
+  const key = e.propertyName === undefined ? keyOf(root, e.instancePath) : childKey(keyOf(root, e.instancePath), e.propertyName);
   const p = e.params as Record<string, unknown>;
   const annotated = annotatedRule(e);
   const limit = Number(p.limit);
@@ -140,7 +141,8 @@ function alternativesRule(e: ErrorObject, branches: readonly ErrorObject[]): str
  * string fails are implied by its "must not be empty".
  */
 export function describeAjvErrors(root: string, errors: readonly ErrorObject[] | null | undefined): KeyedProblem[] {
-  let list = (errors ?? []).filter((e) => e.keyword !== "if");
+  // "property name must be valid" only repeats the error on the name it wraps (reported, naming the property).
+  let list = (errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");
   const combinators = list.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf");
   const branchesOf = new Map<ErrorObject, ErrorObject[]>();
   for (const c of combinators) {
