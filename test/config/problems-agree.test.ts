@@ -167,6 +167,11 @@ describe("a section with several problems names every one, in key order", () => 
     }, [
       "hooks.mappings[0].match.headers.X-Bad must be a header name in lower case (letters, digits and !#$%&'*+.^_`|~-)",
     ]],
+    ["a response status other than 200 or 202 (regression: plugin.json's schema dropped valid(200, 202), so the gateway's check let 201 through)", {
+      mappings: [{ match: { path: "a" }, messageTemplate: "m", response: { status: 201 } }],
+    }, [
+      "hooks.mappings[0].response.status must be one of: 200, 202 (got 201)",
+    ]],
     ["indices in numeric order", { mappings: Array.from({ length: 11 }, (_, i) => (i === 1 || i === 10 ? { id: "-x", messageTemplate: "m" } : { messageTemplate: "m" })) }, [
       "hooks.mappings[1].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
       "hooks.mappings[10].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",

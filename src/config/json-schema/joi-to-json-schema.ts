@@ -52,6 +52,7 @@ function convert(node: Description, path: Path): JsonSchema {
     case "number":
       return numberSchema(node, path);
     case "boolean":
+      if (node.flags?.only === true) throw new UnsupportedJoi(path, "boolean valid()");
       return withTypeRule({ ...common(node), type: "boolean" }, path, "boolean");
     case "alternatives":
       return alternativesSchema(node, path);
@@ -132,6 +133,7 @@ function numberSchema(node: Description, path: Path): JsonSchema {
   const out: JsonSchema = { ...common(node), type: rules.some((r) => r.name === "integer") ? "integer" : "number" };
   const keyword: Record<string, string> = { min: "minimum", max: "maximum", greater: "exclusiveMinimum", less: "exclusiveMaximum" };
   for (const r of rules) if (r.name !== "integer") out[keyword[r.name]!] = r.args.limit;
+  if (node.flags?.only === true) out.enum = allowed(node, path); // valid(200, 202): without it, any number passed the host's check
   return withTypeRule(out, path, "number");
 }
 
