@@ -40,7 +40,13 @@ export async function runTransform(load: () => Promise<TransformFn>, ctx: Transf
     } catch (e) {
       return { ok: false, reason: "threw", cause: describeThrown(e) };
     }
-    const check = validateTransformResult(value);
+    let check: ReturnType<typeof validateTransformResult>;
+    try {
+      check = validateTransformResult(value);
+    } catch (e) {
+      // A getter or a Proxy trap of the result runs the transform's code while it is read.
+      return { ok: false, reason: "invalid_result", cause: `reading the result threw ${describeThrown(e)}` };
+    }
     return check.ok ? { ok: true, value: check.value } : { ok: false, reason: "invalid_result", cause: check.problem };
   })();
   try {

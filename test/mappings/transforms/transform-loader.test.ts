@@ -134,6 +134,16 @@ describe("transforms (SPEC §6.3)", () => {
     expect(logger.at("error")[0].meta).toMatchObject({ reason: "invalid_result", cause });
   });
 
+  test.each([
+    ["throwingGetter", "reading the result threw Error: getter boom"],
+    ["throwingProxy", "reading the result threw Error: proxy boom"],
+  ])("a result that throws when it is read (%s) is transform_failed (regression: it was 500 internal_error, 'mapping failed unexpectedly')", async (exportName, cause) => {
+    const { engine, logger } = engineFor([mapping({ id: "bad", transform: { module: "invalid-results.js", export: exportName } })]);
+    const r = await engine.resolve(hookInput("x", {}));
+    expect(r.ok ? r.value : r.error.code).toBe("transform_failed");
+    expect(logger.at("error")[0].meta).toMatchObject({ reason: "invalid_result", cause });
+  });
+
   test("an export that is missing or not a function is transform_failed", async () => {
     const { engine, logger } = engineFor([
       mapping({ id: "nf", match: { path: "nf" }, transform: { module: "invalid-results.js", export: "notAFunction" } }),
