@@ -56,6 +56,16 @@ describe("the github preset", () => {
     expect(pr.body.sessionKey).toMatch(/^hook:github:[^/]+\/[^#]+#\d+$/);
   });
 
+  test.each(["toString", "constructor", "__proto__", "hasOwnProperty"])(
+    "an event named like an Object.prototype member (%s) is skipped like any unhandled event (regression: toString started a run '[object Undefined]', __proto__ was 500)",
+    async (event) => {
+      await start();
+      const res = await deliver(event, githubExample("push"));
+      expect(res.status).toBe(204);
+      expect(h.host.turns).toHaveLength(0);
+    },
+  );
+
   test("workflow_run runs only for a failed completed run", async () => {
     await start();
     const completed = githubExample("workflow_run", (p) => p.action === "completed");

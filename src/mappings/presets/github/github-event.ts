@@ -55,7 +55,8 @@ export function githubSessionKey(event: string, p: Json): string {
 /** `extraEvents`: `hooks.github.events`, names of further events to run (generic message). */
 export function decideGithubEvent(event: string, payload: Json, extraEvents: readonly string[] = []): GithubDecision {
   if (event === "ping") return { kind: "pong" };
-  const builder = BUILDERS[event] ?? (extraEvents.includes(event) ? (p: Json) => genericMessage(event, p) : undefined);
+  // Own entries only: the event is the sender's header, and "toString" or "__proto__" must not find Object.prototype's.
+  const builder = (Object.hasOwn(BUILDERS, event) ? BUILDERS[event] : undefined) ?? (extraEvents.includes(event) ? (p: Json) => genericMessage(event, p) : undefined);
   if (!builder) return { kind: "skip", reason: event === "" ? "no X-GitHub-Event header" : `event ${event} is not handled (add it to hooks.github.events)` };
   if (event === "workflow_run" && !extraEvents.includes("workflow_run")) {
     const run = obj(payload.workflow_run);
