@@ -110,6 +110,21 @@ test("batches are split to stay within hooks.maxBodyBytes", async () => {
   for (const p of fx.receiver.posts) expect(Buffer.byteLength(JSON.stringify(p.body))).toBeLessThanOrEqual(6000);
 });
 
+test("a message too large for hooks.maxBodyBytes on its own is sent with its body cut to fit (regression: it was posted whole, refused 413 and skipped: lost)", async () => {
+  // hooks.mail.maxBytes may be set up to 10 MiB while hooks.maxBodyBytes stays 256 KiB: the same at a smaller scale.
+  const { w } = watcher({ maxBytes: 8000, includeBody: true }, { maxBodyBytes: 3000 });
+  await w.runOnce();
+  const m = largeMessage("too big alone", 200);
+  await fx.imap.append(m.raw);
+  const summary = await w.runOnce();
+  expect(summary).toMatchObject({ delivered: 1, rejected: 0 });
+  expect(fx.receiver.posts).toHaveLength(1);
+  expect(Buffer.byteLength(JSON.stringify(fx.receiver.posts[0]!.body))).toBeLessThanOrEqual(3000);
+  const [message] = payloadOf(0).messages;
+  expect(message).toMatchObject({ id: m.id, subject: "too big alone" });
+  expect(message!.body).toMatch(/^line 000001 lorem ipsum[\s\S]*…$/);
+});
+
 test("--since <uid> replays from that UID (inclusive)", async () => {
   const first = plainMessage("replay me", "one");
   const uid = await fx.imap.append(first.raw);
