@@ -32,6 +32,21 @@ export function renderMailMessage(push: MailPush, maxMessages: number): string {
   return parts.join("\n\n");
 }
 
+/** What ends a mail message cut at `hooks.maxRenderedBytes`. */
+export const CUT_MARKER = "\n\n… (cut: the rest of this push is over hooks.maxRenderedBytes)";
+
+/**
+ * `message` within `maxBytes` of UTF-8: as it is, or cut on a character boundary and
+ * ended with CUT_MARKER. The mail preset cuts rather than refusing (400
+ * render_too_large): its sender, the mail watcher, skips a refused push, which would lose the mail.
+ */
+export function fitMailMessage(message: string, maxBytes: number): string {
+  if (Buffer.byteLength(message, "utf8") <= maxBytes) return message;
+  const budget = Math.max(0, maxBytes - Buffer.byteLength(CUT_MARKER, "utf8"));
+  const { read } = new TextEncoder().encodeInto(message, new Uint8Array(budget));
+  return `${message.slice(0, read)}${CUT_MARKER}`;
+}
+
 function shortDigest(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 32);
 }

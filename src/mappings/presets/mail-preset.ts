@@ -9,7 +9,7 @@ import { MAIL_DEFAULTS } from "../../config/rules";
 import { err, ok } from "../../core/errors";
 import type { RawAction } from "../../core/ports";
 import type { CompiledMapping, MappingMatch } from "../compiled-mapping";
-import { mailSessionKey, renderMailMessage } from "./mail-message";
+import { fitMailMessage, mailSessionKey, renderMailMessage } from "./mail-message";
 import { parseMailPush } from "./mail-push";
 
 export const MAIL_PRESET_NAME = "mail";
@@ -39,12 +39,12 @@ function mailMapping(id: string, match: MappingMatch, index: number, routing: Ma
     action: "agent",
     // A mail push is one kind of event: "mail" (the messages it carries are in the run's message).
     event: () => "mail",
-    async build(ctx) {
+    async build(ctx, deps) {
       const push = parseMailPush(ctx.payload);
       if (!push.ok) return err(push.error);
       const raw: RawAction = {
         kind: "agent",
-        message: renderMailMessage(push.value, routing.maxMessages),
+        message: fitMailMessage(renderMailMessage(push.value, routing.maxMessages), deps.maxRenderedBytes),
         name: "Mail",
         sessionKey: mailSessionKey(push.value),
         deliver: routing.deliver,
