@@ -82,6 +82,26 @@ describe("gateway e2e: bad config", () => {
     ]);
   });
 
+  it("bad templates in two mappings: every one named in one start (regression: only the first, a restart per problem)", async () => {
+    const file = writeConfig(
+      JSON.stringify({
+        hooks: {
+          enabled: true,
+          token: "0123456789abcdef0123",
+          mappings: [
+            { match: { path: "a" }, messageTemplate: "{{ payload.x | nope }}" },
+            { match: { path: "b" }, messageTemplate: "{{ payload.y", forEach: "a b" },
+          ],
+        },
+      }),
+    );
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: hooks.mappings[0].messageTemplate is not a valid template: unknown filter "nope" (available: default, json, truncate, lower, upper, trim) at character 1`,
+      `gateway: invalid config ${file}: hooks.mappings[1].messageTemplate is not a valid template: unclosed '{{' at character 1`,
+      `gateway: invalid config ${file}: hooks.mappings[1].forEach must be a payload path such as events or payload.entry[0].changes`,
+    ]);
+  });
+
   it("mistyped keys: the key meant is suggested, at every depth", async () => {
     const file = writeConfig(JSON.stringify({ hooks: { enabled: true, tokn: "0123456789abcdef0123", mappings: [{ mach: { path: "a" }, messageTemplate: "m" }] } }));
     expect(await startFailsWith(file)).toEqual([
