@@ -62,10 +62,16 @@ function evaluate(expr: TemplateExpr, ctx: TemplateContext): unknown {
   }
 }
 
-function renderPart(part: TemplatePart, ctx: TemplateContext): string {
+/**
+ * One part's text. `maxChars` (what the template may still render) reaches the last
+ * filter only: its output is the part's, so stopping once past it changes no verdict,
+ * while a filter after it (trim, truncate) could bring a cut text back under it.
+ */
+function renderPart(part: TemplatePart, ctx: TemplateContext, maxChars: number): string {
   if (part.kind === "text") return part.text;
   let value = evaluate(part.expr, ctx);
-  for (const f of part.filters) value = applyFilter(f, value);
+  const last = part.filters.length - 1;
+  part.filters.forEach((f, i) => (value = applyFilter(f, value, i === last ? maxChars : undefined)));
   return stringifyValue(value);
 }
 
@@ -92,7 +98,7 @@ export function compileTemplate(source: string): CompiledTemplate {
     render: (ctx, maxChars = Infinity) => {
       let out = "";
       for (const p of parts) {
-        out += renderPart(p, ctx);
+        out += renderPart(p, ctx, maxChars - out.length);
         if (out.length > maxChars) break;
       }
       return out;

@@ -4,6 +4,7 @@
  * filter) and its literal arguments, checked once when the template compiles.
  */
 import type { FilterArg, FilterCall } from "./parse-template";
+import { indentJson } from "./indent-json";
 import { stringifyValue } from "./stringify-value";
 
 interface FilterDef {
@@ -12,7 +13,8 @@ interface FilterDef {
   optional: number;
   /** Extra argument rule, returns a problem or undefined. */
   check?(args: FilterArg[]): string | undefined;
-  apply(value: unknown, args: FilterArg[]): unknown;
+  /** `maxChars`: when given, the output may stop once longer than that (the caller refuses it then). */
+  apply(value: unknown, args: FilterArg[], maxChars?: number): unknown;
 }
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === "";
@@ -31,7 +33,8 @@ export const FILTERS: Record<string, FilterDef> = {
     args: ["number"],
     optional: 1,
     check: ([indent]) => (indent !== undefined && (!Number.isInteger(indent) || (indent as number) < 0 || (indent as number) > 10) ? "json indent must be an integer from 0 to 10" : undefined),
-    apply: (v, [indent]) => (v === undefined ? "" : (JSON.stringify(v, null, indent as number | undefined) ?? "")),
+    // Indented in one bounded pass (indent-json.ts): JSON.stringify's own indentation grows a deep payload manyfold first.
+    apply: (v, [indent], maxChars) => (v === undefined ? "" : indentJson(JSON.stringify(v) ?? "", (indent as number | undefined) ?? 0, maxChars)),
   },
   /** `truncate: 200` / `truncate: 200, "..."` — at most N characters, then the suffix (default "…") when cut. */
   truncate: {
@@ -63,7 +66,7 @@ export function checkFilterCall(call: FilterCall): string | undefined {
   return def.check?.(call.args);
 }
 
-/** Applies a checked filter call. */
-export function applyFilter(call: FilterCall, value: unknown): unknown {
-  return FILTERS[call.name].apply(value, call.args);
+/** Applies a checked filter call; `maxChars` as in FilterDef.apply. */
+export function applyFilter(call: FilterCall, value: unknown, maxChars?: number): unknown {
+  return FILTERS[call.name].apply(value, call.args, maxChars);
 }

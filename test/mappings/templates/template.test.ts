@@ -1,3 +1,5 @@
+import fc from "fast-check";
+import { indentJson } from "../../../src/mappings/templates/indent-json";
 import { compileTemplate, type TemplateContext } from "../../../src/mappings/templates/compile-template";
 import { TemplateSyntaxError } from "../../../src/mappings/templates/parse-template";
 import { readPayload } from "../helpers";
@@ -180,4 +182,37 @@ describe("template syntax errors are found at compile time", () => {
   test("the position points at the offending expression", () => {
     expect(() => compileTemplate("ok {{ ref }} then {{ ref | nope }}")).toThrow("at character 19");
   });
+});
+
+/**
+ * Regression (SPEC §9 amplification, §14 no 50 ms stalls): `json: N` indented with
+ * JSON.stringify, which adds N spaces per level to every line: 240 KB of a
+ * 60-deep payload became a 72 MB string in one call (175 ms holding the event
+ * loop) before the byte budget refused it. The rendering now stops just past the
+ * budget; within it, the text is JSON.stringify's.
+ */
+describe("json: N on a deep payload stops at the render budget (regression: 240 KB rendered to 72 MB first)", () => {
+  const deep = JSON.parse(`${"[".repeat(60)}0${",0".repeat(120_000)}${"]".repeat(60)}`) as unknown[];
+  const MIB = 1024 * 1024;
+
+  test.each([2, 10])("json: %i", (indent) => {
+    const out = compileTemplate(`{{ payload.deep | json: ${indent} }}`).render(ctx({ payload: { deep } }), MIB);
+    expect(out.length).toBeGreaterThan(MIB);
+    expect(out.length).toBeLessThanOrEqual(MIB + 1 + 60 * indent);
+    expect(out).toBe(JSON.stringify(deep, null, indent).slice(0, out.length));
+  });
+
+  test("within the budget, and after another filter, the text is JSON.stringify's", () => {
+    expect(compileTemplate("{{ pusher | json: 2 }}").render(ctx(), MIB)).toBe(JSON.stringify(push.pusher, null, 2));
+    expect(compileTemplate("{{ payload.deep | json: 2 | truncate: 20 }}").render(ctx({ payload: { deep } }), 100)).toBe(`${JSON.stringify(deep, null, 2).slice(0, 20)}…`);
+  });
+});
+
+test("indentJson gives JSON.stringify's text for any JSON value and indent", () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.integer({ min: 0, max: 10 }), (v, n) => {
+      expect(indentJson(JSON.stringify(v), n)).toBe(JSON.stringify(v, null, n));
+    }),
+    { numRuns: 500 },
+  );
 });
