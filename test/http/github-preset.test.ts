@@ -66,6 +66,16 @@ describe("the github preset", () => {
     },
   );
 
+  test("a message over hooks.maxRenderedBytes → 400 render_too_large and no run (regression: the preset ignored the bound)", async () => {
+    h = await startPluginApp({ hooks: { presets: ["github"], github: { secret: SECRET }, maxRenderedBytes: 1024 } });
+    const issue = githubExample("issues", (p) => p.action === "opened");
+    (issue.issue as Record<string, unknown>).body = "A long report. ".repeat(100);
+    const res = await deliver("issues", issue);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ ok: false, code: "render_too_large" });
+    expect(h.host.turns).toHaveLength(0);
+  });
+
   test("workflow_run runs only for a failed completed run", async () => {
     await start();
     const completed = githubExample("workflow_run", (p) => p.action === "completed");
