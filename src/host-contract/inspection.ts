@@ -31,6 +31,14 @@ export function searchProblem(search: string): string | undefined {
     : undefined;
 }
 
+/** A delivery id as `DeliveryQuery.before` names it: letters, digits and `-`, 1 to 100 characters. */
+const DELIVERY_ID = /^[A-Za-z0-9-]{1,100}$/;
+
+/** Why a `before` value is refused (the rule, as a sentence fragment), or undefined when it can name a delivery. */
+export function beforeProblem(before: string): string | undefined {
+  return DELIVERY_ID.test(before) ? undefined : "must be the id of a delivery (letters, digits and -)";
+}
+
 /** Filters of a delivery listing (all optional; newest first). */
 export interface DeliveryQuery {
   /** 1–500; default 50. */

@@ -5,7 +5,7 @@
  * next page). A bad value is named in `problem` and the filter is left out — of the
  * listing and of the live feed's URL alike, so a bad filter never reaches the feed.
  */
-import { searchProblem, type DeliveryQuery } from "../../host-contract/inspection";
+import { beforeProblem, searchProblem, type DeliveryQuery } from "../../host-contract/inspection";
 
 export const SINCE_WINDOWS: Record<string, { label: string; ms: number }> = {
   "15m": { label: "last 15 minutes", ms: 15 * 60_000 },
@@ -45,7 +45,8 @@ export function parseDeliveryFilters(q: Record<string, unknown>, now: number): D
   const window = SINCE_WINDOWS[f.since];
   if (f.since && !window) problems.push(`since must be one of ${Object.keys(SINCE_WINDOWS).join(", ")}`);
   else if (window) f.query.since = new Date(now - window.ms).toISOString();
-  if (f.before.length > MAX_FILTER_CHARS) problems.push(`before must be at most ${MAX_FILTER_CHARS} characters`);
+  const beforeRule = f.before ? beforeProblem(f.before) : undefined;
+  if (beforeRule) problems.push(`before ${beforeRule}`);
   else if (f.before) f.query.before = f.before;
   if (problems.length > 0) f.problem = `${problems.join("; ")}.`;
   return f;

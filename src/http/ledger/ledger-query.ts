@@ -1,6 +1,6 @@
 /**
  * Query parameters of `GET {path}/deliveries` and `GET {path}/runs` (SPEC §11).
- * `search` follows the host contract's rule (searchProblem). Every value is checked; a bad or unknown parameter is a 400 `invalid_request`
+ * `search` and `before` follow the host contract's rules (searchProblem, beforeProblem). Every value is checked; a bad or unknown parameter is a 400 `invalid_request`
  * naming it and its rule. `token` is the (deprecated) hook-token carrier and is
  * accepted everywhere. Repeated parameters count by their first value.
  *
@@ -9,13 +9,12 @@
 import { err, hookErrors, ok, type HookError, type Result } from "../../core/errors";
 import { TERMINAL_RUN_STATUSES, type RunStatus } from "../../core/runs";
 import type { LedgerListQuery } from "../../store/ledger-store";
-import { searchProblem } from "../../host-contract/inspection";
+import { beforeProblem, searchProblem } from "../../host-contract/inspection";
 
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 500;
 const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", ...TERMINAL_RUN_STATUSES];
 const MAX_HOOK_FILTER_LENGTH = 200;
-const ID = /^[A-Za-z0-9-]{1,100}$/;
 
 const invalidParameter = (name: string, rule: string): Result<never> => err(hookErrors.queryParameterInvalid({ name, rule }, { details: [{ field: name, message: `${name} ${rule}` }] }));
 
@@ -47,7 +46,8 @@ export function parseDeliveryQuery(query: Record<string, string>): Result<Ledger
   if (!limit.ok) return limit;
   const out: LedgerListQuery = { limit: limit.value };
   if (query.before !== undefined) {
-    if (!ID.test(query.before)) return invalidParameter("before", "must be the id of a delivery (letters, digits and -)");
+    const problem = beforeProblem(query.before);
+    if (problem) return invalidParameter("before", problem);
     out.before = query.before;
   }
   if (query.hook !== undefined) {

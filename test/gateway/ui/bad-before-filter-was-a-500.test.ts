@@ -1,0 +1,54 @@
+/**
+ * Regression: `/ui/deliveries?before=<not an id>` answered 500 `internal_error`
+ * with an error-level "unhandled error" log line. The dashboard only checked the
+ * value's length; the hooks plugin's inspector applies the ledger's id rule and
+ * threw. Now both use the host contract's rule (beforeProblem): the page names the
+ * bad filter and leaves it out, like every other filter. Driven through the real
+ * plugin's inspector (a fake one does not check `before`).
+ */
+import request from "supertest";
+import { startPluginApp, TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
+import { until } from "../../helpers/until";
+import { createGatewayApp, type GatewayApp } from "../../../src/gateway/http/create-app";
+import { createDashboard, type Dashboard } from "../../../src/gateway/ui/ui-router";
+import type { HostLogger } from "../../../src/host-contract/host-api";
+
+const OPERATOR = "operator-token-0123456789abcdef";
+
+describe("the deliveries page with a `before` that names no delivery id", () => {
+  let plugin: PluginApp;
+  let dashboard: Dashboard;
+  let app: GatewayApp;
+  const errors: string[] = [];
+  const logger: HostLogger = { debug() {}, info() {}, warn() {}, error: (msg) => void errors.push(msg) };
+
+  beforeAll(async () => {
+    plugin = await startPluginApp({ hooks: { rateLimit: { enabled: false }, mappings: [{ id: "crm", match: { path: "crm" }, action: "wake", textTemplate: "deal" }] } });
+    const inspector = plugin.host.inspectors[0]!;
+    dashboard = createDashboard({ authToken: OPERATOR, inspectors: [{ pluginId: "inbound-webhooks", inspector }], logger });
+    app = createGatewayApp({ routes: plugin.host.routes.map((r) => ({ ...r, pluginId: "inbound-webhooks" })), logger, status: () => ({}), ui: dashboard.router, authToken: OPERATOR });
+    await request(app).post("/hooks/crm").set("Authorization", `Bearer ${TEST_TOKEN}`).send({ deal: 1 }).expect(200);
+    await until(() => inspector.listDeliveries({}).length === 1, "the delivery in the ledger");
+  });
+  afterAll(async () => {
+    dashboard.close();
+    await plugin.close();
+  });
+
+  it.each([
+    ["a character an id never has", "abc!"],
+    ["more than 100 characters", "a".repeat(150)],
+  ])("%s: the page names the filter, lists the deliveries without it, logs no error", async (_what, before) => {
+    const res = await request(app).get(`/ui/deliveries?before=${encodeURIComponent(before)}`).set("Authorization", `Bearer ${OPERATOR}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('id="filter-problem">before must be the id of a delivery (letters, digits and -).<');
+    expect(res.text).toMatch(/<tr data-id="[0-9a-f-]{36}">/);
+    expect(errors).toEqual([]);
+  });
+
+  it("the ledger API refuses the same value with the same rule (one rule for both)", async () => {
+    const res = await request(app).get("/hooks/deliveries?before=abc!").set("Authorization", `Bearer ${TEST_TOKEN}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ ok: false, code: "invalid_request", error: "Query parameter before must be the id of a delivery (letters, digits and -)." });
+  });
+});
