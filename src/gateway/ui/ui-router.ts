@@ -162,15 +162,32 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
   });
 
   mountPages(router, { inspectors: opts.inspectors, feed, now, logger: opts.logger, ...(opts.journal ? { journal: opts.journal } : {}) });
-  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
-    const type = (err as { type?: unknown })?.type;
+  router.use(unreadableForm(opts.logger));
+  router.use(malformedPath(opts.logger));
+  return { router, close: () => feed.closeAll(), liveFeeds: () => feed.stats() };
+}
+
+/**
+ * A dashboard form the body parser could not read is the client's mistake, never a
+ * 500: over the size or field limit → 413 `payload_too_large`; a charset other than
+ * UTF-8 / ISO-8859-1 or an unknown `Content-Encoding` → 415 `unsupported_media_type`;
+ * any other unreadable body (a damaged gzip stream, a wrong Content-Length) → 400
+ * `invalid_request`. Logged at debug, without the body.
+ */
+function unreadableForm(logger: HostLogger) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    const { type, status, expose } = (err ?? {}) as { type?: unknown; status?: unknown; expose?: unknown };
     if (type === "entity.too.large" || type === "parameters.too.many") {
       return sendUiError(req, res, 413, "payload_too_large", `A dashboard form may be at most ${FORM_LIMIT} with at most ${FORM_FIELDS} fields.`);
     }
-    next(err);
-  });
-  router.use(malformedPath(opts.logger));
-  return { router, close: () => feed.closeAll(), liveFeeds: () => feed.stats() };
+    // The body parser's refusals are http-errors with a 4xx status and `expose` (a zlib error of a damaged body has no `type`).
+    if (expose !== true || typeof status !== "number" || status < 400 || status > 499) return next(err);
+    logger.debug("dashboard form body refused", { method: req.method, status, ...(typeof type === "string" ? { type } : {}) });
+    if (type === "charset.unsupported" || type === "encoding.unsupported") {
+      return sendUiError(req, res, 415, "unsupported_media_type", "A dashboard form must be application/x-www-form-urlencoded in UTF-8, without a Content-Encoding other than gzip or deflate.");
+    }
+    sendUiError(req, res, 400, "invalid_request", "The form's body could not be read (a damaged compressed body, or a Content-Length that does not match it).");
+  };
 }
 
 /**
