@@ -22,6 +22,11 @@
  * MAX_QUEUED_BYTES plus one event, whatever the traffic; a client that reads keeps
  * every event of a burst below that.
  *
+ * **A stream lives no longer than its credential**: before each event and each
+ * keep-alive the caller's `allowed()` is asked (the dashboard: is the cookie's
+ * session still there — not logged out, not expired); once it is not, the stream
+ * ends and nothing more is sent (the page's reconnection then gets 401).
+ *
  * A comment line every `keepAliveMs` keeps proxies from closing an idle stream;
  * `closeAll()` ends every stream (the gateway calls it when it stops, so open
  * dashboards never hold the shutdown up).
@@ -52,7 +57,8 @@ export interface LiveFeedStats {
 }
 
 export interface LiveFeed {
-  stream(req: Request, res: Response, inspector: HookInspector, query: DeliveryQuery): void;
+  /** `allowed` is asked before each event and keep-alive: once false (the session logged out or expired) the stream ends. */
+  stream(req: Request, res: Response, inspector: HookInspector, query: DeliveryQuery, allowed?: () => boolean): void;
   closeAll(): void;
   open(): number;
   stats(): LiveFeedStats;
@@ -123,7 +129,7 @@ export function createLiveFeed(opts: { keepAliveMs?: number } = {}): LiveFeed {
     return last.text;
   };
   return {
-    stream(req, res, inspector, query) {
+    stream(req, res, inspector, query, allowed = () => true) {
       if (streams.size >= MAX_STREAMS) {
         res.status(503).setHeader("Retry-After", "10");
         res.json({ ok: false, code: "too_many_streams", error: `At most ${MAX_STREAMS} live feeds may be open at once; close a dashboard tab.` });
@@ -138,10 +144,12 @@ export function createLiveFeed(opts: { keepAliveMs?: number } = {}): LiveFeed {
       out.event(() => `retry: ${RETRY_MS}\n\n`);
       const runStatus = (id: string) => inspector.getRun(id)?.status;
       const unsubscribe = inspector.subscribe((d) => {
+        if (!allowed()) return end();
         if (matchesFilters(d, query)) out.event(() => deliveryEvent(d, runStatus));
       });
       // A run that starts or finishes updates the Run cell of its delivery's row (when the row passes the filters).
       const unsubscribeRuns = inspector.subscribeRuns?.((run) => {
+        if (!allowed()) return end();
         const d = run.deliveryId === undefined ? undefined : inspector.getDelivery(run.deliveryId);
         if (d && matchesFilters(d, query)) out.event(() => `event: run\ndata: ${JSON.stringify(deliveryRow(d, runStatus))}\n\n`);
       });
@@ -156,7 +164,8 @@ export function createLiveFeed(opts: { keepAliveMs?: number } = {}): LiveFeed {
         else res.end();
       };
       const timer = setInterval(() => {
-        if (out.tick()) end(true);
+        if (!allowed()) end();
+        else if (out.tick()) end(true);
       }, keepAliveMs);
       timer.unref();
       streams.set(end, out);

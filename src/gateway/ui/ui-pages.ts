@@ -22,6 +22,7 @@ import { renderDeliveryContent, type DeliveryPageData } from "./views/delivery-v
 import { renderPage, type PageFrame, type UiSection } from "./views/layout";
 import { parseHeaderLines, renderMappingsContent, type DryRunForm } from "./views/mappings-view";
 import { renderOverviewContent } from "./views/overview-view";
+import type { UiSessionStore } from "./ui-sessions";
 
 /** The overview's time window and how many rows it reads at most. */
 const OVERVIEW_MINUTES = 60;
@@ -33,6 +34,8 @@ export interface PagesOptions {
   feed: LiveFeed;
   now: () => number;
   logger: HostLogger;
+  /** The login sessions: a live feed of a cookie session ends when its session does. */
+  sessions: UiSessionStore;
   /** The newest journal entries (the gateway reads the end of journal.jsonl); absent: no journal effects shown. */
   journal?: () => readonly JournalEntry[];
 }
@@ -75,7 +78,10 @@ export function mountPages(router: Router, opts: PagesOptions): void {
   router.get("/api/events", (req, res) => {
     const f = parseDeliveryFilters(req.query as Record<string, unknown>, opts.now());
     if (f.problem) return sendUiError(req, res, 400, "invalid_filter", f.problem);
-    opts.feed.stream(req, res, inspector, f.query);
+    const p = res.locals.principal;
+    // A logged-out or expired session's feed ends at its next event or keep-alive (Bearer: the token cannot change).
+    const allowed = p?.kind === "session" ? () => opts.sessions.get(p.session.id) !== undefined : () => true;
+    opts.feed.stream(req, res, inspector, f.query, allowed);
   });
 
   const replays = createFormResults<{ of: string } & NonNullable<DeliveryPageData["replay"]>>({ now: opts.now, size: (v) => JSON.stringify(v).length });

@@ -161,7 +161,7 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     res.redirect(303, "/ui/login");
   });
 
-  mountPages(router, { inspectors: opts.inspectors, feed, now, logger: opts.logger, ...(opts.journal ? { journal: opts.journal } : {}) });
+  mountPages(router, { inspectors: opts.inspectors, feed, sessions, now, logger: opts.logger, ...(opts.journal ? { journal: opts.journal } : {}) });
   router.use(unreadableForm(opts.logger));
   router.use(malformedPath(opts.logger));
   return { router, close: () => feed.closeAll(), liveFeeds: () => feed.stats() };
