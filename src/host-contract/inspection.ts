@@ -18,9 +18,13 @@ export const MAX_SEARCH_WORDS = 8;
 /** …and at most this many characters in all. */
 export const MAX_SEARCH_CHARS = 200;
 
-/** The words of a search (split on white space). */
+/**
+ * The words of a search, split on white space and control characters: the index's
+ * tokenizer never keeps a control character in a word, and FTS5 reads a NUL as the
+ * end of the query (an unterminated string, which failed the whole read).
+ */
 export function searchWords(search: string): string[] {
-  return search.split(/\s+/).filter((w) => w !== "");
+  return search.split(/[\s\u0000-\u001f\u007f]+/).filter((w) => w !== "");
 }
 
 /** Why a search text is refused (the rule, as a sentence fragment), or undefined when it is valid. */
