@@ -96,11 +96,14 @@ export function allowedMethod(route: HookRoute): "GET" | "POST" {
   return isLedgerRoute(route) && route.kind !== "replay" ? "GET" : "POST";
 }
 
+/** How a 405 names the ledger routes that carry an id (the others are named by their hook name). */
+const LEDGER_ROUTE_NAMES: Partial<Record<HookRoute["kind"], string>> = { delivery: "deliveries/<id>", replay: "deliveries/<id>/replay" };
+
 /** The 405 of a route asked with another method than its one (`Allow` names it). */
 export function methodNotAllowed(route: HookRoute, hooksPath: string): HookError {
   const allowed = allowedMethod(route);
   const headers = { headers: { Allow: allowed } };
   if (route.kind === "run") return hookErrors.methodNotAllowedOnRunStatus({ allowed }, headers);
-  if (isLedgerRoute(route)) return hookErrors.methodNotAllowedOnLedger({ allowed, route: `${hooksPath}/${route.kind === "replay" ? "deliveries/<id>/replay" : hookName(route)}` }, headers);
+  if (isLedgerRoute(route)) return hookErrors.methodNotAllowedOnLedger({ allowed, route: `${hooksPath}/${LEDGER_ROUTE_NAMES[route.kind] ?? hookName(route)}` }, headers);
   return hookErrors.methodNotAllowedOnHook({ allowed }, headers);
 }
