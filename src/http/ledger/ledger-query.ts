@@ -37,6 +37,16 @@ export function parseStatusFilter(raw: string): readonly [number, number] | unde
   return cls ? [Number(cls[1]) * 100, Number(cls[1]) * 100 + 99] : undefined;
 }
 
+/** ms since the epoch of an ISO-8601 time on a day that exists (Date.parse takes 2026-02-30 as 2 March). */
+function existingDayTimeMs(raw: string): number | undefined {
+  const day = /^(\d{4})-(\d\d)-(\d\d)T/.exec(raw);
+  const t = day ? Date.parse(raw) : NaN;
+  if (!day || Number.isNaN(t)) return undefined;
+  const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && date >= 1 && date <= daysInMonth ? t : undefined;
+}
+
 const DELIVERY_PARAMS = ["limit", "before", "hook", "status", "since", "search"] as const;
 
 export function parseDeliveryQuery(query: Record<string, string>): Result<LedgerListQuery> {
@@ -60,8 +70,8 @@ export function parseDeliveryQuery(query: Record<string, string>): Result<Ledger
     out.status = range;
   }
   if (query.since !== undefined) {
-    const t = /^\d{4}-\d\d-\d\dT/.test(query.since) ? Date.parse(query.since) : NaN;
-    if (Number.isNaN(t)) return invalidParameter("since", "must be an ISO-8601 time such as 2026-01-31T12:00:00Z");
+    const t = existingDayTimeMs(query.since);
+    if (t === undefined) return invalidParameter("since", "must be an ISO-8601 time such as 2026-01-31T12:00:00Z");
     out.since = t;
   }
   if (query.search !== undefined) {
