@@ -102,7 +102,8 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
 
   const loginLink = createLoginLinkHandler({ codes: opts.loginCodes, throttle, sessions, logger: opts.logger, refuseBlocked });
   router.get("/login", (req, res) => {
-    if (typeof req.query.code === "string") return loginLink(req, res, req.query.code);
+    // Only a GET spends a code: a HEAD (a link checker probing the URL) gets the form's headers and changes nothing.
+    if (typeof req.query.code === "string" && req.method === "GET") return loginLink(req, res, req.query.code);
     const verdict = authenticate(req, token, sessions, throttle);
     if (verdict.kind === "principal") return res.redirect(303, safeNext(req.query.next));
     if (verdict.kind === "blocked") return refuseBlocked(req, res, verdict.retryAfterSeconds, safeNext(req.query.next));
