@@ -171,6 +171,21 @@ export interface ReplayResult {
   body: unknown;
 }
 
+/** Why a delivery cannot be replayed, as `replay` rejects with it (any Error with these fields: a 4xx `status` and a `code`). */
+export interface ReplayRefusal {
+  message: string;
+  /** `delivery_not_replayable`, `delivery_body_not_stored`, … */
+  code: string;
+  /** 400–499. */
+  status: number;
+}
+
+/** True for a `replay` rejection that states why the delivery cannot be replayed (not a failure of the plugin). */
+export function isReplayRefusal(e: unknown): e is ReplayRefusal {
+  const r = e as Partial<ReplayRefusal> | null | undefined;
+  return e instanceof Error && typeof r?.code === "string" && typeof r.status === "number" && r.status >= 400 && r.status <= 499;
+}
+
 /** Counts for `/api/status` and the dashboard's overview. */
 export interface HooksSummary {
   lastDeliveryAt?: string;
@@ -184,7 +199,12 @@ export interface HooksSummary {
 export interface HookInspector {
   listDeliveries(query: DeliveryQuery): DeliverySummary[];
   getDelivery(id: string): DeliveryDetail | undefined;
-  /** Runs a stored delivery again through today's mappings; undefined when the id is unknown. */
+  /**
+   * Runs a stored delivery again through today's mappings; undefined when the id is
+   * unknown. A delivery that cannot be replayed (refused at authentication, stored
+   * without its body) rejects with a ReplayRefusal: its message is one sentence for
+   * the operator, safe to show.
+   */
   replay(id: string): Promise<ReplayResult | undefined>;
   listRuns(query: RunQuery): RunSummary[];
   getRun(id: string): RunSummary | undefined;

@@ -7,7 +7,7 @@
  */
 import type { Response, Router } from "express";
 import type { HostLogger } from "../../host-contract/host-api";
-import type { DryRunView, HookInspector } from "../../host-contract/inspection";
+import { isReplayRefusal, type DryRunView, type HookInspector } from "../../host-contract/inspection";
 import { parseDeliveryFilters, PAGE_SIZE } from "./delivery-filters";
 import type { JournalEntry } from "../journal/journal";
 import { createFormResults } from "./form-results";
@@ -113,8 +113,14 @@ export function mountPages(router: Router, opts: PagesOptions): void {
       opts.logger.info("dashboard replay", { deliveryId: id, newDeliveryId: result.deliveryId, status: result.status });
       outcome = { result };
     } catch (e) {
-      opts.logger.error("dashboard replay failed", { deliveryId: id, error: (e as Error)?.message ?? String(e) });
-      outcome = { error: "The replay failed; the gateway log has the reason." };
+      if (isReplayRefusal(e)) {
+        // The plugin says why it will not replay this one (refused at authentication, no body stored): the operator's answer, not a failure.
+        opts.logger.info("dashboard replay refused", { deliveryId: id, code: e.code });
+        outcome = { error: `${e.message} (${e.code})` };
+      } else {
+        opts.logger.error("dashboard replay failed", { deliveryId: id, error: (e as Error)?.message ?? String(e) });
+        outcome = { error: "The replay failed; the gateway log has the reason." };
+      }
     }
     const key = replays.put(ownerOf(res), { of: id, ...outcome });
     res.redirect(303, `/ui/deliveries/${encodeURIComponent(id)}?result=${key}#replay-result`);
