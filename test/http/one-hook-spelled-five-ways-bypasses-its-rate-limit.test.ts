@@ -9,13 +9,12 @@
  * Through the whole plugin (router → mapping engine → run queue → ledger → metrics)
  * on the fake host, with the real gateway metrics registry.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { createGatewayMetrics } from "../../src/gateway/metrics/gateway-metrics";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 import { labelValues, parseScrape, sample } from "../helpers/prometheus-scrape";
 import { until } from "../helpers/until";
+import { postRequestTarget, serve } from "./support/raw-http";
 
 const AUTH = { Authorization: `Bearer ${TEST_TOKEN}` };
 const SPELLINGS = ["/hooks/a/b", "/hooks/a//b", "/hooks/a/b/", "/hooks/%61/b", "/hooks/a/./b"];
@@ -23,23 +22,11 @@ const silent = { debug: () => undefined, info: () => undefined, warn: () => unde
 
 /** A request with its path sent byte for byte (supertest's URL parsing would resolve `.` and `..`). */
 async function rawPost(app: PluginApp["app"], path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const served = await serve(app);
   try {
-    const port = (server.address() as AddressInfo).port;
-    return await new Promise((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, method: "POST", path, headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
-      req.on("error", reject);
-      req.end(body);
-    });
+    return await postRequestTarget(served.port, path, { ...headers, "content-type": "application/json" }, body);
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await served.close();
   }
 }
 

@@ -7,33 +7,25 @@
  * plugin's inspector (a fake one does not check `before`).
  */
 import request from "supertest";
-import { startPluginApp, TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
+import { TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
 import { until } from "../../helpers/until";
-import { createGatewayApp, type GatewayApp } from "../../../src/gateway/http/create-app";
-import { createDashboard, type Dashboard } from "../../../src/gateway/ui/ui-router";
-import type { HostLogger } from "../../../src/host-contract/host-api";
-
-const OPERATOR = "operator-token-0123456789abcdef";
+import { OPERATOR_TOKEN as OPERATOR, pluginUiApp, type PluginUiApp } from "./ui-app";
+import type { GatewayApp } from "../../../src/gateway/http/create-app";
 
 describe("the deliveries page with a `before` that names no delivery id", () => {
+  let ui: PluginUiApp;
   let plugin: PluginApp;
-  let dashboard: Dashboard;
   let app: GatewayApp;
-  const errors: string[] = [];
-  const logger: HostLogger = { debug() {}, info() {}, warn() {}, error: (msg) => void errors.push(msg) };
+  const errors = (): string[] => ui.gatewayErrors;
 
   beforeAll(async () => {
-    plugin = await startPluginApp({ hooks: { rateLimit: { enabled: false }, mappings: [{ id: "crm", match: { path: "crm" }, action: "wake", textTemplate: "deal" }] } });
+    ui = await pluginUiApp();
+    ({ plugin, app } = ui);
     const inspector = plugin.host.inspectors[0]!;
-    dashboard = createDashboard({ authToken: OPERATOR, inspectors: [{ pluginId: "inbound-webhooks", inspector }], logger });
-    app = createGatewayApp({ routes: plugin.host.routes.map((r) => ({ ...r, pluginId: "inbound-webhooks" })), logger, status: () => ({}), ui: dashboard.router, authToken: OPERATOR });
     await request(app).post("/hooks/crm").set("Authorization", `Bearer ${TEST_TOKEN}`).send({ deal: 1 }).expect(200);
     await until(() => inspector.listDeliveries({}).length === 1, "the delivery in the ledger");
   });
-  afterAll(async () => {
-    dashboard.close();
-    await plugin.close();
-  });
+  afterAll(() => ui.close());
 
   it.each([
     ["a character an id never has", "abc!"],
@@ -43,7 +35,7 @@ describe("the deliveries page with a `before` that names no delivery id", () => 
     expect(res.status).toBe(200);
     expect(res.text).toContain('id="filter-problem">before must be the id of a delivery (letters, digits and -).<');
     expect(res.text).toMatch(/<tr data-id="[0-9a-f-]{36}">/);
-    expect(errors).toEqual([]);
+    expect(errors()).toEqual([]);
   });
 
   it("the ledger API refuses the same value with the same rule (one rule for both)", async () => {

@@ -7,32 +7,24 @@
  * the real plugin's inspector.
  */
 import request from "supertest";
-import { startPluginApp, TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
+import { TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
 import { until } from "../../helpers/until";
-import { createGatewayApp, type GatewayApp } from "../../../src/gateway/http/create-app";
-import { createDashboard, type Dashboard } from "../../../src/gateway/ui/ui-router";
-import type { HostLogger } from "../../../src/host-contract/host-api";
+import { OPERATOR_TOKEN as OPERATOR, pluginUiApp, type PluginUiApp } from "./ui-app";
+import type { GatewayApp } from "../../../src/gateway/http/create-app";
 
-const OPERATOR = "operator-token-0123456789abcdef";
 const BEARER = { Authorization: `Bearer ${OPERATOR}` };
 
 describe("Replay of a delivery the plugin refuses to replay", () => {
+  let ui: PluginUiApp;
   let plugin: PluginApp;
-  let dashboard: Dashboard;
   let app: GatewayApp;
-  const errors: string[] = [];
-  const logger: HostLogger = { debug() {}, info() {}, warn() {}, error: (msg) => void errors.push(msg) };
+  const errors = (): string[] => ui.gatewayErrors;
 
   beforeAll(async () => {
-    plugin = await startPluginApp({ hooks: { rateLimit: { enabled: false }, mappings: [{ id: "crm", match: { path: "crm" }, action: "wake", textTemplate: "deal" }] } });
-    const inspector = plugin.host.inspectors[0]!;
-    dashboard = createDashboard({ authToken: OPERATOR, inspectors: [{ pluginId: "inbound-webhooks", inspector }], logger });
-    app = createGatewayApp({ routes: plugin.host.routes.map((r) => ({ ...r, pluginId: "inbound-webhooks" })), logger, status: () => ({}), ui: dashboard.router, authToken: OPERATOR });
+    ui = await pluginUiApp();
+    ({ plugin, app } = ui);
   });
-  afterAll(async () => {
-    dashboard.close();
-    await plugin.close();
-  });
+  afterAll(() => ui.close());
 
   it("refused at authentication (401): the page says why, with its code; no error-level log line", async () => {
     await request(app).post("/hooks/crm").set("Authorization", "Bearer wrong-token-0123456789abcdef").send({ deal: 1 }).expect(401);
@@ -43,7 +35,7 @@ describe("Replay of a delivery the plugin refuses to replay", () => {
     expect(post.status).toBe(303);
     const page = await request(app).get(post.headers.location!).set(BEARER);
     expect(page.text).toContain('<p id="replay-result" role="alert" class="error">This delivery was refused before it was authenticated (unauthorized), so it cannot be replayed: send it again with valid credentials instead. (delivery_not_replayable)</p>');
-    expect(errors).toEqual([]);
+    expect(errors()).toEqual([]);
     expect(inspector.listDeliveries({})).toHaveLength(1);
   });
 });

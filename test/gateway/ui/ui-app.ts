@@ -15,6 +15,7 @@ import type { HostLogger } from "../../../src/host-contract/host-api";
 import type { JournalEntry } from "../../../src/gateway/journal/journal";
 import { createFakeInspector, type FakeInspector } from "../../helpers/fake-inspector";
 import type { LoginCodes } from "../../../src/gateway/ui/login-codes";
+import { startPluginApp, type PluginApp } from "../../helpers/plugin-app";
 
 export const OPERATOR_TOKEN = "operator-token-0123456789abcdef";
 export const NOW = Date.parse("2026-11-22T10:30:00.000Z");
@@ -71,4 +72,35 @@ export async function login(app: GatewayApp): Promise<{ cookie: string; csrf: st
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
   expect(csrf).toBeDefined();
   return { cookie, csrf: csrf! };
+}
+
+export interface PluginUiApp {
+  plugin: PluginApp;
+  app: GatewayApp;
+  dashboard: Dashboard;
+  /** The gateway's error-level log lines (the dashboard's). */
+  gatewayErrors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The gateway app with the dashboard over the real plugin's inspector (a fake one checks
+ * nothing): one wake mapping `crm`, the rate limit off, the operator token OPERATOR_TOKEN.
+ */
+export async function pluginUiApp(): Promise<PluginUiApp> {
+  const plugin = await startPluginApp({ hooks: { rateLimit: { enabled: false }, mappings: [{ id: "crm", match: { path: "crm" }, action: "wake", textTemplate: "deal" }] } });
+  const gatewayErrors: string[] = [];
+  const logger: HostLogger = { debug() {}, info() {}, warn() {}, error: (msg) => void gatewayErrors.push(msg) };
+  const dashboard = createDashboard({ authToken: OPERATOR_TOKEN, inspectors: [{ pluginId: "inbound-webhooks", inspector: plugin.host.inspectors[0]! }], logger });
+  const app = createGatewayApp({ routes: plugin.host.routes.map((r) => ({ ...r, pluginId: "inbound-webhooks" })), logger, status: () => ({}), ui: dashboard.router, authToken: OPERATOR_TOKEN });
+  return {
+    plugin,
+    app,
+    dashboard,
+    gatewayErrors,
+    async close() {
+      dashboard.close();
+      await plugin.close();
+    },
+  };
 }

@@ -7,35 +7,28 @@
  * nothing but controls is the usual 400 naming `search`, and `a%00b` is `a b`.
  */
 import request from "supertest";
-import { startPluginApp, TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
+import { TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
 import { until } from "../../helpers/until";
-import { createGatewayApp, type GatewayApp } from "../../../src/gateway/http/create-app";
-import { createDashboard, type Dashboard } from "../../../src/gateway/ui/ui-router";
-import type { HostLogger } from "../../../src/host-contract/host-api";
+import { OPERATOR_TOKEN as OPERATOR, pluginUiApp, type PluginUiApp } from "../../gateway/ui/ui-app";
+import type { GatewayApp } from "../../../src/gateway/http/create-app";
 
-const OPERATOR = "operator-token-0123456789abcdef";
 const AUTH = { Authorization: `Bearer ${TEST_TOKEN}` };
 
 describe("a search with a NUL or another control character", () => {
+  let ui: PluginUiApp;
   let plugin: PluginApp;
-  let dashboard: Dashboard;
   let app: GatewayApp;
-  const gatewayErrors: string[] = [];
-  const logger: HostLogger = { debug() {}, info() {}, warn() {}, error: (msg) => void gatewayErrors.push(msg) };
+  const gatewayErrors = (): string[] => ui.gatewayErrors;
   const pluginErrors = () => plugin.host.logs.filter((l) => l.level === "error").map((l) => l.message);
 
   beforeAll(async () => {
-    plugin = await startPluginApp({ hooks: { rateLimit: { enabled: false }, mappings: [{ id: "crm", match: { path: "crm" }, action: "wake", textTemplate: "deal" }] } });
+    ui = await pluginUiApp();
+    ({ plugin, app } = ui);
     const inspector = plugin.host.inspectors[0]!;
-    dashboard = createDashboard({ authToken: OPERATOR, inspectors: [{ pluginId: "inbound-webhooks", inspector }], logger });
-    app = createGatewayApp({ routes: plugin.host.routes.map((r) => ({ ...r, pluginId: "inbound-webhooks" })), logger, status: () => ({}), ui: dashboard.router, authToken: OPERATOR });
     await request(app).post("/hooks/crm").set(AUTH).send({ note: "alpha beta" }).expect(200);
     await until(() => inspector.listDeliveries({}).length === 1, "the delivery in the ledger");
   });
-  afterAll(async () => {
-    dashboard.close();
-    await plugin.close();
-  });
+  afterAll(() => ui.close());
 
   it.each(["%00", "%00%01%1f", "%7f"])("the API: search=%s (controls only) is a 400 naming search", async (search) => {
     const res = await request(app).get(`/hooks/deliveries?search=${search}`).set(AUTH);
@@ -56,6 +49,6 @@ describe("a search with a NUL or another control character", () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain('id="filter-problem">search must be 1 to 8 words of at most 200 characters in all.<');
     expect(res.text).toMatch(/<tr data-id="[0-9a-f-]{36}">/);
-    expect(gatewayErrors).toEqual([]);
+    expect(gatewayErrors()).toEqual([]);
   });
 });
