@@ -43,6 +43,22 @@ export function beforeProblem(before: string): string | undefined {
   return DELIVERY_ID.test(before) ? undefined : "must be the id of a delivery (letters, digits and -)";
 }
 
+/**
+ * The codes a delivery status filter (`DeliveryQuery.status`) names: an exact code
+ * (`404` → [404, 404]) or a class in either case (`4xx`, `4XX` → [400, 499]); undefined
+ * when it is neither. The ledger API and the dashboard both read the filter with it.
+ */
+export function statusRange(status: string): readonly [number, number] | undefined {
+  if (/^[1-5]\d\d$/.test(status)) return [Number(status), Number(status)];
+  const cls = /^([1-5])xx$/i.exec(status);
+  return cls ? [Number(cls[1]) * 100, Number(cls[1]) * 100 + 99] : undefined;
+}
+
+/** Why a status filter is refused (the rule, as a sentence fragment), or undefined when it is valid. */
+export function statusProblem(status: string): string | undefined {
+  return statusRange(status) ? undefined : "must be an HTTP status (404) or a class (4xx)";
+}
+
 /** Filters of a delivery listing (all optional; newest first). */
 export interface DeliveryQuery {
   /** 1–500; default 50. */
@@ -51,7 +67,7 @@ export interface DeliveryQuery {
   before?: string;
   /** Hook name as the ledger records it (`wake`, `agent`, a mapped name). */
   hook?: string;
-  /** An exact status code (`404`) or a class (`2xx`, `4xx`, `5xx`). */
+  /** An exact status code (`404`) or a class (`2xx`, `4xx`, `5xx`, any case): see statusRange. */
   status?: string;
   /** ISO-8601: only deliveries received at or after this time. */
   since?: string;

@@ -1,4 +1,5 @@
-import { parseDeliveryQuery, parseRunQuery, parseStatusFilter } from "../../src/http/ledger/ledger-query";
+import { statusRange } from "../../src/host-contract/inspection";
+import { parseDeliveryQuery, parseRunQuery } from "../../src/http/ledger/ledger-query";
 
 describe("ledger query parsing", () => {
   it("applies the default limit and accepts the token carrier", () => {
@@ -18,7 +19,7 @@ describe("ledger query parsing", () => {
     ["0xx", undefined],
     ["4040", undefined],
   ])("status filter %s → %j", (raw, range) => {
-    expect(parseStatusFilter(raw)).toEqual(range);
+    expect(statusRange(raw)).toEqual(range);
   });
 
   it.each([

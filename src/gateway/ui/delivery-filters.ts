@@ -1,11 +1,11 @@
 /**
  * The deliveries page's filters, parsed once from the query string into the
  * inspector's DeliveryQuery: `search` (words to find), `hook` (a name), `status`
- * (`404` or `4xx`), `since` (a window: `15m`, `1h`, `24h`, `7d`) and `before` (the
+ * (`404` or `4xx`, the rule of host-contract statusRange), `since` (a window: `15m`, `1h`, `24h`, `7d`) and `before` (the
  * next page). A bad value is named in `problem` and the filter is left out — of the
  * listing and of the live feed's URL alike, so a bad filter never reaches the feed.
  */
-import { beforeProblem, searchProblem, type DeliveryQuery } from "../../host-contract/inspection";
+import { beforeProblem, searchProblem, statusProblem, statusRange, type DeliveryQuery } from "../../host-contract/inspection";
 
 export const SINCE_WINDOWS: Record<string, { label: string; ms: number }> = {
   "15m": { label: "last 15 minutes", ms: 15 * 60_000 },
@@ -40,7 +40,8 @@ export function parseDeliveryFilters(q: Record<string, unknown>, now: number): D
   else if (f.search) f.query.search = f.search;
   if (f.hook.length > MAX_FILTER_CHARS) problems.push(`hook must be at most ${MAX_FILTER_CHARS} characters`);
   else if (f.hook) f.query.hook = f.hook;
-  if (f.status && !/^[1-5](?:\d\d|xx)$/.test(f.status)) problems.push("status must be a code like 404 or a class like 4xx");
+  const statusRule = f.status ? statusProblem(f.status) : undefined;
+  if (statusRule) problems.push(`status ${statusRule}`);
   else if (f.status) f.query.status = f.status;
   const window = SINCE_WINDOWS[f.since];
   if (f.since && !window) problems.push(`since must be one of ${Object.keys(SINCE_WINDOWS).join(", ")}`);
@@ -75,9 +76,7 @@ export function liveQueryString(f: Pick<DeliveryFilters, "query">): string {
 /** True when a delivery passes the hook and status filters (the live feed's check). */
 export function matchesFilters(d: { hook?: string; status: number }, query: DeliveryQuery): boolean {
   if (query.hook !== undefined && d.hook !== query.hook) return false;
-  if (query.status !== undefined) {
-    const s = String(d.status);
-    return query.status.endsWith("xx") ? s.charAt(0) === query.status.charAt(0) : s === query.status;
-  }
+  const range = query.status !== undefined ? statusRange(query.status) : undefined;
+  if (range) return d.status >= range[0] && d.status <= range[1];
   return true;
 }

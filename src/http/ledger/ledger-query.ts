@@ -9,7 +9,7 @@
 import { err, hookErrors, ok, type HookError, type Result } from "../../core/errors";
 import { TERMINAL_RUN_STATUSES, type RunStatus } from "../../core/runs";
 import type { LedgerListQuery } from "../../store/ledger-store";
-import { beforeProblem, searchProblem } from "../../host-contract/inspection";
+import { beforeProblem, searchProblem, statusProblem, statusRange } from "../../host-contract/inspection";
 
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 500;
@@ -27,14 +27,6 @@ function parseLimit(raw: string | undefined): Result<number> {
   if (raw === undefined) return ok(DEFAULT_LIST_LIMIT);
   if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_LIST_LIMIT) return invalidParameter("limit", `must be a whole number from 1 to ${MAX_LIST_LIMIT}`);
   return ok(Number(raw));
-}
-
-/** `404` → [404, 404]; `4xx` → [400, 499]. */
-export function parseStatusFilter(raw: string): readonly [number, number] | undefined {
-  const exact = /^([1-5])(\d\d)$/.exec(raw);
-  if (exact) return [Number(raw), Number(raw)];
-  const cls = /^([1-5])xx$/i.exec(raw);
-  return cls ? [Number(cls[1]) * 100, Number(cls[1]) * 100 + 99] : undefined;
 }
 
 /** ms since the epoch of an ISO-8601 time on a day that exists (Date.parse takes 2026-02-30 as 2 March). */
@@ -65,8 +57,8 @@ export function parseDeliveryQuery(query: Record<string, string>): Result<Ledger
     out.hook = query.hook;
   }
   if (query.status !== undefined) {
-    const range = parseStatusFilter(query.status);
-    if (!range) return invalidParameter("status", "must be an HTTP status (404) or a class (4xx)");
+    const range = statusRange(query.status);
+    if (!range) return invalidParameter("status", statusProblem(query.status)!);
     out.status = range;
   }
   if (query.since !== undefined) {

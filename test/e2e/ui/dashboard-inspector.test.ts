@@ -127,7 +127,7 @@ describe("dashboard as an inspector, in headless Chromium on the real hooks plug
     const page = await freshPage();
     const list = new DeliveriesPage(page, gw.baseUrl);
     await list.open("?status=abc");
-    await expect(page.locator("#filter-problem").innerText()).resolves.toBe("status must be a code like 404 or a class like 4xx.");
+    await expect(page.locator("#filter-problem").innerText()).resolves.toBe("status must be an HTTP status (404) or a class (4xx).");
     await list.waitForLive();
     expect(await sendHook(gw, "nowhere-live", '{"x":1}')).toBe(404);
     await list.rows().filter({ has: page.getByRole("link", { name: "nowhere-live", exact: true }) }).first().waitFor();

@@ -125,7 +125,7 @@ describe("/ui/api/events (Server-Sent Events)", () => {
       const s = await open("/ui/api/events?status=4x");
       expect(s.status).toBe(400);
       await until(() => s.ended(), "the answer to end");
-      expect(JSON.parse(s.text())).toEqual({ ok: false, code: "invalid_filter", error: "status must be a code like 404 or a class like 4xx." });
+      expect(JSON.parse(s.text())).toEqual({ ok: false, code: "invalid_filter", error: "status must be an HTTP status (404) or a class (4xx)." });
       expect(ui.inspector.listeners()).toBe(0);
     });
   });

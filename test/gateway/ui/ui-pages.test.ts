@@ -36,7 +36,7 @@ describe("/ui pages", () => {
   it("deliveries: a bad status filter is named and left out", async () => {
     const res = await request(uiApp().app).get("/ui/deliveries?status=abc").set("Authorization", bearer);
     expect(res.status).toBe(200);
-    expect(res.text).toContain("status must be a code like 404 or a class like 4xx.");
+    expect(res.text).toContain("status must be an HTTP status (404) or a class (4xx).");
   });
 
   it("deliveries: a bad filter is left out of the live feed's URL too (regression: ?status=abc made the feed answer 400 and the page loop on reconnecting)", async () => {
