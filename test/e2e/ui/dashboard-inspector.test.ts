@@ -202,7 +202,7 @@ describe("dashboard as an inspector, in headless Chromium on the real hooks plug
     await expect(page.locator("#delivery-event").innerText()).resolves.toBe("pull_request.opened");
     // The curl names the signature's place, never its value.
     const curl = await page.locator("#curl").innerText();
-    expect(curl).toContain('-H "x-hub-signature-256: ${X_HUB_SIGNATURE_256}"');
+    expect(curl).toContain(`-H 'x-hub-signature-256: '"\${X_HUB_SIGNATURE_256}"`);
     expect(curl).not.toMatch(/sha256=[0-9a-f]{64}/);
   });
 

@@ -9,8 +9,8 @@
  *
  * @example
  *   curlCommand(delivery, "http://127.0.0.1:18789")
- *   // curl -X POST "http://127.0.0.1:18789/hooks/github" \
- *   //   -H "authorization: Bearer ${HOOK_TOKEN}" \
+ *   // curl -X POST 'http://127.0.0.1:18789/hooks/github?token='"${HOOK_TOKEN}" \
+ *   //   -H 'authorization: Bearer '"${HOOK_TOKEN}" \
  *   //   -H 'content-type: application/json' \
  *   //   --data-binary '{"ref":"main"}'
  */
@@ -24,10 +24,17 @@ function singleQuoted(s: string): string {
   return `'${s.split("'").join(`'\\''`)}'`;
 }
 
-/** A double-quoted shell word in which each `[REDACTED]` becomes the variable `${name}` (the rest is literal). */
+/**
+ * One shell word in which each `[REDACTED]` becomes the variable `${name}`: the rest in
+ * single quotes (taken literally, `!` included: an interactive bash or zsh expands no
+ * history, `$` or backquote there), the variable alone in double quotes, so it expands
+ * to one word. `a[REDACTED]b` → `'a'"${NAME}"'b'`.
+ */
 function withVariable(s: string, name: string): string {
-  const literal = (t: string) => t.replace(/[\\"$`]/g, (c) => `\\${c}`);
-  return `"${s.split(REDACTED).map(literal).join(`\${${name}}`)}"`;
+  return s
+    .split(REDACTED)
+    .map((literal) => (literal === "" ? "" : singleQuoted(literal)))
+    .join(`"\${${name}}"`);
 }
 
 function word(s: string, variable: string): string {

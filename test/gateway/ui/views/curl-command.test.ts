@@ -12,10 +12,10 @@ describe("curlCommand", () => {
     });
     expect(curlCommand(d, "http://127.0.0.1:18789")).toBe(
       [
-        `curl -X POST "http://127.0.0.1:18789/hooks/github?token=\${HOOK_TOKEN}&x=1"`,
-        `-H "authorization: Bearer \${HOOK_TOKEN}"`,
+        `curl -X POST 'http://127.0.0.1:18789/hooks/github?token='"\${HOOK_TOKEN}"'&x=1'`,
+        `-H 'authorization: Bearer '"\${HOOK_TOKEN}"`,
         `-H 'content-type: application/json'`,
-        `-H "x-hub-signature-256: \${X_HUB_SIGNATURE_256}"`,
+        `-H 'x-hub-signature-256: '"\${X_HUB_SIGNATURE_256}"`,
         `--data-binary '{"ref":"main"}'`,
       ].join(" \\\n  "),
     );
