@@ -148,7 +148,7 @@ export const HOOK_ERROR_CATALOGUE = {
   // Fan-out and handshakes (§12)
   forEachNotArray: { code: "invalid_payload", status: 400, message: "forEach of mapping {mappingId} needs an array at payload.{path}, but the payload has {actual} there." },
   fanOutTooLarge: { code: "fan_out_too_large", status: 400, message: "The payload has {count} items at payload.{path}; at most {max} are accepted per request (hooks.maxFanOut)." },
-  renderTooLarge: { code: "render_too_large", status: 400, message: "The messages of this request render to more than {max} bytes (hooks.maxRenderedBytes); nothing was accepted." },
+  renderTooLarge: { code: "render_too_large", status: 400, message: "The templates and messages of this request render to more than {max} bytes (hooks.maxRenderedBytes); nothing was accepted." },
   handshakeRefused: { code: "forbidden", status: 403, message: "The verification request was refused: {reason}." },
 
   // Dispatch (§5, §7)

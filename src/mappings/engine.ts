@@ -10,7 +10,7 @@
  *   const r = await engine.resolve({ name: "github", payload, headers, query, url, requestId });
  */
 import type { ActionKind, HooksConfig } from "../config/types";
-import { ConfigError, err, hookErrors, ok, type Result } from "../core/errors";
+import { ConfigError, err, HookError, hookErrors, ok, type Result } from "../core/errors";
 import type { MappedHookInput, MappedHookOutcome, MappedHookResolver, MappingSelection } from "../core/ports";
 import type { ModuleLogger } from "../core/logger";
 import type { HookPresetContribution } from "../host-contract/host-api";
@@ -20,7 +20,7 @@ import { collectMetaHandshakes, collectPathVerifications, type MetaHandshakeConf
 import { collectConfigProblems } from "./config-problems";
 import { compilePresets } from "./presets/compile-presets";
 import { buildRequestContext } from "./request-context";
-import { outcomeRenderedBytes } from "./rendered-bytes";
+import { outcomeRenderedBytes, renderBudget } from "./rendered-bytes";
 import { compileTemplateMapping } from "./template-mapping";
 import { createTransformLoader, type TransformLoader } from "./transforms/transform-loader";
 import { assertTransformsDirInside } from "./transforms/transform-path";
@@ -142,12 +142,25 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
       return undefined;
     }
     let ctx: ReturnType<typeof buildRequestContext> | undefined;
-    const context = () => (ctx ??= buildRequestContext(input, clock(), secretHeaders));
+    // SPEC §9: every template of the request (key, event, actions, response) draws on one budget.
+    const context = () => (ctx ??= { ...buildRequestContext(input, clock(), secretHeaders), budget: renderBudget(deps.maxRenderedBytes) });
+    // A key or event over the budget leaves them unnamed; resolve() then refuses the request.
+    let refused: HookError | undefined;
+    const bounded = (render: () => string | undefined): string | undefined => {
+      try {
+        return render();
+      } catch (e) {
+        if (!(e instanceof HookError)) throw e;
+        refused ??= e;
+        return undefined;
+      }
+    };
     return {
       mappingId: mapping.id,
-      idempotencyKey: () => mapping.idempotencyKey?.(context()),
-      event: () => mapping.event?.(context()),
+      idempotencyKey: () => bounded(() => mapping.idempotencyKey?.(context())),
+      event: () => bounded(() => mapping.event?.(context())),
       async resolve() {
+        if (refused) return err(refused);
         try {
           const outcome = await mapping.build(context(), deps);
           // SPEC §9: every mapping is bounded, presets built in code too (template mappings stop rendering early as well).
@@ -155,6 +168,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
           logger.debug("mapping resolved", { hook: name, mappingId: mapping.id, requestId: input.requestId, dryRun, outcome: outcome.ok ? outcome.value.kind : outcome.error.code });
           return outcome;
         } catch (e) {
+          if (e instanceof HookError) return err(e); // render_too_large (rendered-bytes.ts)
           logger.error("mapping failed unexpectedly", { mappingId: mapping.id, requestId: input.requestId, cause: e instanceof Error ? e.message : String(e) });
           return err(hookErrors.internalError());
         }

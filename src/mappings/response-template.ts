@@ -42,11 +42,20 @@ function compileValue(value: unknown, key: string): BodyRenderer {
 }
 
 /**
+ * `effectRoots`: the roots the effect will provide (`runId`, `sessionKey` for an agent run;
+ * `runs`, `events` for a fan-out). The body is rendered at once without them (empty), within
+ * the request's budget (SPEC §9: a body over it is refused before anything is accepted), and
+ * again once the effect is known — the same text plus those roots, which the gateway makes
+ * (ids, validated session keys, at most hooks.maxFanOut runs), so it is not budgeted again.
+ *
  * @example
  *   const respond = compileResponse({ status: 200, body: { received: "{{ payload.id }}" } }, "hooks.mappings[0].response");
- *   respond(ctx)({ runId: "r1" }) // { status: 200, body: { received: "evt_1" } }
+ *   respond(ctx, ["runId", "sessionKey"])({ runId: "r1" }) // { status: 200, body: { received: "evt_1" } }
  */
-export function compileResponse(config: MappingResponseConfig, key: string): (ctx: RequestContext) => ResponseRenderer {
+export function compileResponse(config: MappingResponseConfig, key: string): (ctx: RequestContext, effectRoots: readonly string[]) => ResponseRenderer {
   const body = config.body === undefined ? undefined : compileValue(config.body, `${key}.body`);
-  return (ctx) => (vars) => ({ status: config.status, body: body?.({ ...ctx, extra: { ...vars } }) });
+  return (ctx, effectRoots) => {
+    body?.({ ...ctx, extra: Object.fromEntries(effectRoots.map((root) => [root, undefined])) });
+    return (vars) => ({ status: config.status, body: body?.({ ...ctx, budget: undefined, extra: { ...vars } }) });
+  };
 }

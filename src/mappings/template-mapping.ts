@@ -11,7 +11,6 @@ import { compileForEach, forEachItems } from "./fan-out";
 import { compileResponse } from "./response-template";
 import type { BuildDeps, CompiledMapping, MappingOrigin } from "./compiled-mapping";
 import { renderDefaultContent } from "./default-content";
-import { messageBytes } from "./rendered-bytes";
 import type { TransformContext, TransformOverride } from "./define-transform";
 import type { RequestContext } from "./request-context";
 import { compileTemplate, type CompiledTemplate } from "./templates/compile-template";
@@ -42,6 +41,10 @@ function compileField(mapping: MappingConfig, field: TemplateField, key: string)
     throw e;
   }
 }
+
+/** The roots a `response` gets from the effect (respond.ts): an agent run's, a fan-out's; a wake's none. */
+const AGENT_ROOTS = ["runId", "sessionKey"] as const;
+const BATCH_ROOTS = ["runs", "events"] as const;
 
 /** Sets `out[k]` unless the value is undefined or an empty string. */
 function put(out: Record<string, unknown>, k: string, v: unknown): void {
@@ -77,13 +80,11 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
 
   /**
    * One action (null: the transform skipped it); `element` is the forEach item the
-   * transform sees; `budget` the bytes of message the request may still render
-   * (a template stops rendering once past it).
+   * transform sees. Its templates draw on the request's `ctx.budget` (rendered-bytes.ts).
    */
   async function buildOne(
     ctx: RequestContext,
     deps: BuildDeps,
-    budget: number,
     element?: { item: unknown; index: number },
   ): Promise<Result<{ raw: RawAction; allowUnsafeExternalContent: boolean } | null>> {
     let override: TransformOverride | undefined;
@@ -109,17 +110,17 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
     }
     const { kind: overrideKind, allowUnsafeExternalContent: overrideUnsafe, ...fields } = override ?? {};
     const kind = overrideKind ?? mapping.action;
-    const raw = { ...baseAction(kind, ctx, budget), ...fields, kind } as RawAction;
+    const raw = { ...baseAction(kind, ctx), ...fields, kind } as RawAction;
     return ok({ raw, allowUnsafeExternalContent: overrideUnsafe ?? mapping.allowUnsafeExternalContent ?? false });
   }
 
   const render = (f: TemplateField, ctx: RequestContext, maxChars?: number): string | undefined => templates[f]?.render(ctx, maxChars);
 
-  const baseAction = (kind: ActionKind, ctx: RequestContext, budget: number): Record<string, unknown> => {
+  const baseAction = (kind: ActionKind, ctx: RequestContext): Record<string, unknown> => {
     const out: Record<string, unknown> = { kind };
     const own = kind === "wake" ? "textTemplate" : "messageTemplate";
     const other = kind === "wake" ? "messageTemplate" : "textTemplate";
-    const content = render(own, ctx, budget) ?? render(other, ctx, budget) ?? renderDefaultContent(kind, ctx, mapping.id);
+    const content = render(own, ctx) ?? render(other, ctx) ?? renderDefaultContent(kind, ctx, mapping.id);
     if (kind === "wake") {
       out.text = content;
       put(out, "mode", mapping.wakeMode);
@@ -158,28 +159,24 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
         const challenge = slackChallenge(ctx.payload);
         if (challenge !== undefined) return ok({ kind: "challenge", mappingId: mapping.id, body: { challenge } });
       }
-      const response = respond?.(ctx);
-      // SPEC §9: one request renders at most hooks.maxRenderedBytes of messages across all its actions,
-      // checked before anything is dispatched (nothing of a refused request takes effect).
-      const max = deps.maxRenderedBytes;
-      let rendered = 0;
-      const overBudget = (raw: RawAction): boolean => (rendered += messageBytes(raw)) > max;
+      // SPEC §9: every template here (the response's too) renders within ctx.budget, which throws
+      // render_too_large before anything is dispatched (nothing of a refused request takes effect).
       if (!forEach) {
-        const one = await buildOne(ctx, deps, max);
+        const one = await buildOne(ctx, deps);
         if (!one.ok) return one;
         if (one.value === null) return ok({ kind: "skip", mappingId: mapping.id });
-        if (overBudget(one.value.raw)) return err(hookErrors.renderTooLarge({ max }));
+        const response = respond?.(ctx, one.value.raw.kind === "agent" ? AGENT_ROOTS : []);
         return ok({ kind: "action", mappingId: mapping.id, ...one.value, ...(response ? { response } : {}) });
       }
       const elements = forEachItems(ctx.payload, forEach, mapping.id, deps.maxFanOut);
       if (!elements.ok) return elements;
       const items: BatchItem[] = [];
       for (const [index, item] of elements.value.entries()) {
-        const one = await buildOne({ ...ctx, extra: { item, index } }, deps, max - rendered, { item, index });
+        const one = await buildOne({ ...ctx, extra: { item, index } }, deps, { item, index });
         if (!one.ok) return one;
-        if (one.value !== null && overBudget(one.value.raw)) return err(hookErrors.renderTooLarge({ max }));
         items.push(one.value === null ? { index, allowUnsafeExternalContent: false } : { index, ...one.value });
       }
+      const response = respond?.(ctx, BATCH_ROOTS);
       return ok({ kind: "batch", mappingId: mapping.id, path: forEach.path, items, ...(response ? { response } : {}) });
     },
   };

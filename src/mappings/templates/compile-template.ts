@@ -5,6 +5,7 @@
  * (`item`, `index`, `runId`, …); any other first name is a path into the payload. Rendering is pure data lookup: no eval, no getters,
  * no prototype access.
  */
+import type { RenderBudget } from "../rendered-bytes";
 import { applyFilter, checkFilterCall } from "./filters";
 import { parseTemplate, TemplateSyntaxError, type TemplateExpr, type TemplatePart } from "./parse-template";
 import { resolvePath } from "./resolve-path";
@@ -25,6 +26,12 @@ export interface TemplateContext {
    * here takes precedence over a bare payload path of the same name.
    */
   extra?: Readonly<Record<string, unknown>>;
+  /**
+   * The request's rendering allowance (`hooks.maxRenderedBytes`, rendered-bytes.ts): a
+   * rendering spends its output on it, and throws `render_too_large` as soon as any
+   * string it builds is longer than what is left. None: unbounded (config-only texts).
+   */
+  budget?: RenderBudget;
 }
 
 export interface CompiledTemplate {
@@ -35,6 +42,7 @@ export interface CompiledTemplate {
   /**
    * The rendered text. With `maxChars`, rendering stops after the part that takes it
    * past that length (the result is then longer than `maxChars`, and cut short).
+   * With `ctx.budget`, throws the `render_too_large` HookError once over it.
    */
   render(ctx: TemplateContext, maxChars?: number): string;
 }
@@ -63,15 +71,20 @@ function evaluate(expr: TemplateExpr, ctx: TemplateContext): unknown {
 }
 
 /**
- * One part's text. `maxChars` (what the template may still render) reaches the last
+ * One part's text. No string it builds is longer than `room` (the budget left): a
+ * filter's output past it refuses the rendering, and every filter may stop once past
+ * it (`json`). `maxChars` (what the template may still render) reaches the last
  * filter only: its output is the part's, so stopping once past it changes no verdict,
  * while a filter after it (trim, truncate) could bring a cut text back under it.
  */
-function renderPart(part: TemplatePart, ctx: TemplateContext, maxChars: number): string {
+function renderPart(part: TemplatePart, ctx: TemplateContext, maxChars: number, room: number): string {
   if (part.kind === "text") return part.text;
   let value = evaluate(part.expr, ctx);
   const last = part.filters.length - 1;
-  part.filters.forEach((f, i) => (value = applyFilter(f, value, i === last ? maxChars : undefined)));
+  for (const [i, f] of part.filters.entries()) {
+    value = applyFilter(f, value, i === last ? Math.min(maxChars, room) : room);
+    if (typeof value === "string" && value.length > room) ctx.budget!.refuse();
+  }
   return stringifyValue(value);
 }
 
@@ -96,11 +109,14 @@ export function compileTemplate(source: string): CompiledTemplate {
     source,
     isStatic,
     render: (ctx, maxChars = Infinity) => {
+      const room = ctx.budget ? ctx.budget.left() : Infinity;
       let out = "";
       for (const p of parts) {
-        out += renderPart(p, ctx, maxChars - out.length);
+        out += renderPart(p, ctx, maxChars - out.length, room - out.length);
+        if (out.length > room) ctx.budget!.refuse();
         if (out.length > maxChars) break;
       }
+      ctx.budget?.spend(out);
       return out;
     },
   };

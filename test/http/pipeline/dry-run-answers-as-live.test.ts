@@ -60,7 +60,7 @@ describe("the dry run answers as the live request does", () => {
     const { live, dry } = await both("big", "application/json", JSON.stringify({ a: "x".repeat(1000) }));
     expect([live.status, live.body.code]).toEqual([400, "render_too_large"]);
     expect(dry.ok).toBe(false);
-    expect(dry.lines[0]).toBe("The hook would fail with 400 render_too_large: The messages of this request render to more than 4096 bytes (hooks.maxRenderedBytes); nothing was accepted.");
+    expect(dry.lines[0]).toBe("The hook would fail with 400 render_too_large: The templates and messages of this request render to more than 4096 bytes (hooks.maxRenderedBytes); nothing was accepted.");
   });
 
   test("a response without a body: the dry run shows the default body the live hook answers with", async () => {

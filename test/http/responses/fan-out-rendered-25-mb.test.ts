@@ -34,7 +34,7 @@ describe("the rendered bytes of one request are bounded", () => {
     expect(res.body).toEqual({
       ok: false,
       code: "render_too_large",
-      error: "The messages of this request render to more than 1048576 bytes (hooks.maxRenderedBytes); nothing was accepted.",
+      error: "The templates and messages of this request render to more than 1048576 bytes (hooks.maxRenderedBytes); nothing was accepted.",
     });
     expect(await runsListed()).toBe(0);
     expect(h.host.turns).toHaveLength(0);
