@@ -26,12 +26,12 @@
 import path from "node:path";
 import { ConfigError } from "../core/errors";
 import { problemLine, sortProblems, type KeyedProblem } from "../host-contract/config-rules";
-import type { HooksConfig, MailConfig, ResolvedHooksConfig, SecretSource } from "./types";
+import type { CompilableHooksConfig, HooksConfig, MailConfig, ResolvedHooksConfig, SecretSource } from "./types";
 import { toMappingConfig, type ValidatedMapping } from "./mappings";
 import { normaliseHookPath } from "./paths";
 import { defaultMailHookUrl } from "./mail-hook-url";
 import { describeProblemList } from "./problems";
-import { IMAP_DEFAULT_PORTS, PATTERN_RULES, REGEXES } from "./rules";
+import { HOOKS_DEFAULTS, IMAP_DEFAULT_PORTS, PATTERN_RULES, REGEXES } from "./rules";
 import { rawConfigSchema, VALIDATION_OPTIONS } from "./schema";
 import { resolveSecret } from "./secrets";
 
@@ -62,12 +62,32 @@ function configError(problems: readonly KeyedProblem[]): ConfigError {
 
 const tokenProblem = (rule: string): KeyedProblem => ({ key: "hooks.token", rule });
 
+/**
+ * What `checkConfig` found: every schema problem, and what the compile-time checks
+ * (src/plugin/config-check.ts) may read.
+ */
+export interface ConfigCheck {
+  /** Every problem the schema (and the checks beside it here) found, sorted by key; [] when valid. */
+  problems: KeyedProblem[];
+  /** The typed config, only when there is no problem. */
+  config?: HooksConfig;
+  /** The parts that passed (the whole config when valid); absent when `hooks` itself is not an object. */
+  compilable?: CompilableHooksConfig;
+}
+
 /** Validates and applies defaults; reads no secret; throws one ConfigError listing every problem. */
 export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: ResolveContext): HooksConfig {
+  const checked = checkConfig(raw, ctx);
+  if (!checked.config) throw configError(checked.problems);
+  return checked.config;
+}
+
+/** Validates and applies defaults, reading no secret: every problem, never a throw. */
+export function checkConfig(raw: Readonly<Record<string, unknown>>, ctx: ResolveContext): ConfigCheck {
   const { value, error } = rawConfigSchema.validate(raw, VALIDATION_OPTIONS);
   const problems = describeProblemList(error, rawConfigSchema);
   const failedKeys = new Set((error?.details ?? []).map((d) => d.path.join(".")));
-  const cfg = value as ValidatedConfig;
+  const cfg = value as ValidatedConfig | undefined;
   const hooks = cfg?.hooks;
   const failed = (key: string) => hasFailure(failedKeys, key);
 
@@ -75,9 +95,50 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
   const hookUrl = hooks?.mail?.hookUrl;
   if (hookUrl !== undefined && !failed("hooks.mail.hookUrl") && !isUrl(hookUrl)) {
     problems.push({ key: "hooks.mail.hookUrl", rule: "must be a valid URL" });
+    failedKeys.add("hooks.mail.hookUrl");
   }
-  if (problems.length > 0) throw configError(problems);
+  if (problems.length === 0) {
+    const config = toHooksConfig(cfg!, raw, ctx);
+    return { problems, config, compilable: config };
+  }
+  const compilable = hooks !== null && typeof hooks === "object" && !Array.isArray(hooks) ? compilableParts(hooks, raw, ctx, failedKeys) : undefined;
+  return { problems: sortProblems(problems), ...(compilable ? { compilable } : {}) };
+}
 
+/** The config section a preset reads: while it failed the schema, that preset is not compiled. */
+const PRESET_SECTION: Readonly<Record<string, string>> = { github: "hooks.github", mail: "hooks.mail" };
+
+/**
+ * The parts of a config with schema problems that passed: a mapping keeps only its fields without
+ * a problem (none when the entry itself is not an object), a `hooks.presets` entry with a problem
+ * (or whose section has one) is undefined, and transform modules are not resolved while
+ * `hooks.transformsDir` has a problem.
+ */
+function compilableParts(hooks: ValidatedConfig["hooks"], raw: Readonly<Record<string, unknown>>, ctx: ResolveContext, failedKeys: ReadonlySet<string>): CompilableHooksConfig {
+  const failed = (key: string) => hasFailure(failedKeys, key);
+  const presetOk = (name: unknown, i: number): name is string =>
+    typeof name === "string" && !failed(`hooks.presets.${i}`) && (PRESET_SECTION[name] === undefined || !failed(PRESET_SECTION[name]));
+  const dirOk = typeof hooks.transformsDir === "string" && !failed("hooks.transformsDir");
+  const mappings = Array.isArray(hooks.mappings)
+    ? hooks.mappings.map((m, i) => {
+        if (failedKeys.has(`hooks.mappings.${i}`) || m === null || typeof m !== "object") return undefined;
+        const passed = Object.fromEntries(Object.entries(m).filter(([field]) => !failed(`hooks.mappings.${i}.${field}`)));
+        const { transform, ...rest } = toMappingConfig(passed as ValidatedMapping, i);
+        return dirOk && transform ? { ...rest, transform } : rest;
+      })
+    : [];
+  return {
+    path: typeof hooks.path === "string" && !failed("hooks.path") ? normaliseHookPath(hooks.path) : HOOKS_DEFAULTS.path,
+    transformsDir: path.resolve(ctx.configDir, dirOk ? hooks.transformsDir : "."),
+    presets: Array.isArray(hooks.presets) ? hooks.presets.map((name: unknown, i) => (presetOk(name, i) ? name : undefined)) : [],
+    mappings,
+    ...(hooks.mail && !failed("hooks.mail") ? { mail: resolveMail(hooks.mail, defaultMailHookUrl(raw)) } : {}),
+    ...(hooks.github && !failed("hooks.github") ? { github: { ...hooks.github, events: [...hooks.github.events] } } : {}),
+  };
+}
+
+function toHooksConfig(cfg: ValidatedConfig, raw: Readonly<Record<string, unknown>>, ctx: ResolveContext): HooksConfig {
+  const { hooks } = cfg;
   const gatewayToken = cfg.gateway?.auth?.token;
   return {
     enabled: hooks.enabled === true,
@@ -106,7 +167,7 @@ export function resolveConfig(raw: Readonly<Record<string, unknown>>, ctx: Resol
   };
 }
 
-function hasFailure(failedKeys: Set<string>, key: string): boolean {
+function hasFailure(failedKeys: ReadonlySet<string>, key: string): boolean {
   for (const k of failedKeys) if (k === key || k.startsWith(`${key}.`)) return true;
   return false;
 }

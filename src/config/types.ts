@@ -196,6 +196,18 @@ export interface HooksConfig {
   defaultTimeoutSeconds: number;
 }
 
+/**
+ * What the compile-time checks (mapping engine, presets) read of a `HooksConfig`. While the schema
+ * has problems, it holds only the parts that passed: a mapping or preset entry that failed (or
+ * that depends on a section that failed, like `github` on `hooks.github`) is `undefined`, its
+ * index kept because messages name it (`hooks.mappings[2]`), so no problem is reported twice or
+ * as a mere consequence of a schema problem.
+ */
+export type CompilableHooksConfig = Pick<HooksConfig, "path" | "transformsDir" | "mail" | "github"> & {
+  presets: ReadonlyArray<string | undefined>;
+  mappings: ReadonlyArray<MappingConfig | undefined>;
+};
+
 /** `HooksConfig` with the hook token read from its source. */
 export interface ResolvedHooksConfig extends HooksConfig {
   /** The token (from plain text, env or file), trimmed. Empty string when hooks are disabled. Never log. */

@@ -268,9 +268,30 @@ export interface ChannelRegistration {
   deliver(req: DeliverRequest): void | Promise<void>;
 }
 
+/** What a host hands `PluginModule.configProblems`: the config as `PluginApi` has it, and the presets known without activating any plugin. */
+export interface ConfigCheckInput {
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly configDir: string;
+  /** Presets declared by the enabled plugins' manifests. */
+  readonly presets: readonly HookPresetContribution[];
+  /**
+   * False when another enabled plugin might register presets in code once activated
+   * (`registerPresetProvider`): a name missing from `presets` is then not a problem yet.
+   */
+  readonly presetsComplete: boolean;
+}
+
 /** What a plugin's entry module exports. */
 export interface PluginModule {
   /** Synchronous: validates config and registers. Throws an Error with a clear message on bad config. */
   activate(api: PluginApi): void;
   deactivate?(): void | Promise<void>;
+  /**
+   * Optional, pure (no registration, no state, no I/O beyond reading config files): every problem
+   * `activate` would report for this config, one `<key> <rule>` line each — also while the host's
+   * schema check of the plugin's section failed, when the host does not activate it: the problems
+   * of the parts that passed, so one start lists them all. A problem the schema check names is
+   * listed in the same words (the host drops repeats); none is a mere consequence of one.
+   */
+  configProblems?(input: ConfigCheckInput): string[];
 }

@@ -10,20 +10,17 @@
  *   const r = await engine.resolve({ name: "github", payload, headers, query, url, requestId });
  */
 import type { ActionKind, HooksConfig } from "../config/types";
-import { ConfigError, err, HookError, hookErrors, ok, type Result } from "../core/errors";
+import { err, HookError, hookErrors, ok, type Result } from "../core/errors";
 import type { MappedHookInput, MappedHookOutcome, MappedHookResolver, MappingSelection } from "../core/ports";
 import type { ModuleLogger } from "../core/logger";
 import type { HookPresetContribution } from "../host-contract/host-api";
 import type { BuildDeps, CompiledMapping, MappingMatch, MappingOrigin } from "./compiled-mapping";
-import { findUnreachable, isReservedReadPath, matches, RESERVED_HOOK_NAMES } from "./match";
+import { findUnreachable, matches, RESERVED_HOOK_NAMES } from "./match";
 import { collectMetaHandshakes, collectPathVerifications, type MetaHandshakeConfig, type PathVerification } from "./path-verifications";
-import { collectConfigProblems } from "./config-problems";
-import { compilePresets } from "./presets/compile-presets";
+import { compileMappings } from "./compile-mappings";
 import { buildRequestContext } from "./request-context";
 import { outcomeRenderedBytes, renderBudget } from "./rendered-bytes";
-import { compileTemplateMapping } from "./template-mapping";
 import { createTransformLoader, type TransformLoader } from "./transforms/transform-loader";
-import { assertTransformsDirInside } from "./transforms/transform-path";
 
 export interface MappingEngineOptions {
   config: HooksConfig;
@@ -84,30 +81,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   const clock = options.clock ?? (() => new Date());
 
   // Every mapping and preset is compiled before any problem is thrown: one start names them all.
-  const problems = collectConfigProblems();
-  const configDir = options.configDir;
-  if (configDir !== undefined && config.mappings.some((m) => m.transform)) {
-    problems.attempt(() => assertTransformsDirInside(config.transformsDir, configDir));
-  }
-  const configured = config.mappings.map((m, i) =>
-    problems.attempt(() =>
-      compileTemplateMapping(m, {
-        key: `hooks.mappings[${i}]`,
-        origin: { kind: "config", index: i },
-        transformsDir: config.transformsDir,
-        transformsDirLabel: "hooks.transformsDir",
-      }),
-    ),
-  );
-  const presets = problems.attempt(() => compilePresets(config, options.presets, logger));
-  problems.throwIfAny();
-  const mappings: CompiledMapping[] = [...(configured as CompiledMapping[]), ...(presets ?? [])];
-  const onReadRoute = mappings.find((m) => m.match.path !== undefined && isReservedReadPath(m.match.path));
-  if (onReadRoute) {
-    throw new ConfigError(
-      `${onReadRoute.key}.match.path "${onReadRoute.match.path}" is reserved: ${config.path}/runs and ${config.path}/deliveries are the run and delivery-ledger routes; choose another path`,
-    );
-  }
+  const mappings = compileMappings(config, { presets: options.presets, logger, ...(options.configDir === undefined ? {} : { configDir: options.configDir }) });
 
   const verifications = collectPathVerifications(mappings);
   const metaHandshakes = collectMetaHandshakes(mappings);

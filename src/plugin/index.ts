@@ -12,9 +12,8 @@
  */
 import semver from "semver";
 import type { PluginApi, ServiceRegistration } from "../host-contract/host-api";
-import { resolveConfig, resolveHooksSecrets } from "../config/resolve";
+import { resolveHooksSecrets } from "../config/resolve";
 import { createPluginEmitter, type PluginEmitter } from "../core/events";
-import { createMappingEngine } from "../mappings/engine";
 import { notServingHandler } from "../http/not-serving";
 import { createSignatureGate } from "../http/auth/signature-gate";
 import { createHandshakeGate } from "../http/handshake";
@@ -25,6 +24,8 @@ import { createMailService, MAIL_SERVICE_ID } from "../mail/watcher/service";
 import { watchHost, type HostActivity } from "./host-activity";
 import { startHooksRuntime, type HooksRuntime } from "./hooks-runtime";
 import { createHookInspector } from "./hook-inspector";
+import { checkHooksConfig, hooksConfigProblems } from "./config-check";
+import type { ConfigCheckInput } from "../host-contract/host-api";
 
 export type { PluginApi } from "../host-contract/host-api";
 export type { HostActivity } from "./host-activity";
@@ -43,10 +44,23 @@ export interface PluginActivation {
   hostActivity(): HostActivity;
 }
 
+const SILENT = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/**
+ * Every problem `activate` would report for this config, a `<key> <rule>` line each, without
+ * activating (host contract `PluginModule.configProblems`): the host asks while its schema check
+ * of `hooks` failed, so the problems only compiling finds are listed in the same start.
+ */
+export function configProblems(input: ConfigCheckInput): string[] {
+  return hooksConfigProblems(input, SILENT);
+}
+
 export function activate(api: PluginApi): PluginActivation {
   const logs = createPluginLogger(api.logger, api.pluginId);
   const log = logs.forModule("plugin");
-  const config = resolveConfig(api.config, { configDir: api.configDir });
+  // Every problem of the config at once (schema and compile), before anything is registered or subscribed.
+  // Mappings are compiled at activation so bad mappings/presets fail start.
+  const { config, mappings } = checkHooksConfig({ config: api.config, configDir: api.configDir, presets: api.listPresets(), presetsComplete: true }, logs.forModule("mappings"));
   const emitter = createPluginEmitter();
   const host = watchHost(api.events, log);
   // Registered first, so stopped last: the host events and the loggers outlive every other service.
@@ -60,8 +74,6 @@ export function activate(api: PluginApi): PluginActivation {
   });
   const activation: PluginActivation = { events: emitter, hostActivity: host.snapshot };
 
-  // Mappings are compiled at activation so bad mappings/presets fail start.
-  const mappings = createMappingEngine({ config, presets: api.listPresets(), logger: logs.forModule("mappings"), configDir: api.configDir });
   registerWebhooksCli(api, { config, mappings, logs });
 
   if (!config.enabled) {

@@ -4,7 +4,7 @@
  * cannot check (unique model aliases). Token sources are in
  * resolve-hooks-secrets.test.ts.
  */
-import { resolveConfig, resolveHooksSecrets } from "../../src/config/resolve";
+import { checkConfig, resolveConfig, resolveHooksSecrets } from "../../src/config/resolve";
 import { ConfigError } from "../../src/core/errors";
 
 import { CONFIG_DIR, problem, resolve, TOKEN } from "./resolve-support";
@@ -261,5 +261,44 @@ describe("the one ConfigError", () => {
       expect(m).not.toContain(TOKEN);
       expect(m).not.toMatch(/\n\s+at /);
     }
+  });
+});
+
+describe("checkConfig: the parts that passed the schema, for the compile-time checks", () => {
+  it("a valid config: no problem, and the compilable parts are the config itself", () => {
+    const r = checkConfig({ hooks: { enabled: true, token: TOKEN, presets: ["mail"] } }, { configDir: CONFIG_DIR });
+    expect(r.problems).toEqual([]);
+    expect(r.compilable).toBe(r.config);
+  });
+
+  it("a schema problem keeps the rest compilable: failed mapping fields, presets whose section failed and transforms under a bad transformsDir are left out", () => {
+    const r = checkConfig(
+      {
+        hooks: {
+          enabled: true,
+          token: "short",
+          presets: ["github", "gihtub", 5],
+          github: { secret: 5 },
+          transformsDir: 7,
+          mappings: [{ match: { path: "a" }, action: "wakey", messageTemplate: "{{ x" }, "not a mapping", { match: { path: "c" }, messageTemplate: "m", transform: { module: "t.js" } }],
+        },
+      },
+      { configDir: CONFIG_DIR },
+    );
+    expect(r.config).toBeUndefined();
+    expect(r.problems.map((p) => p.key)).toEqual(["hooks.github.secret", "hooks.mappings[0].action", "hooks.mappings[1]", "hooks.presets[2]", "hooks.token", "hooks.transformsDir"]);
+    expect(r.compilable?.presets).toEqual([undefined, "gihtub", undefined]);
+    expect(r.compilable?.github).toBeUndefined();
+    expect(r.compilable?.mappings).toEqual([
+      { id: "mapping-1", action: "agent", match: { path: "a" }, messageTemplate: "{{ x" },
+      undefined,
+      { id: "mapping-3", action: "agent", match: { path: "c" }, messageTemplate: "m" },
+    ]);
+  });
+
+  it("hooks that is not an object: nothing to compile", () => {
+    const r = checkConfig({ hooks: "on" }, { configDir: CONFIG_DIR });
+    expect(r.problems).toEqual([{ key: "hooks", rule: expect.any(String) }]);
+    expect(r.compilable).toBeUndefined();
   });
 });

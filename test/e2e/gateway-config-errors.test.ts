@@ -235,3 +235,81 @@ describe("gateway e2e: every problem of the gateway and of every plugin in one s
     expect(await startFailsWith(file)).toEqual([`gateway: invalid config ${file}: hooks.mappings[0].action must be one of: wake, agent (got "wakey")`]);
   });
 });
+
+describe("gateway e2e: a schema problem no longer hides what the plugin finds compiling the config", () => {
+  const TOKEN = "0123456789abcdef0123";
+  const line = (file: string, problem: string) => `gateway: invalid config ${file}: ${problem}`;
+
+  it("a schema problem hid the unknown preset until the next start", async () => {
+    const file = writeConfig(JSON.stringify({ hooks: { enabled: true, token: "short", presets: ["gihtub"] } }));
+    expect(await startFailsWith(file)).toEqual([
+      line(file, "hooks.token must be at least 16 characters long (after trimming)"),
+      line(file, 'hooks.presets[0] names an unknown preset "gihtub"; available presets: mail, github'),
+    ]);
+  });
+
+  it("a schema problem hid the missing hooks.github.secret until the next start", async () => {
+    const file = writeConfig(JSON.stringify({ hooks: { enabled: true, token: "short", presets: ["github"] } }));
+    expect(await startFailsWith(file)).toEqual([
+      line(file, "hooks.token must be at least 16 characters long (after trimming)"),
+      line(file, 'hooks.github.secret is required when hooks.presets includes "github" (hooks.presets[0])'),
+    ]);
+  });
+
+  it("a schema problem hid the bad templates, forEach and transform module until the next start (schema lines first, then in config order)", async () => {
+    const file = writeConfig(
+      JSON.stringify({
+        hooks: {
+          enabled: true,
+          token: TOKEN,
+          maxBodyBytes: 0,
+          mappings: [
+            { match: { path: "a" }, messageTemplate: "{{ payload.x | nope }}", forEach: "a b" },
+            { match: { path: "b" }, transform: { module: "shape.js" } },
+          ],
+        },
+      }),
+    );
+    expect(await startFailsWith(file)).toEqual([
+      line(file, "hooks.maxBodyBytes must be at least 1"),
+      line(file, 'hooks.mappings[0].messageTemplate is not a valid template: unknown filter "nope" (available: default, json, truncate, lower, upper, trim) at character 1'),
+      line(file, "hooks.mappings[0].forEach must be a payload path such as events or payload.entry[0].changes"),
+      line(file, `hooks.mappings[1].transform.module: hooks.transformsDir (${path.join(path.dirname(file), "hooks", "transforms")}) does not exist`),
+    ]);
+  });
+
+  it("a gateway key, a hooks schema problem and an unknown preset: all three in one start", async () => {
+    const file = writeConfig(JSON.stringify({ gateway: { bnid: "127.0.0.1" }, hooks: { enabled: true, token: TOKEN, maxBodyBytes: 0, presets: ["gitlab"] } }));
+    expect(await startFailsWith(file)).toEqual([
+      line(file, "gateway.bnid is not a known key (did you mean gateway.bind?)"),
+      line(file, "hooks.maxBodyBytes must be at least 1"),
+      line(file, 'hooks.presets[0] names an unknown preset "gitlab"; available presets: mail, github'),
+    ]);
+  });
+
+  it("nothing that only follows from a schema problem: a wrong hooks.github, a wrong field's template, a wrong transformsDir", async () => {
+    const file = writeConfig(
+      JSON.stringify({
+        hooks: {
+          enabled: true,
+          token: TOKEN,
+          presets: ["github"],
+          github: { secret: 5 },
+          transformsDir: 7,
+          mappings: [
+            { match: { path: "a" }, action: "wakey", messageTemplate: "{{ payload.y" },
+            { match: { path: "b" }, messageTemplate: 5 },
+            { match: { path: "c" }, transform: { module: "shape.js" } },
+          ],
+        },
+      }),
+    );
+    expect(await startFailsWith(file)).toEqual([
+      line(file, "hooks.github.secret must be an object"),
+      line(file, 'hooks.mappings[0].action must be one of: wake, agent (got "wakey")'),
+      line(file, "hooks.mappings[1].messageTemplate must be a string"),
+      line(file, "hooks.transformsDir must be a string"),
+      line(file, "hooks.mappings[0].messageTemplate is not a valid template: unclosed '{{' at character 1"),
+    ]);
+  });
+});

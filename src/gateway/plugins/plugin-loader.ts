@@ -1,6 +1,7 @@
 /**
  * Activates the enabled plugins: validates each one's config section against its
- * manifest (fatal: the user asked for this plugin and configured it wrong), loads
+ * manifest (fatal: the user asked for this plugin and configured it wrong — and then,
+ * activating nothing, asks each plugin's `configProblems` what else is wrong), loads
  * its entry module (a load failure only marks it broken), calls `activate(api)`
  * and commits its registrations. A `ConfigError` thrown by `activate` and a route
  * prefix collision are fatal; any other failure marks the plugin broken and the
@@ -9,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { EventEmitter } from "eventemitter3";
-import type { CliRegistrar, HookPresetContribution, HostEvents, HostRuntime, PluginModule, ServiceRegistration } from "../../host-contract/host-api";
+import type { CliRegistrar, ConfigCheckInput, HookPresetContribution, HostEvents, HostRuntime, PluginModule, ServiceRegistration } from "../../host-contract/host-api";
 import type { HookInspector } from "../../host-contract/inspection";
 import type { HostMetrics } from "../../host-contract/metrics";
 import type { GatewayConfig } from "../config/gateway-config";
@@ -73,6 +74,39 @@ function entryModule(mod: unknown): PluginModule | undefined {
   return undefined;
 }
 
+/**
+ * The problems each plugin's own `configProblems` (host contract) finds, asked while a section
+ * failed its schema so no plugin is activated: the parts that passed are still checked, and one
+ * start lists every problem. A line the schema check already gave is not repeated. A plugin
+ * without `configProblems`, or whose module does not load (reported broken once the config is
+ * fixed) or whose check fails unexpectedly, adds nothing.
+ */
+function pluginCheckProblems(enabled: DiscoveredPlugin[], input: ConfigCheckInput, load: (file: string) => unknown, listed: readonly ConfigProblem[]): ConfigProblem[] {
+  const seen = new Set(listed.map((p) => (p.key === undefined ? p.rule : `${p.key} ${p.rule}`)));
+  const out: ConfigProblem[] = [];
+  for (const p of enabled) {
+    let mod: PluginModule | undefined;
+    try {
+      mod = entryModule(load(path.resolve(p.dir, p.manifest!.main)));
+    } catch {
+      continue;
+    }
+    if (typeof mod?.configProblems !== "function") continue;
+    let lines: string[];
+    try {
+      lines = mod.configProblems(input);
+    } catch {
+      continue; // its activation, once the schema problems are fixed, reports it
+    }
+    for (const line of lines) {
+      if (seen.has(line)) continue;
+      seen.add(line);
+      out.push({ rule: line });
+    }
+  }
+  return out;
+}
+
 export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
   const { config } = opts;
   const load = opts.load ?? ((file: string) => require(file) as unknown);
@@ -81,14 +115,18 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
   const snapshot = deepFreeze(effectiveSnapshot(config));
   const enabled = opts.discovered.filter((p) => p.status === "ok");
 
-  // 1. Config sections, before any plugin code runs: every problem of every section at once.
+  // 1. All manifests are read: their presets are visible to every plugin's checks and activate.
+  const presets: HookPresetContribution[] = enabled.flatMap((p) => manifestPresets(p.manifest!, p.dir));
+
+  // 2. Config sections, before any plugin is activated: every problem of every section at once,
+  // with what each plugin's own checks find in the parts that passed (nothing is registered).
   const sectionProblems = enabled.flatMap((p) => checkPluginConfig(p.manifest!, config.raw));
-  if (sectionProblems.length > 0) throw GatewayConfigError.of(file, sectionProblems);
+  if (sectionProblems.length > 0) {
+    const input = { config: snapshot, configDir: config.configDir, presets: presets.map((x) => ({ ...x })), presetsComplete: enabled.length === 1 };
+    throw GatewayConfigError.of(file, [...sectionProblems, ...pluginCheckProblems(enabled, input, load, sectionProblems)]);
+  }
   /** ConfigErrors thrown by activate: every plugin is activated and all are reported together at the end. */
   const problems: ConfigProblem[] = [];
-
-  // 2. All manifests are read: their presets are visible to every plugin's activate.
-  const presets: HookPresetContribution[] = enabled.flatMap((p) => manifestPresets(p.manifest!, p.dir));
   const reports: PluginReport[] = opts.discovered.map((p) => ({
     ...(p.id ? { id: p.id } : {}),
     ...(p.manifest ? { name: p.manifest.name, version: p.manifest.version } : {}),

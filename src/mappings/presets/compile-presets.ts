@@ -5,7 +5,7 @@
  * with the list of available presets.
  */
 import path from "node:path";
-import type { HooksConfig } from "../../config/types";
+import type { CompilableHooksConfig } from "../../config/types";
 import { parseMappings } from "../../config/mappings";
 import { ConfigError } from "../../core/errors";
 import type { ModuleLogger } from "../../core/logger";
@@ -66,14 +66,18 @@ function presetProblems(names: readonly unknown[], github: { secret?: unknown } 
   });
 }
 
-/** The mappings of every enabled preset, in `hooks.presets` order. Throws one ConfigError naming every preset problem. */
-export function compilePresets(config: HooksConfig, contributions: readonly HookPresetContribution[], logger: ModuleLogger): CompiledMapping[] {
+/**
+ * The mappings of every enabled preset, in `hooks.presets` order (an undefined entry, one that
+ * failed the schema, is skipped). Throws one ConfigError naming every preset problem.
+ */
+export function compilePresets(config: CompilableHooksConfig, contributions: readonly HookPresetContribution[], logger: ModuleLogger): CompiledMapping[] {
   const problems = presetProblems(config.presets, config.github, contributions);
   if (problems.length > 0) throw new ConfigError(problems.join("\n"));
   const foreign = contributions.filter((c) => c.pluginId !== SELF_PLUGIN_ID);
   const out: CompiledMapping[] = [];
   // hooks.presets lists each name once (the config schema refuses a repeat).
   config.presets.forEach((name, i) => {
+    if (name === undefined) return;
     if (BUILT_IN.includes(name)) {
       for (const c of foreign.filter((f) => f.name === name)) logger.warn("a plugin contributes a preset named like the built-in one; the built-in preset is used", { preset: name, pluginId: c.pluginId });
       out.push(...(name === MAIL_PRESET_NAME ? createMailPresetMappings(config) : createGithubPresetMappings(config, i)));

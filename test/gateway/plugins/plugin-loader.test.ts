@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { EventEmitter } from "eventemitter3";
-import type { HostEvents, PluginApi } from "../../../src/host-contract/host-api";
+import type { ConfigCheckInput, HostEvents, PluginApi } from "../../../src/host-contract/host-api";
 import { loadPlugins } from "../../../src/gateway/plugins/plugin-loader";
 import { discoverPlugins } from "../../../src/gateway/plugins/discover";
 import { openPluginState } from "../../../src/gateway/plugins/plugin-state";
@@ -49,20 +49,53 @@ function run(plugins: Array<{ manifest: Record<string, unknown>; module?: unknow
 const mod = (activate: (api: PluginApi) => void, deactivate?: () => void) => ({ activate, deactivate });
 
 describe("plugin loader", () => {
-  it("validates the config section against configSchema before loading any plugin code", () => {
+  it("validates the config section against configSchema before activating any plugin", () => {
+    const activated: string[] = [];
     const t = run(
       [
-        { manifest: manifestOf("a"), module: mod(() => {}) },
-        { manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer" } } } }), module: mod(() => {}) },
+        { manifest: manifestOf("a"), module: mod(() => void activated.push("a")) },
+        { manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer" } } } }), module: mod(() => void activated.push("b")) },
       ],
       { bee: { size: "big" } },
     );
     expect(t.exec).toThrow(GatewayConfigError);
     expect(t.exec).toThrow(`invalid config ${t.configPath}: bee.size must be an integer`);
-    expect(t.loadCalls).toEqual([]);
+    expect(activated).toEqual([]);
   });
 
-  it("reports every problem of every plugin's section at once, before loading any plugin code", () => {
+  it("a schema problem hid what the plugin's own checks find until the next start: configProblems is asked, nothing is activated, repeats are dropped", () => {
+    const activated: string[] = [];
+    const inputs: ConfigCheckInput[] = [];
+    const checked = {
+      activate: () => void activated.push("b"),
+      configProblems: (input: ConfigCheckInput) => {
+        inputs.push(input);
+        return ["bee.size must be an integer", "bee.colour names an unknown colour \"blu\""];
+      },
+    };
+    const t = run(
+      [
+        { manifest: manifestOf("a", { contributes: { presets: [{ name: "alpha", mappings: [{ match: { path: "alpha" } }] }] } }), module: mod(() => void activated.push("a")) },
+        { manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer" }, colour: { type: "string" } } } }), module: checked },
+      ],
+      { bee: { size: "big", colour: "blu" } },
+    );
+    expect(() => t.exec()).toThrow(
+      [`invalid config ${t.configPath}: bee.size must be an integer`, `invalid config ${t.configPath}: bee.colour names an unknown colour "blu"`].join("\n"),
+    );
+    expect(activated).toEqual([]);
+    expect(inputs[0]).toMatchObject({ configDir: t.root, config: { bee: { size: "big" } }, presetsComplete: false, presets: [expect.objectContaining({ name: "alpha", pluginId: "a" })] });
+  });
+
+  it("a plugin's configProblems that throws adds nothing: the schema's lines stand", () => {
+    const t = run(
+      [{ manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer" } } } }), module: { activate: () => {}, configProblems: () => { throw new Error("boom"); } } }],
+      { bee: { size: "big" } },
+    );
+    expect(t.exec).toThrow(new GatewayConfigError(t.configPath, "bee.size", "must be an integer").message);
+  });
+
+  it("reports every problem of every plugin's section at once, before activating any plugin", () => {
     const t = run(
       [
         { manifest: manifestOf("a", { configSection: "ay", configSchema: { type: "object", properties: { on: { type: "boolean" } }, additionalProperties: false } }), module: mod(() => {}) },
@@ -83,7 +116,6 @@ describe("plugin loader", () => {
       `invalid config ${t.configPath}: ay.on must be a boolean (true or false)`,
       `invalid config ${t.configPath}: bee.size must be at least 1`,
     ]);
-    expect(t.loadCalls).toEqual([]);
   });
 
   it("a ConfigError of several lines from activate is one problem per line", () => {

@@ -162,6 +162,22 @@ describe("the OpenClaw entry", () => {
     expect(() => plugin.register(fake.api)).toThrow("plugins.entries.inbound-webhooks.config.token is required when plugins.entries.inbound-webhooks.config.enabled is true");
   });
 
+  it("a missing token hid the unknown preset until the next start: registration fails naming both, in OpenClaw's keys, and registers nothing", () => {
+    const fake = fakeOpenClaw(state.dir, { enabled: true, presets: ["gihtub"] });
+    let message = "";
+    try {
+      plugin.register(fake.api);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message.split("\n")).toEqual([
+      "plugins.entries.inbound-webhooks.config.token is required when plugins.entries.inbound-webhooks.config.enabled is true",
+      'plugins.entries.inbound-webhooks.config.presets[0] names an unknown preset "gihtub"; available presets: mail, github',
+    ]);
+    expect(fake.routes).toEqual([]);
+    expect(fake.services).toEqual([]);
+  });
+
   it("fails its service start on an unset token variable, naming OpenClaw's key (the route keeps answering 503)", async () => {
     delete process.env.IW_OPENCLAW_TEST_TOKEN_UNSET;
     const fake = fakeOpenClaw(state.dir, { token: { env: "IW_OPENCLAW_TEST_TOKEN_UNSET" } });
