@@ -1,7 +1,8 @@
 /**
  * Plugin entry: the composition root. `activate(api)` is synchronous — it
- * resolves and validates config (throwing a ConfigError naming every bad key),
- * compiles the mappings and registers the HTTP route, the services and the CLI.
+ * resolves and validates config and compiles the mappings (src/plugin/config-check.ts,
+ * throwing one ConfigError naming every problem; `configProblems` runs the same
+ * checks for a host that does not activate) and registers the HTTP route, the services and the CLI.
  * Secrets are read where they are used: the hook token when the runs service
  * starts (before the host listens), so CLI commands, which also activate the
  * plugin, work while the token's environment variable is unset. The runtime that
@@ -11,7 +12,7 @@
  * owns its state, and its own services release it when they stop.
  */
 import semver from "semver";
-import type { PluginApi, ServiceRegistration } from "../host-contract/host-api";
+import type { ConfigCheckInput, PluginApi, ServiceRegistration } from "../host-contract/host-api";
 import { resolveHooksSecrets } from "../config/resolve";
 import { createPluginEmitter, type PluginEmitter } from "../core/events";
 import { notServingHandler } from "../http/not-serving";
@@ -25,7 +26,6 @@ import { watchHost, type HostActivity } from "./host-activity";
 import { startHooksRuntime, type HooksRuntime } from "./hooks-runtime";
 import { createHookInspector } from "./hook-inspector";
 import { checkHooksConfig, hooksConfigProblems } from "./config-check";
-import type { ConfigCheckInput } from "../host-contract/host-api";
 
 export type { PluginApi } from "../host-contract/host-api";
 export type { HostActivity } from "./host-activity";
