@@ -8,7 +8,8 @@
  *     written at an older schema whose `deliveries` table is missing or lacks a column
  *     of that schema would fail the migrations that read the table (migration 7 indexes
  *     its rows), and with them the whole start; the table is created again, empty, at
- *     that schema, and the migrations go on.
+ *     that schema, and the migrations go on; at schema 4 a search index that is missing
+ *     or unusable is built again from the rows (migration 5 reads it).
  *   - After them (`ensureLedgerTable`, ledger-store.ts): the table as the current schema
  *     has it; and a search index that is missing or unusable while the rows are fine is
  *     built again from the rows (migration 7's statement), keeping them.
@@ -18,11 +19,14 @@
  *   ensureLedgerTable(db, file, logger);            // then prepare the ledger's statements
  */
 import type { ModuleLogger } from "../core/logger";
-import { LEDGER_INDEX_DELETE_SCHEMA, MIGRATIONS, SEARCH_INDEX_INSERT, searchIndexDelete } from "./migrations";
+import { LEDGER_INDEX_DELETE_SCHEMA, MIGRATIONS, SEARCH_BODY_CHARS, SEARCH_INDEX_INSERT, searchIndexDelete } from "./migrations";
 import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
 
 /** The migration that creates `deliveries`; it and every later one concern only the ledger. */
 const LEDGER_FIRST_VERSION = 3;
+
+/** The schema whose pending migration 5 reads the search index (migration 4 creates it, 7 builds it again). */
+const INDEX_READ_VERSION = 4;
 
 /** The columns of `deliveries` as the migrations up to `version` make it (read from an empty in-memory database). */
 function ledgerColumnsAt(version: number, driver: SqliteDatabase["driver"]): string[] {
@@ -66,7 +70,8 @@ const INDEX_FINDING = 'table "deliveries_fts"';
  * At open, before `migrate()`: when every problem `PRAGMA quick_check` found is in the
  * ledger's search index, the index is dropped (it is built again from the rows by migration
  * 7 or `ensureLedgerTable`) and true returned, so a damaged index does not refuse the start.
- * Not before schema 5, whose migration reads the index.
+ * Not before schema 5 (a damaged index at schema 4 still refuses the start; only a missing
+ * one is built again there, by repairLedgerBeforeMigrations).
  */
 export function dropDamagedSearchIndex(db: SqliteDatabase, problems: readonly string[], file: string, logger: ModuleLogger): boolean {
   if (problems.length === 0 || !problems.every((p) => p.includes(INDEX_FINDING))) return false;
@@ -76,12 +81,35 @@ export function dropDamagedSearchIndex(db: SqliteDatabase, problems: readonly st
   return true;
 }
 
-/** Before `migrate()`: a ledger table the pending migrations could not read is created again at the database's own schema. */
+/** The search index as migration 4 makes it (migration 5 deletes from it, which needs contentless_delete), built from the rows. */
+const SCHEMA_4_INDEX = `
+  DROP TABLE IF EXISTS deliveries_fts;
+  CREATE VIRTUAL TABLE deliveries_fts USING fts5(hook, event, status, body, content='', contentless_delete=1);
+  INSERT INTO deliveries_fts (rowid, hook, event, status, body)
+    SELECT seq, hook, event, status, CASE WHEN body_stored = 1 THEN substr(CAST(body AS TEXT), 1, ${SEARCH_BODY_CHARS}) END FROM deliveries;
+`;
+
+/**
+ * At schema 4 only, a search index that is missing or unusable is created again as
+ * migration 4 left it, from the rows, so migration 5 can read it; one transaction.
+ */
+function repairIndexAtSchema4(db: SqliteDatabase, version: number, file: string, logger: ModuleLogger): void {
+  if (version !== INDEX_READ_VERSION) return;
+  try {
+    db.prepare("SELECT rowid FROM deliveries_fts LIMIT 0").all();
+    return;
+  } catch (e) {
+    logger.error(`the delivery ledger's search index in ${file} is missing or damaged (${(e as Error).message}); it was built again from the stored rows`, { database: file });
+  }
+  db.transaction(() => db.exec(SCHEMA_4_INDEX), "immediate")();
+}
+
+/** Before `migrate()`: a ledger table (or, at schema 4, its search index) the pending migrations could not read is created again at the database's own schema. */
 export function repairLedgerBeforeMigrations(db: SqliteDatabase, file: string, logger: ModuleLogger): void {
   const version = db.pragmaValue("user_version") as number;
   if (version < LEDGER_FIRST_VERSION || version >= MIGRATIONS.length) return;
   const problem = tableProblem(db, ledgerColumnsAt(version, db.driver));
-  if (problem === undefined) return;
+  if (problem === undefined) return repairIndexAtSchema4(db, version, file, logger);
   report(problem, file, logger);
   recreate(db, version);
 }

@@ -552,6 +552,26 @@ describe("ledger table damaged before an upgrade", () => {
     );
   });
 
+  it("regression: a schema-4 database whose search index was missing refused to open (migration 5 reads deliveries_fts); now the index is built again from the rows, which are kept", () => {
+    upgraded(
+      4,
+      (raw) => {
+        raw
+          .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES ('old-1', 1, 'POST', '/hooks/crm', 'crm', '::1', 202, 2, ?, 1)")
+          .run(Buffer.from('{"note":"kept without its index pipit"}'));
+        raw.exec("DROP TABLE deliveries_fts");
+      },
+      (database, log) => {
+        expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
+        expect(log.lines.some((l) => l.level === "error" && l.message.includes("search index") && l.message.includes("built again"))).toBe(true);
+        const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100, clock: () => T0 });
+        expect(ledger.list({ limit: 10, search: "pipit" })!.map((d) => d.id)).toEqual(["old-1"]);
+        expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
+        ledger.close();
+      },
+    );
+  });
+
   it("regression: a schema-5 database whose ledger table lacked a column refused to open; now it is dropped and created again at schema 5, then migrated, and runs are kept", () => {
     upgraded(
       5,
