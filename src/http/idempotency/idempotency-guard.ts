@@ -14,6 +14,9 @@
  * Stored responses are the 2xx ones only (200 wake, 202 run, 204 skip). Errors are
  * not stored and free the key again: no 4xx has an effect, and 5xx/503 must stay
  * retryable. Concurrent waiters still share the first request's error outcome.
+ * Except when runs were stored under the key before the handler failed (a fan-out
+ * whose runs were stored and whose wake was then refused): the record is completed
+ * from them, as after a crash, so the retry replays them instead of running them twice.
  *
  * Crash safety: a run accepted under a key carries `runIdempotencyKey(scope, key)`;
  * a `pending` record left by a crash is completed from that run (or dropped when
@@ -192,7 +195,8 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
       try {
         response = await handler();
       } catch (e) {
-        settle(database, "remove", (s) => s.remove(scope, key));
+        // Runs stored before the refusal (a fan-out whose wake failed) complete the record, so the retry replays them.
+        settle(database, "resolve", (s) => s.resolvePending(scope, key));
         inFlight.delete(id);
         rejectOutcome(e);
         throw e;
