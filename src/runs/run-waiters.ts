@@ -31,7 +31,7 @@ export interface RunWaiters {
   expect(runId: string): RunWait;
   /** Called with every recorded outcome; wakes the run's waiters. */
   settle(runId: string, outcome: RunOutcome): void;
-  /** Resolves every waiter with undefined (shutdown): they answer 202 at once. */
+  /** Resolves every waiter with undefined (shutdown): they answer 202 at once, and so does every later one. */
   releaseAll(): void;
   /** Waiters registered now. */
   readonly size: number;
@@ -40,6 +40,8 @@ export interface RunWaiters {
 export function createRunWaiters(): RunWaiters {
   const byRun = new Map<string, Set<(end: RunEnd | undefined) => void>>();
   let size = 0;
+  /** Set by releaseAll (shutdown): a run stored in that instant will not end while the queue stops, so nobody waits for it. */
+  let released = false;
 
   function remove(runId: string, resolve: (end: RunEnd | undefined) => void): boolean {
     const set = byRun.get(runId);
@@ -51,6 +53,7 @@ export function createRunWaiters(): RunWaiters {
 
   return {
     expect(runId) {
+      if (released) return { promise: Promise.resolve(undefined), cancel: () => undefined };
       let resolve!: (end: RunEnd | undefined) => void;
       const promise = new Promise<RunEnd | undefined>((r) => (resolve = r));
       const set = byRun.get(runId) ?? new Set();
@@ -75,6 +78,7 @@ export function createRunWaiters(): RunWaiters {
       for (const resolve of set) resolve(end);
     },
     releaseAll() {
+      released = true;
       const all = [...byRun.values()];
       byRun.clear();
       size = 0;
