@@ -107,11 +107,14 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
   };
 
   /**
-   * Completes a record with the turn's group commit, not waited for (a record left
-   * pending by a crash is completed from its run at the next start); until it is
-   * committed the request stays in flight, so a repeat meanwhile gets the replay.
+   * Completes a record with the turn's group commit; the answer waits for it, so a
+   * kill -9 after the answer leaves the record complete (a wake, or a mapping's own
+   * `response`, has nothing else to be recovered from). Until it is committed the
+   * request stays in flight, so a repeat meanwhile gets the replay. A commit that
+   * fails is logged: the effect is stored, so the answer is still the 2xx, and the
+   * record left pending is resolved at the next start.
    */
-  const complete = (database: PluginDatabase, id: string, scope: string, key: string, response: HookResponse): void => {
+  const complete = async (database: PluginDatabase, id: string, scope: string, key: string, response: HookResponse): Promise<void> => {
     const entry = inFlight.get(id);
     const done = () => {
       if (inFlight.get(id) === entry) inFlight.delete(id);
@@ -122,7 +125,7 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
       return;
     }
     const store = storeFor(database);
-    database.batch
+    await database.batch
       .stage(() => store.complete(scope, key, response))
       .catch((e: unknown) => logger.warn("idempotency record not settled; it is resolved at the next start", { step: "complete", error: (e as Error).message }))
       .finally(done);
@@ -202,7 +205,7 @@ export function createIdempotencyGuard(options: IdempotencyGuardOptions): Idempo
         throw e;
       }
       const stored = isStorable(response);
-      if (stored) complete(database, id, scope, key, response);
+      if (stored) await complete(database, id, scope, key, response);
       else {
         // Not stored: the key is free again at once (the retry of a refused request runs).
         settle(database, "remove", (s) => s.remove(scope, key));

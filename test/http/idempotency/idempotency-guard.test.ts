@@ -1,4 +1,6 @@
-import { openPluginDatabase, type PluginDatabase } from "../../../src/store/database";
+import fs from "node:fs";
+import path from "node:path";
+import { DEFAULT_DATABASE_FILE, openPluginDatabase, type PluginDatabase } from "../../../src/store/database";
 import { createIdempotencyGuard, runIdempotencyKey, isStorableResponse } from "../../../src/http/idempotency/idempotency-guard";
 import { createSqliteRunStore } from "../../../src/store/run-store";
 import { HookError, hookErrors } from "../../../src/core/errors";
@@ -40,6 +42,29 @@ describe("createIdempotencyGuard", () => {
       replayed: true,
     });
     expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it("regression: a wake's 200 was answered before its record was completed, so a kill -9 right after the answer let the retry wake the main session again", async () => {
+    const guard = guardFor();
+    const wakes = jest.fn(async (): Promise<HookResponse> => ({ status: 200, body: { ok: true, mode: "now" } }));
+    await guard.handle({ scope: "wake", key: "w1", bodyHash: "h" }, wakes);
+    // The files as a kill -9 right after the answer leaves them (the connection still open, nothing flushed since).
+    const crashed = tempDir();
+    try {
+      for (const suffix of ["", "-wal"]) {
+        const file = path.join(tmp.dir, DEFAULT_DATABASE_FILE + suffix);
+        if (fs.existsSync(file)) fs.copyFileSync(file, path.join(crashed.dir, DEFAULT_DATABASE_FILE + suffix));
+      }
+      const restarted = openPluginDatabase({ dir: crashed.dir, logger: log.logger, clock: () => now });
+      try {
+        const retry = await createIdempotencyGuard({ ttlSeconds: 60, database: restarted, logger: log.logger, clock: () => now }).handle({ scope: "wake", key: "w1", bodyHash: "h" }, wakes);
+        expect([retry.status, retry.headers?.["Idempotent-Replayed"], wakes.mock.calls.length]).toEqual([200, "true", 1]);
+      } finally {
+        restarted.close();
+      }
+    } finally {
+      crashed.remove();
+    }
   });
 
   it("replays a 204 skip without a body", async () => {
