@@ -15,6 +15,9 @@ const MIB = 1024 * 1024;
 const TYPE = "multipart/form-data; boundary=b";
 const HOOKS = {
   maxBodyBytes: 8 * MIB,
+  // `payload.note | json` builds the whole 4 MiB value before truncate takes its part, and every
+  // string a rendering builds draws on hooks.maxRenderedBytes (docs/security.md "Amplification").
+  maxRenderedBytes: 8 * MIB,
   rateLimit: { enabled: false },
   mappings: [{ id: "form", match: { path: "form" }, action: "wake", textTemplate: "form {{ payload.subject }}: {{ payload.note | json | truncate: 8 }}" }],
 };
