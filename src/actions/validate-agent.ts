@@ -19,7 +19,6 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_SESSION_KEY_LENGTH = 256;
 export const MAX_RECIPIENT_LENGTH = 256;
 export const MAX_MODEL_LENGTH = 256;
-export const MAX_TIMEOUT_SECONDS = MAX_RUN_TIMEOUT_SECONDS;
 export const DEFAULT_HOOK_NAME = "Hook";
 
 const NOT_BLANK = { "string.empty": "{#label} must not be empty or blank", "string.pattern.base": "{#label} must not be empty or blank" };
@@ -87,7 +86,7 @@ function agentSchema(channels: string[], allowList: AllowedModel[], policy: Mode
         [MODEL_NOT_ALLOWED]: modelRule(allowList, policy),
       }),
     thinking: Joi.string().valid(...THINKING_LEVELS),
-    timeoutSeconds: Joi.number().greater(0).max(MAX_TIMEOUT_SECONDS),
+    timeoutSeconds: Joi.number().greater(0).max(MAX_RUN_TIMEOUT_SECONDS),
   }).messages(BASE_MESSAGES);
 }
 
@@ -118,7 +117,7 @@ type AgentFields = { message: string } & Partial<Omit<AgentAction, "kind" | "mes
  * @example validateAgent({ message: "hi", sessionKey: "main" }, ctx) // sessionKey "hook:main"
  */
 export function validateAgent(raw: unknown, ctx: ValidationContext, subject = "request body"): Result<AgentAction> {
-  const limits = { channels: ctx.runtime.channels.list(), maxName: MAX_NAME_LENGTH, maxSessionKey: MAX_SESSION_KEY_LENGTH, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS };
+  const limits = { channels: ctx.runtime.channels.list(), maxName: MAX_NAME_LENGTH, maxSessionKey: MAX_SESSION_KEY_LENGTH, maxTimeoutSeconds: MAX_RUN_TIMEOUT_SECONDS };
   const fast = fastAgentFields(raw, limits) as AgentFields | undefined;
   return fast ? ok(agentAction(fast, ctx)) : validateAgentWithSchema(raw, ctx, subject);
 }
