@@ -9,6 +9,9 @@
  * died after the run was persisted can be completed with that run's 202. The runs
  * of a fan-out carry `<that key>#<index>` and are stored in one transaction (all
  * or none), so a fan-out's pending record is completed with the 202 listing them.
+ * A key used again after it expired starts afresh: inserting its new pending record
+ * detaches the runs of its earlier use (their `idempotency_key` is cleared), so a
+ * failed or crashed new attempt is never completed with an old run's answer.
  */
 import type { SqliteDatabase } from "./sqlite-types";
 import { acceptedRunBody, type HookResponse } from "../core/ports";
@@ -68,7 +71,7 @@ function toIdempotencyRecord(row: Row): IdempotencyRecord {
 
 export interface IdempotencyStore {
   get(scope: string, key: string): IdempotencyRecord | undefined;
-  /** Inserts a pending record; false when one already exists for (scope, key). */
+  /** Inserts a pending record (detaching runs left from an expired use of the key); false when one already exists for (scope, key). */
   insertPending(rec: { scope: string; key: string; bodyHash: string; createdAt: number; expiresAt: number }): boolean;
   /** Stores the response of a pending record and marks it complete. */
   complete(scope: string, key: string, response: HookResponse): void;
@@ -122,6 +125,7 @@ export function createIdempotencyStore(db: SqliteDatabase): IdempotencyStore {
      WHERE scope = @scope AND key = @key`,
   );
   const del = db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?");
+  const detachRuns = db.prepare("UPDATE runs SET idempotency_key = NULL WHERE idempotency_key = ? OR (idempotency_key >= ? AND idempotency_key < ?)");
   const purge = db.prepare("DELETE FROM idempotency_keys WHERE expires_at <= ?");
   const runByKey = db.prepare<[string], RunRow>("SELECT id, action, source FROM runs WHERE idempotency_key = ? ORDER BY seq LIMIT 1");
   // `<key>#<index>` sorts between `<key>#` and `<key>$` ('$' follows '#'): a range on the index, no LIKE escaping.
@@ -135,7 +139,11 @@ export function createIdempotencyStore(db: SqliteDatabase): IdempotencyStore {
       return row ? toIdempotencyRecord(row) : undefined;
     },
     insertPending(rec) {
-      return insert.run(rec).changes === 1;
+      if (insert.run(rec).changes !== 1) return false;
+      // Runs carrying the key now are from a use that expired: they are not this request's.
+      const runKey = runIdempotencyKey(rec.scope, rec.key);
+      detachRuns.run(runKey, `${runKey}#`, `${runKey}$`);
+      return true;
     },
     complete(scope, key, response) {
       completeStmt.run({

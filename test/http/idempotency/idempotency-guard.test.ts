@@ -189,6 +189,60 @@ describe("createIdempotencyGuard", () => {
     expect(handler).toHaveBeenCalledTimes(2);
   });
 
+  it("a key reused after its TTL whose first new attempt fails is retried, not answered with the expired key's old run", async () => {
+    const guard = guardFor(60);
+    const runs = createSqliteRunStore(database);
+    const store = (id: string, key: string) => {
+      runs.insert(runRecord({ id, seq: runs.nextSeq(), idempotencyKey: runIdempotencyKey("agent", key) }));
+      return accepted(id);
+    };
+    await guard.handle({ scope: "agent", key: "k", bodyHash: "day-1" }, async () => store("old-run", "k"));
+    now += 60_000; // the key expired; its run is still kept (runs have their own retention)
+    const overloaded = hookErrors.overloaded({ maxQueued: 1 }, { headers: { "Retry-After": "3" } });
+    await expect(guard.handle({ scope: "agent", key: "k", bodyHash: "day-2" }, async () => { throw overloaded; })).rejects.toBe(overloaded);
+    const retry = jest.fn(async () => store("new-run", "k"));
+    const res = await guard.handle({ scope: "agent", key: "k", bodyHash: "day-2" }, retry);
+    expect(res).toEqual(accepted("new-run"));
+    expect(retry).toHaveBeenCalledTimes(1);
+  });
+
+  it("the same for a fan-out: a key reused after its TTL whose new attempt fails is retried, not answered with the expired use's runs", async () => {
+    const guard = guardFor(60);
+    const runs = createSqliteRunStore(database);
+    await guard.handle({ scope: "crm", key: "batch-1", bodyHash: "day-1" }, async () => {
+      for (const i of [0, 1]) runs.insert(runRecord({ id: `old-${i}`, seq: runs.nextSeq(), idempotencyKey: `${runIdempotencyKey("crm", "batch-1")}#${i}` }));
+      return { status: 202, body: { ok: true, runs: [], events: 0 } };
+    });
+    now += 60_000;
+    const overloaded = hookErrors.overloaded({ maxQueued: 1 }, { headers: { "Retry-After": "3" } });
+    await expect(guard.handle({ scope: "crm", key: "batch-1", bodyHash: "day-2" }, async () => { throw overloaded; })).rejects.toBe(overloaded);
+    const retry = jest.fn(async () => accepted("new-run"));
+    expect(await guard.handle({ scope: "crm", key: "batch-1", bodyHash: "day-2" }, retry)).toEqual(accepted("new-run"));
+    expect(retry).toHaveBeenCalledTimes(1);
+  });
+
+  it("a crash while a key reused after its TTL was pending drops it at the next open (the expired key's old run is not its answer)", async () => {
+    const runs = createSqliteRunStore(database);
+    await guardFor(60).handle({ scope: "agent", key: "k", bodyHash: "day-1" }, async () => {
+      runs.insert(runRecord({ id: "old-run", seq: runs.nextSeq(), idempotencyKey: runIdempotencyKey("agent", "k") }));
+      return accepted("old-run");
+    });
+    now += 60_000;
+    // The new attempt's pending record is committed, then the process dies before its run is stored.
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => (entered = r));
+    void guardFor(60).handle({ scope: "agent", key: "k", bodyHash: "day-2" }, () => {
+      entered();
+      return new Promise<HookResponse>(() => undefined);
+    });
+    await inHandler;
+    database.close();
+    database = open();
+    const retry = jest.fn(async () => accepted("new-run"));
+    expect(await guardFor(60).handle({ scope: "agent", key: "k", bodyHash: "day-2" }, retry)).toEqual(accepted("new-run"));
+    expect(retry).toHaveBeenCalledTimes(1);
+  });
+
   it("purges expired records lazily, at most once per purge interval", async () => {
     const guard = createIdempotencyGuard({ ttlSeconds: 10, database, logger: log.logger, clock: () => now, purgeIntervalMs: 60_000 });
     const count = () => (database.db.prepare("SELECT COUNT(*) AS n FROM idempotency_keys").get() as { n: number }).n;
