@@ -5,6 +5,8 @@
  * `invalid_signature` / `signature_expired`, nothing is dispatched and nothing of
  * the secret or the signature reaches the log. Each negative case changes one thing.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import request from "supertest";
 import { signHeaders, stripeHeaderForSecrets, type SignScheme } from "../helpers/signers";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
@@ -169,6 +171,41 @@ describe("on a verified path", () => {
     expect([none.status, none.body.code]).toEqual([401, "unauthorized"]);
     expect((await request(h.app).post("/hooks/plain").set("Authorization", `Bearer ${TEST_TOKEN}`).send({})).status).toBe(202);
     expect((await request(h.app).post("/hooks/agent").set(await signHeaders("github", "s3cret", "{}")).send("{}")).status).toBe(401);
+  });
+});
+
+describe("sender retries with the recipes of docs/signatures.md", () => {
+  // Slack and Shopify send no idempotency header the gateway knows: their recipes key on the signed
+  // body's event_id (Slack) and X-Shopify-Webhook-Id (Shopify). Regression: the recipes had no
+  // idempotencyKey, so each retry of a delivery (new timestamp, or the same bytes) started another run.
+  /** The mapping of a recipe, as docs/signatures.md writes it, with `secret` in place of its variable. */
+  const recipe = (heading: string, secret: string): Record<string, unknown> => {
+    const doc = readFileSync(join(__dirname, "../../docs/signatures.md"), "utf8");
+    const json = /```json\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf(`\n### ${heading}\n`)))![1]!;
+    const mapping = JSON.parse(json) as { verify: Record<string, unknown> };
+    return { ...mapping, verify: { ...mapping.verify, secret } };
+  };
+  beforeEach(async () => {
+    h = await startPluginApp({ hooks: { mappings: [recipe("Slack", PLAIN), recipe("Shopify", PLAIN)] } });
+  });
+  const send = async (path: string, headers: Record<string, string>, body: string) => request(h.app).post(path).set("Content-Type", "application/json").set(headers).send(body);
+
+  test("a Slack retry (same event_id, new X-Slack-Request-Timestamp and signature) replays the first run", async () => {
+    const body = JSON.stringify({ type: "event_callback", event_id: "Ev08MFMKH6", event: { type: "message", text: "hello" } });
+    const now = Math.floor(Date.now() / 1000);
+    const first = await send("/hooks/slack", await signHeaders("slack", PLAIN, body, now - 4), body);
+    const retry = await send("/hooks/slack", { ...(await signHeaders("slack", PLAIN, body, now)), "X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout" }, body);
+    expect([first.status, retry.status, retry.headers["idempotent-replayed"]]).toEqual([202, 202, "true"]);
+    expect(retry.body.runId).toBe(first.body.runId);
+  });
+
+  test("a Shopify retry (same X-Shopify-Webhook-Id, same bytes) replays the first run", async () => {
+    const body = JSON.stringify({ id: 820982911946154500, name: "#9999" });
+    const headers = { ...(await signHeaders("shopify", PLAIN, body)), "X-Shopify-Topic": "orders/create", "X-Shopify-Webhook-Id": "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043" };
+    const first = await send("/hooks/shopify", headers, body);
+    const retry = await send("/hooks/shopify", headers, body);
+    expect([first.status, retry.status, retry.headers["idempotent-replayed"]]).toEqual([202, 202, "true"]);
+    expect(retry.body.runId).toBe(first.body.runId);
   });
 });
 
