@@ -61,6 +61,21 @@ describe("the hook error catalogue", () => {
     const missing = entries.filter(([name, e]) => !doc.includes(`| \`${name}\` | \`${e.code}\` | \`${e.message}\` |`)).map(([name]) => name);
     expect(missing).toEqual([]);
   });
+
+  it("docs/errors.md's codes table lists every code with its status, and no code that does not exist", () => {
+    const doc = fs.readFileSync(path.join(ROOT, "docs", "errors.md"), "utf8");
+    const codesTable = doc.slice(doc.indexOf("The codes and their statuses:"), doc.indexOf("### Messages"));
+    const documented = Object.fromEntries([...codesTable.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]));
+    expect(documented).toEqual(ERROR_STATUS);
+  });
+
+  it("docs/endpoints.md's status codes at a glance list every code under its status", () => {
+    const doc = fs.readFileSync(path.join(ROOT, "docs", "endpoints.md"), "utf8");
+    const glance = doc.slice(doc.indexOf("## Status codes at a glance"));
+    const listed: Record<string, number> = {};
+    for (const row of glance.matchAll(/^\| (\d{3}) \| (.*) \|$/gm)) for (const code of row[2]!.matchAll(/`([a-z_]+)`/g)) listed[code[1]!] = Number(row[1]);
+    expect(listed).toEqual(ERROR_STATUS);
+  });
 });
 
 /** Every `src/` file, relative to the repository root. */
