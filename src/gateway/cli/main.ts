@@ -48,6 +48,11 @@ function errorLines(e: unknown): string[] {
   return ((e as Error)?.message ?? String(e)).split("\n").map(terminalSafeLine);
 }
 
+/** A command-line error of commander (`error: unknown option '--x'`) as the CLI's other errors read: `gateway: …`, control characters escaped. */
+function commandLineError(text: string): string {
+  return text.replace(/^error: /, "gateway: ").split("\n").map(terminalSafeLine).join("\n");
+}
+
 interface PluginCommandContext {
   program: Command;
   args: string[];
@@ -96,7 +101,7 @@ export async function main(argv: readonly string[], io: MainIo = {}): Promise<nu
     .version(packageVersion(), "-V, --version", "print the version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => out(s.replace(/\n$/, "")), writeErr: (s) => err(s.replace(/\n$/, "")) });
+    .configureOutput({ writeOut: (s) => out(s.replace(/\n$/, "")), writeErr: (s) => err(s.replace(/\n$/, "")), outputError: (s, write) => write(commandLineError(s)) });
   registerStartCommand(program, { out, env, cwd, waitForStop: io.waitForStop ?? waitForSignal });
   registerPluginsCommand(program, { out, env, cwd });
 
