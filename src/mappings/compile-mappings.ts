@@ -1,7 +1,7 @@
 /**
  * Compiles the configured mappings, then the enabled presets in `hooks.presets` order,
  * collecting every problem before it throws: one ConfigError names every bad template,
- * forEach, response body, transform module and preset, a line each. Entries that are
+ * forEach, response body, transform module, preset and mapping on a reserved path, a line each. Entries that are
  * undefined (they failed the schema, src/config/resolve.ts `checkConfig`) are skipped,
  * so a problem the schema already named is never reported again.
  *
@@ -42,13 +42,15 @@ export function compileMappings(config: CompilableHooksConfig, options: CompileM
     return compiled ? [compiled] : [];
   });
   const presets = problems.attempt(() => compilePresets(config, options.presets, options.logger));
-  problems.throwIfAny();
   const mappings = [...configured, ...(presets ?? [])];
-  const onReadRoute = mappings.find((m) => m.match.path !== undefined && isReservedReadPath(m.match.path));
-  if (onReadRoute) {
-    throw new ConfigError(
-      `${onReadRoute.key}.match.path "${onReadRoute.match.path}" is reserved: ${config.path}/runs and ${config.path}/deliveries are the run and delivery-ledger routes; choose another path`,
-    );
+  for (const m of mappings) {
+    if (m.match.path === undefined || !isReservedReadPath(m.match.path)) continue;
+    problems.attempt(() => {
+      throw new ConfigError(
+        `${m.key}.match.path "${m.match.path}" is reserved: ${config.path}/runs and ${config.path}/deliveries are the run and delivery-ledger routes; choose another path`,
+      );
+    });
   }
+  problems.throwIfAny();
   return mappings;
 }
