@@ -70,14 +70,16 @@ const INDEX_FINDING = 'table "deliveries_fts"';
  * At open, before `migrate()`: when every problem `PRAGMA quick_check` found is in the
  * ledger's search index, the index is dropped (it is built again from the rows by migration
  * 7 or `ensureLedgerTable`) and true returned, so a damaged index does not refuse the start.
- * Not before schema 5 (a damaged index at schema 4 still refuses the start; only a missing
- * one is built again there, by repairLedgerBeforeMigrations).
+ * At schema 4 (migration 5 reads the index) it is built again at once, as migration 4 made
+ * it, in the same transaction as the drop: a crash or a full disk leaves it as it was.
  */
 export function dropDamagedSearchIndex(db: SqliteDatabase, problems: readonly string[], file: string, logger: ModuleLogger): boolean {
   if (problems.length === 0 || !problems.every((p) => p.includes(INDEX_FINDING))) return false;
-  if ((db.pragmaValue("user_version") as number) < 5) return false;
+  const version = db.pragmaValue("user_version") as number;
+  if (version < INDEX_READ_VERSION) return false;
   logger.error(`the delivery ledger's search index in ${file} is damaged (PRAGMA quick_check: ${problems[0]}); it was dropped and is built again from the stored rows`, { database: file });
-  db.exec("DROP TABLE deliveries_fts");
+  if (version === INDEX_READ_VERSION) db.transaction(() => db.exec(SCHEMA_4_INDEX), "immediate")();
+  else db.exec("DROP TABLE deliveries_fts");
   return true;
 }
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import { openSqlite } from "../../src/store/sqlite-driver";
 import { DAMAGE_INDEX_SEGMENTS, writableShadowTables } from "../helpers/writable-shadow-tables";
 import { createLedgerStore } from "../../src/store/ledger-store";
+import { migrate, MIGRATIONS } from "../../src/store/migrations";
 import { openPluginDatabase, DEFAULT_DATABASE_FILE } from "../../src/store/database";
 import { createSqliteRunStore } from "../../src/store/run-store";
 import { checkWal } from "../../src/store/wal-check";
@@ -119,6 +120,33 @@ describe("openPluginDatabase: damaged state", () => {
       ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries: 1000 });
       expect(ledger.count()).toBe(50);
       expect(ledger.list({ limit: 100, search: "heron" })).toHaveLength(50);
+      expect(ledger.list({ limit: 100, search: "w7" })!.map((d) => d.id)).toEqual(["d-7"]);
+      expect(database.db.pragma("quick_check")).toEqual([{ quick_check: "ok" }]);
+      ledger.close();
+    } finally {
+      database.close();
+    }
+  });
+
+  it("regression: a schema-4 database whose search index is damaged refused the whole start; now the index is built again from the rows with one error line, and the migrations go on", () => {
+    const raw = openSqlite(file);
+    migrate(raw, MIGRATIONS.slice(0, 4));
+    const insert = raw.prepare<[string, Buffer]>("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES (?, 1, 'POST', '/hooks/wake', 'wake', '::1', 202, 1, ?, 1)");
+    for (let i = 0; i < 50; i++) insert.run(`d-${i}`, Buffer.from(`{"word":"w${i} egret"}`));
+    raw.close();
+    const writable = writableShadowTables(file);
+    writable.exec(DAMAGE_INDEX_SEGMENTS);
+    writable.close();
+
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    try {
+      const repairs = log.lines.filter((l) => (l.level === "error" || l.level === "warn") && l.message.includes("search index"));
+      expect(repairs).toHaveLength(1);
+      expect(repairs[0]!.message).toMatch(/search index in .* is damaged \(PRAGMA quick_check: fts5: .*"deliveries_fts"\); it was dropped and is built again from the stored rows$/);
+      expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
+      const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 1000 });
+      expect(ledger.count()).toBe(50);
+      expect(ledger.list({ limit: 100, search: "egret" })).toHaveLength(50);
       expect(ledger.list({ limit: 100, search: "w7" })!.map((d) => d.id)).toEqual(["d-7"]);
       expect(database.db.pragma("quick_check")).toEqual([{ quick_check: "ok" }]);
       ledger.close();
