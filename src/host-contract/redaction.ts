@@ -123,8 +123,12 @@ export function redactSchemeCredentials(text: string): string {
   return text.replace(SCHEME_CREDENTIAL, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
 }
 
-/** A URL's userinfo: what follows `://` up to an `@` before any `/`, `?`, `#` or white space (one pass: runs after two `://` never overlap). */
-const URL_USERINFO = /:\/\/[^/?#@\s]+@/g;
+/**
+ * A URL's userinfo: what follows `://` up to the last `@` before any `/`, `?`, `#` or white
+ * space (a password may hold a raw `@`; WHATWG URL parsing takes the last one too). Linear:
+ * each try scans one run without `/`, and runs after two `://` never overlap.
+ */
+const URL_USERINFO = /:\/\/[^/?#\s]+@/g;
 
 /**
  * Text with the userinfo of every URL hidden (an absolute request target may carry one).

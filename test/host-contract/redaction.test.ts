@@ -97,6 +97,12 @@ describe("values", () => {
     expect(redactHeaders({ referer: "https://u:p@example.com/page" })).toEqual({ referer: "https://[REDACTED]@example.com/page" });
   });
 
+  it("regression: a password with a raw @ in a URL's userinfo left its tail after the first @ visible; the userinfo runs to the last @ before the host", () => {
+    expect(redactText("POST http://alice:p@ss@127.0.0.1:8080/hooks/x?a=1")).toBe("POST http://[REDACTED]@127.0.0.1:8080/hooks/x?a=1");
+    expect(redactText("http://alice:p@ss@host/a@b and https://u@v:w@host2/c")).toBe("http://[REDACTED]@host/a@b and https://[REDACTED]@host2/c");
+    expect(redactHeaders({ referer: "https://u:p@s@example.com/page" })).toEqual({ referer: "https://[REDACTED]@example.com/page" });
+  });
+
   it("redactHeaders hides Basic in a header of an innocent name", () => {
     expect(redactHeaders({ "x-upstream": "Basic dXNlcjpwYXNz" })).toEqual({ "x-upstream": "Basic [REDACTED]" });
   });
