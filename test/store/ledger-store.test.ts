@@ -594,3 +594,25 @@ describe("ledger table damaged before an upgrade", () => {
     );
   });
 });
+
+describe("ledger rows stored before the one redaction rule", () => {
+  it("a row written with a password in its URL's userinfo and a header shows neither in the listing nor in the detail (redacted on read)", () => {
+    upgraded(
+      MIGRATIONS.length,
+      (raw) => {
+        raw
+          .prepare("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, headers, body, body_stored) VALUES ('old-1', 1, 'POST', ?, 'wake', '::1', 200, 2, ?, ?, 1)")
+          .run("http://alice:s3cret-pw@127.0.0.1:8080/hooks/wake?api_key=k-123", JSON.stringify({ referer: "https://bob:s3cret-pw@example.com/" }), Buffer.from("{}"));
+        raw.exec("INSERT INTO deliveries_fts (rowid, hook, event, status, body) SELECT seq, hook, event, status, CAST(body AS TEXT) FROM deliveries");
+      },
+      (database, log) => {
+        const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 100 });
+        expect(ledger.list({ limit: 10 })!.map((d) => d.url)).toEqual(["http://[REDACTED]@127.0.0.1:8080/hooks/wake?api_key=[REDACTED]"]);
+        const detail = ledger.get("old-1")!;
+        expect(detail.headers).toEqual({ referer: "https://[REDACTED]@example.com/" });
+        expect(JSON.stringify(detail)).not.toContain("s3cret-pw");
+        ledger.close();
+      },
+    );
+  });
+});
