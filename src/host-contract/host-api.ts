@@ -6,9 +6,10 @@
  * can run the plugin. Plugin code must never import the embedded gateway (a test
  * enforces it).
  *
- * Versioning: `HOST_API_VERSION` follows semver. `plugin.json#hostApi` declares the
- * range a plugin needs; the host refuses to activate a plugin whose range it does
- * not satisfy.
+ * Versioning: `HOST_API_VERSION` follows semver (docs/host-contract.md): a member
+ * added raises the minor version, a breaking change the major. `plugin.json#hostApi`
+ * declares the range a plugin needs; the host refuses to activate a plugin whose
+ * range it does not satisfy.
  */
 import type { EventEmitter } from "eventemitter3";
 import type { RequestHandler, Router } from "express";
@@ -16,7 +17,7 @@ import type { Command } from "commander";
 import type { HookInspector } from "./inspection";
 import type { HostMetrics } from "./metrics";
 
-export const HOST_API_VERSION = "1.3.0";
+export const HOST_API_VERSION = "1.4.0";
 
 /** Levels of reasoning effort a run can ask for (the request field, mapping and `hooks.mail` key `thinking`). */
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -156,7 +157,7 @@ export interface HostRuntime {
     /** The allow-list; empty means "not enforced" (unless `policy().enforcedWhenEmpty`). */
     allowList(): AllowedModel[];
     /**
-     * Optional: where the allow-list comes from, for a refusal's sentence (default
+     * Optional (added in host API 1.4): where the allow-list comes from, for a refusal's sentence (default
      * `agents.defaults.models`), and whether an empty list means "no model may be named"
      * (a host that admits no override at all). Absent: the embedded gateway's rule.
      */
@@ -287,7 +288,7 @@ export interface PluginModule {
   activate(api: PluginApi): void;
   deactivate?(): void | Promise<void>;
   /**
-   * Optional, pure (no registration, no state, no I/O beyond reading config files): every problem
+   * Optional (added in host API 1.4), pure (no registration, no state, no I/O beyond reading config files): every problem
    * `activate` would report for this config, one `<key> <rule>` line each — also while the host's
    * schema check of the plugin's section failed, when the host does not activate it: the problems
    * of the parts that passed, so one start lists them all. A problem the schema check names is
