@@ -59,6 +59,14 @@ export function sessionLogFile(snapshotFile: string): string {
   return `${snapshotFile.replace(/\.json$/, "")}.log.jsonl`;
 }
 
+/** When a session read from its log was created: its create line's time, else (that line damaged) its first event's, else now. */
+export function createdAtOf(ops: readonly SessionOp[], now: () => Date): string {
+  const first = ops[0];
+  if (first?.op === "create") return first.createdAt;
+  const ev = ops.find((op) => op.op === "enqueue");
+  return ev?.op === "enqueue" ? ev.ev.ts : now().toISOString();
+}
+
 /** Empties the log (after its operations were folded into the snapshot). */
 export function truncateSessionLog(file: string): void {
   if (fs.existsSync(file)) fs.truncateSync(file, 0);

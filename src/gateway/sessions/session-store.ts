@@ -40,7 +40,7 @@ export { SessionStateError } from "./session-snapshot";
 export { MAX_RECENT_DEDUPE_KEYS } from "./session-state";
 import { sessionFileName, sessionFiles } from "./session-files";
 export { sessionFileName } from "./session-files";
-import { readSessionLog, removeEmptyLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
+import { createdAtOf, readSessionLog, removeEmptyLog, sessionLogFile, truncateSessionLog, type SessionChange, type SessionOp } from "./session-log";
 
 export interface SessionStore {
   readonly dir: string;
@@ -184,8 +184,10 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       st = newSessionState(snapshot, seq ?? 0, file, name, logOf(key, file));
     } else {
       const first = log.ops[0];
-      if (first?.op !== "create" || first.key !== key) return undefined;
-      st = newSessionState({ key, createdAt: first.createdAt, pending: [], history: [] }, 0, file, name, logOf(key, file));
+      if (first?.op === "create" && first.key !== key) return undefined;
+      // The file is named after the key's hash: a log whose create line is damaged (skipped below) still holds this session's changes.
+      if (log.ops.length === 0 && log.bad.length === 0) return undefined;
+      st = newSessionState({ key, createdAt: createdAtOf(log.ops, now), pending: [], history: [] }, 0, file, name, logOf(key, file));
     }
     if (log.tornBytes > 0) {
       opts.logger?.warn(`session log ${nameOf(logFile)} ended in a torn line (a write cut short by a crash); dropped its ${log.tornBytes} bytes`, { session: key });

@@ -123,6 +123,25 @@ describe("session store: damaged state at load", () => {
     expect(rec.lines).toEqual([{ level: "warn", message: `session log ${name} line 3 is not valid JSON; skipped`, meta: { session: "main", line: 3 } }]);
   });
 
+  it("regression: a session log whose create line was damaged lost its pending events without a word, and every event enqueued after (read as a new session); now they are replayed with a warning", () => {
+    const dir = path.join(tmp(), "sessions");
+    const a = createSessionStore({ dir, newId: ids() });
+    a.enqueue("main", "one");
+    a.enqueue("main", "two");
+    const lines = fs.readFileSync(logOf(dir, "main"), "utf8").split("\n");
+    lines[0] = lines[0]!.slice(0, 20); // the create line garbled (damage from outside: the gateway writes whole lines)
+    fs.writeFileSync(logOf(dir, "main"), lines.join("\n"));
+    const rec = recorder();
+    const b = createSessionStore({ dir, newId: () => "e3", logger: rec.logger });
+    expect(b.get("main").pending.map((e) => e.text)).toEqual(["one", "two"]);
+    b.enqueue("main", "three");
+    const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
+    expect(rec.lines.map((l) => l.message)).toEqual([`session log ${name} line 1 is not valid JSON; skipped`]);
+    const c = createSessionStore({ dir });
+    expect(c.get("main").pending.map((e) => `${e.id}:${e.text}`)).toEqual(["e1:one", "e2:two", "e3:three"]);
+    expect(c.keys()).toEqual(["main"]);
+  });
+
   it("a torn last log line (a crash mid-write) is cut with a warning naming the file", () => {
     const dir = path.join(tmp(), "sessions");
     createSessionStore({ dir, newId: ids() }).enqueue("main", "one");
