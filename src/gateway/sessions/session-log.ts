@@ -23,6 +23,7 @@
 import fs from "node:fs";
 import type { LastRoute } from "../../host-contract/host-api";
 import type { ChatMessage, PendingSystemEvent } from "./session-types";
+import { isObject } from "./session-snapshot";
 
 /** One change of a session. */
 export type SessionChange =
@@ -81,18 +82,29 @@ export function removeEmptyLog(file: string): void {
   }
 }
 
-const OPS = new Set(["create", "enqueue", "consume", "history", "route", "heartbeat"]);
+const isString = (v: unknown): v is string => typeof v === "string";
+
+/** Whether a line's fields are what its operation needs (as the snapshot's check, session-snapshot.ts, asks of its own). */
+const WELL_FORMED: Record<SessionOp["op"], (v: Record<string, unknown>) => boolean> = {
+  create: (v) => isString(v.key) && isString(v.createdAt),
+  enqueue: (v) => isObject(v.ev) && isString(v.ev.id) && isString(v.ev.ts) && isString(v.ev.text),
+  consume: (v) => Array.isArray(v.ids) && v.ids.every(isString),
+  history: (v) => Array.isArray(v.messages) && v.messages.every((m) => isObject(m) && isString(m.content)),
+  route: (v) => isObject(v.route) && isString(v.route.channel),
+  heartbeat: (v) => v.reason === null || isString(v.reason),
+};
 
 function parseOp(line: string): SessionOp | string {
-  let v: Partial<SessionOp> | null;
+  let v: unknown;
   try {
-    v = JSON.parse(line) as Partial<SessionOp> | null;
+    v = JSON.parse(line);
   } catch {
     return "not valid JSON";
   }
-  if (!v || typeof v !== "object" || typeof v.s !== "number") return "not an operation (no sequence number)";
-  if (typeof v.op !== "string" || !OPS.has(v.op)) return "not a known operation";
-  return v as SessionOp;
+  if (!isObject(v) || !Number.isSafeInteger(v.s)) return "not an operation (no sequence number)";
+  if (typeof v.op !== "string" || !Object.hasOwn(WELL_FORMED, v.op)) return "not a known operation";
+  if (!WELL_FORMED[v.op as SessionOp["op"]](v)) return `not a well-formed ${v.op} operation`;
+  return v as unknown as SessionOp;
 }
 
 /**

@@ -35,7 +35,8 @@ export class SessionStateError extends Error {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A JSON object (not null, not an array). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** What is wrong with a parsed snapshot, or undefined when its shape is usable. */
 function shapeProblem(v: unknown): string | undefined {

@@ -142,6 +142,23 @@ describe("session store: damaged state at load", () => {
     expect(c.keys()).toEqual(["main"]);
   });
 
+  it("regression: a log line naming a known operation without its fields (an enqueue without its event) failed the load with a TypeError naming no file; now it is skipped with a warning naming the file and the line", () => {
+    const dir = path.join(tmp(), "sessions");
+    const a = createSessionStore({ dir, newId: ids() });
+    a.enqueue("main", "one");
+    fs.appendFileSync(logOf(dir, "main"), '{"s":3,"op":"enqueue","eu":{"id":"x"}}\n{"s":4,"op":"history"}\n{"s":5,"op":"consume","ids":"e1"}\n');
+    a.enqueue("main", "two");
+    const rec = recorder();
+    const b = createSessionStore({ dir, logger: rec.logger });
+    expect(b.get("main").pending.map((e) => e.text)).toEqual(["one", "two"]);
+    const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
+    expect(rec.lines.map((l) => l.message)).toEqual([
+      `session log ${name} line 3 is not a well-formed enqueue operation; skipped`,
+      `session log ${name} line 4 is not a well-formed history operation; skipped`,
+      `session log ${name} line 5 is not a well-formed consume operation; skipped`,
+    ]);
+  });
+
   it("a torn last log line (a crash mid-write) is cut with a warning naming the file", () => {
     const dir = path.join(tmp(), "sessions");
     createSessionStore({ dir, newId: ids() }).enqueue("main", "one");
