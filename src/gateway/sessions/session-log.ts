@@ -23,7 +23,7 @@
 import fs from "node:fs";
 import type { LastRoute } from "../../host-contract/host-api";
 import type { ChatMessage, PendingSystemEvent } from "./session-types";
-import { isObject } from "./session-snapshot";
+import { isObject, SessionStateError } from "./session-snapshot";
 
 /** One change of a session. */
 export type SessionChange =
@@ -108,18 +108,20 @@ function parseOp(line: string): SessionOp | string {
 }
 
 /**
- * Reads a session's log. A missing file is an empty log. A last line without
+ * Reads a session's log (`name`: how errors name it). A missing file is an empty log;
+ * one that cannot be read (a directory, no permission) throws a SessionStateError. A last line without
  * its newline is a torn write: it is cut from the file (so the next append does
  * not glue onto it) and reported as `tornBytes`. Complete lines that are not
  * operations are skipped and reported in `bad` with their line numbers.
  */
-export function readSessionLog(file: string): SessionLogContents {
+export function readSessionLog(file: string, name = file): SessionLogContents {
   let buf: Buffer;
   try {
     buf = fs.readFileSync(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ops: [], bad: [], tornBytes: 0 };
-    throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { ops: [], bad: [], tornBytes: 0 };
+    throw new SessionStateError(file, name, `unreadable (${code ?? (e as Error).message})`);
   }
   const end = buf.lastIndexOf(0x0a) + 1;
   const tornBytes = buf.length - end;

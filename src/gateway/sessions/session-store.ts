@@ -177,7 +177,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     const found = readSnapshot(file, name);
     const logFile = sessionLogFile(file);
     if (!found && !fs.existsSync(logFile)) return undefined;
-    const log = readSessionLog(logFile);
+    const log = readSessionLog(logFile, nameOf(logFile));
     let st: SessionState;
     if (found) {
       const { seq, ...snapshot } = found;

@@ -159,6 +159,22 @@ describe("session store: damaged state at load", () => {
     ]);
   });
 
+  it("regression: a session log that cannot be read (replaced by a directory) failed with a bare EISDIR naming no file; now a SessionStateError names it", () => {
+    const dir = path.join(tmp(), "sessions");
+    fs.mkdirSync(logOf(dir, "main"), { recursive: true });
+    const err = (() => {
+      try {
+        createSessionStore({ dir }).get("main");
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(SessionStateError);
+    expect((err as SessionStateError).message).toBe(`the session file sessions/${sessionLogFile(sessionFileName("main"))} is damaged: unreadable (EISDIR)`);
+    expect((err as SessionStateError).file).toBe(logOf(dir, "main"));
+  });
+
   it("a torn last log line (a crash mid-write) is cut with a warning naming the file", () => {
     const dir = path.join(tmp(), "sessions");
     createSessionStore({ dir, newId: ids() }).enqueue("main", "one");
