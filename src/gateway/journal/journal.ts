@@ -9,7 +9,8 @@
  * Appends are whole lines (see `storage/line-file.ts`): when the disk is full an
  * append throws a StorageWriteError (`code` ENOSPC …) and leaves no part of the
  * line behind. At creation a torn last line (a crash or power cut mid-write) is
- * dropped with a warning naming the file.
+ * dropped with a warning naming the file; a journal that cannot be opened for
+ * writing (a directory in its place, no permission) fails with the file and the fix.
  *
  * Bounded (`maxBytes`, `gateway.journal.maxBytes`): a write that would take
  * `journal.jsonl` past it first renames the file to `journal.1.jsonl` (replacing
@@ -75,7 +76,15 @@ export function previousJournalFile(file: string): string {
 export function createJournal(opts: JournalOptions): Journal {
   const now = opts.now ?? (() => new Date());
   fs.mkdirSync(path.dirname(opts.file), { recursive: true });
-  const dropped = dropTornTail(opts.file);
+  let dropped: number;
+  try {
+    dropped = dropTornTail(opts.file);
+  } catch (e) {
+    throw new Error(
+      `the journal ${opts.file} cannot be opened for writing (${(e as Error).message}). Make it a writable file, or move it aside to start a new journal (the old one is only a record: no accepted work is lost).`,
+      { cause: e },
+    );
+  }
   if (dropped > 0) {
     opts.logger?.warn(`journal ${opts.file} ended in a torn line (a write cut short by a crash); dropped its ${dropped} bytes`, { file: opts.file, bytes: dropped });
   }

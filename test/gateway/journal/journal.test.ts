@@ -35,4 +35,12 @@ describe("journal: storage faults and damaged state", () => {
     expect(warnings).toEqual([`journal ${file} ended in a torn line (a write cut short by a crash); dropped its 21 bytes`]);
     expect(fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { reason: string }).reason)).toEqual(["a", "b"]);
   });
+
+  it("regression: a journal that cannot be opened (a directory in its place) failed the start with a bare EISDIR; now the error names the file and what to do", () => {
+    const file = tmpFile();
+    fs.mkdirSync(file);
+    expect(() => createJournal({ file })).toThrow(
+      `the journal ${file} cannot be opened for writing (EISDIR: illegal operation on a directory, open '${file}'). Make it a writable file, or move it aside to start a new journal (the old one is only a record: no accepted work is lost).`,
+    );
+  });
 });
