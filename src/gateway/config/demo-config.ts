@@ -18,26 +18,40 @@ export interface DemoToken {
   firstShow: boolean;
 }
 
-/** A secret kept in `file` (0600), generated on first use: 24 random bytes, base64url. */
-function ensureSecretFile(file: string, randomBytes: (n: number) => Buffer): string {
+/**
+ * A secret kept in `file` (0600), generated on first use: 24 random bytes, base64url.
+ * Written whole or not at all (temp file + rename: a full disk or a crash mid-write
+ * leaves no file, and the next start generates it); a file found empty (left by an
+ * interrupted write of an older version) is generated again. `created`: it was generated now.
+ */
+function ensureSecretFile(file: string, randomBytes: (n: number) => Buffer): { token: string; created: boolean } {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
+  const kept = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : "";
+  if (kept !== "") return { token: kept, created: false };
   const token = randomBytes(24).toString("base64url");
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return token;
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, `${token}\n`, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  return { token, created: true };
 }
 
-/** Reads the demo hook token from the state dir, creating it on first use. */
+/** Reads the demo hook token from the state dir, creating it on first use (and showing a new one at the next start-up output). */
 export function ensureDemoToken(stateDir: string, randomBytes: (n: number) => Buffer = crypto.randomBytes): DemoToken {
   const file = path.join(stateDir, STATE_FILES.demoHookToken);
-  const token = ensureSecretFile(file, randomBytes);
+  const { token, created } = ensureSecretFile(file, randomBytes);
+  if (created) fs.rmSync(`${file}.shown`, { force: true });
   return { token, file, firstShow: !fs.existsSync(`${file}.shown`) };
 }
 
 /** The demo's operator token (`gateway.auth.token`: /ui, /metrics, /api/*), created on first use like the hook token. */
 export function ensureDemoOperatorToken(stateDir: string, randomBytes: (n: number) => Buffer = crypto.randomBytes): { token: string; file: string } {
   const file = path.join(stateDir, STATE_FILES.demoOperatorToken);
-  return { token: ensureSecretFile(file, randomBytes), file };
+  return { token: ensureSecretFile(file, randomBytes).token, file };
 }
 
 /** Records that the token was printed, so later starts only show where it is stored. */
