@@ -1,6 +1,7 @@
 /**
  * Atomic file replacement: write a temp file beside the target, fsync it, rename it
- * over the target, fsync the directory. A crash leaves either the old or the new file.
+ * over the target, fsync the directory. A crash leaves either the old or the new file; a
+ * failed write (a full disk) leaves the old one and removes its temp file.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,15 +14,16 @@ export function writeFileAtomic(file: string, data: string, mode = 0o600): void 
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const fd = fs.openSync(tmp, "w", mode);
   try {
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.chmodSync(tmp, mode);
     fs.renameSync(tmp, file);
   } catch (e) {
+    // A full disk or an I/O error: the target stays as it was, and no temp file is left to pile up at each retry.
     fs.rmSync(tmp, { force: true });
     throw e;
   }
