@@ -61,10 +61,14 @@ export function createCheckpointStore(opts: { stateDir: string; mailbox: Mailbox
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
         throw e;
       }
-      const cp = JSON.parse(text) as Checkpoint;
-      if (cp.version !== 1 || typeof cp.lastUid !== "number" || typeof cp.uidValidity !== "string") {
-        throw new Error(`mail checkpoint ${file} has an unknown format; move it away to start fresh`);
+      const unknown = () => new Error(`mail checkpoint ${file} has an unknown format; move it away to start fresh`);
+      let cp: Checkpoint | null;
+      try {
+        cp = JSON.parse(text) as Checkpoint | null;
+      } catch {
+        throw unknown();
       }
+      if (cp === null || typeof cp !== "object" || cp.version !== 1 || typeof cp.lastUid !== "number" || typeof cp.uidValidity !== "string") throw unknown();
       return cp;
     },
     save(state) {

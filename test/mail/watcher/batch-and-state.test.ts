@@ -91,6 +91,15 @@ describe("checkpoint store", () => {
     fs.writeFileSync(store.file, JSON.stringify({ version: 9 }));
     expect(() => store.load()).toThrow(`mail checkpoint ${store.file} has an unknown format; move it away to start fresh`);
   });
+
+  test("regression: a checkpoint that is not JSON (empty, or garbage) failed with a bare SyntaxError naming no file; now the error names the file and what to do", () => {
+    const store = createCheckpointStore({ stateDir: dir, mailbox });
+    fs.mkdirSync(path.dirname(store.file), { recursive: true });
+    for (const text of ["", "\u0000\u0000garbage"]) {
+      fs.writeFileSync(store.file, text);
+      expect(() => store.load()).toThrow(`mail checkpoint ${store.file} has an unknown format; move it away to start fresh`);
+    }
+  });
 });
 
 describe("watcher lock", () => {
