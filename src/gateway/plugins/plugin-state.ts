@@ -30,7 +30,15 @@ export function openPluginState(stateDir: string): PluginState {
       if (enabled) disabled.delete(id);
       else disabled.add(id);
       fs.mkdirSync(stateDir, { recursive: true });
-      fs.writeFileSync(file, `${JSON.stringify({ disabled: [...disabled].sort() }, null, 2)}\n`);
+      // Replaced whole (temp file + rename): a full disk or a crash mid-write leaves the previous file, never half of one.
+      const tmp = `${file}.${process.pid}.tmp`;
+      try {
+        fs.writeFileSync(tmp, `${JSON.stringify({ disabled: [...disabled].sort() }, null, 2)}\n`);
+        fs.renameSync(tmp, file);
+      } catch (e) {
+        fs.rmSync(tmp, { force: true });
+        throw e;
+      }
     },
   };
 }
