@@ -105,6 +105,19 @@ function quickCheck(db: SqliteDatabase, file: string, logger: ModuleLogger): voi
 const DAMAGED_CODES = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
 const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
+/** Opens the file; a path SQLite cannot open (a directory in its place, no permission) fails naming it and what to do. */
+function openOrExplain(file: string): SqliteDatabase {
+  try {
+    return openSqlite(file);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    throw new Error(
+      `cannot open the plugin database ${file}: ${(e as Error).message}${typeof code === "string" ? ` (${code})` : ""}. Make it a file the gateway's user can read and write (not a directory), or move it aside to start with an empty store.`,
+      { cause: e },
+    );
+  }
+}
+
 /** Opens (creating and migrating when needed) the plugin database. */
 export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDatabase {
   const { dir, logger } = options;
@@ -112,7 +125,7 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
   fs.mkdirSync(dir, { recursive: true });
   const file = path.resolve(dir, options.fileName ?? DEFAULT_DATABASE_FILE);
   refuseDamagedWal(file);
-  const db = openSqlite(file);
+  const db = openOrExplain(file);
   try {
     try {
       db.pragma("journal_mode = WAL");

@@ -155,6 +155,13 @@ describe("openPluginDatabase: damaged state", () => {
     }
   });
 
+  it("regression: a database path that cannot be opened (a directory in its place) failed the start with a bare 'unable to open database file' naming no file; now the error names it and what to do", () => {
+    fs.mkdirSync(file);
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      `cannot open the plugin database ${file}: unable to open database file (SQLITE_CANTOPEN). Make it a file the gateway's user can read and write (not a directory), or move it aside to start with an empty store.`,
+    );
+  });
+
   it("refuses a file that is not a database, naming it", () => {
     fs.writeFileSync(file, "this is not a database, just text that is long enough to look like a header ".repeat(20));
     expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
