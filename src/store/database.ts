@@ -77,7 +77,16 @@ export interface OpenPluginDatabaseOptions {
 /** Refuses a write-ahead log whose committed transactions SQLite would drop. Call before the database is opened. */
 function refuseDamagedWal(file: string): void {
   const wal = `${file}-wal`;
-  const found = checkWal(wal);
+  let found: ReturnType<typeof checkWal>;
+  try {
+    found = checkWal(wal);
+  } catch (e) {
+    throw new Error(
+      `cannot read the plugin database's write-ahead log ${wal} (${(e as Error).message}). ` +
+        `Make it a file the gateway's user can read and write; do not delete a real one (it holds committed transactions, accepted runs among them), but a directory in its place holds none and can be moved aside.`,
+      { cause: e },
+    );
+  }
   if (found.lostCommits === 0) return;
   throw new Error(
     `the plugin database's write-ahead log ${wal} is damaged: frame ${found.firstBadFrame} of ${found.frames} fails its checksum, ` +

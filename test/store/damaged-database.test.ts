@@ -162,6 +162,14 @@ describe("openPluginDatabase: damaged state", () => {
     );
   });
 
+  it("regression: a -wal that cannot be read (a directory in its place) failed the start with a bare EISDIR naming no file; now the error names it and what to do", () => {
+    fs.mkdirSync(`${file}-wal`);
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      `cannot read the plugin database's write-ahead log ${file}-wal (EISDIR: illegal operation on a directory, read). ` +
+        `Make it a file the gateway's user can read and write; do not delete a real one (it holds committed transactions, accepted runs among them), but a directory in its place holds none and can be moved aside.`,
+    );
+  });
+
   it("refuses a file that is not a database, naming it", () => {
     fs.writeFileSync(file, "this is not a database, just text that is long enough to look like a header ".repeat(20));
     expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
