@@ -32,6 +32,7 @@ export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (lin
   }
   for (const r of gw.routes) out(`route: ${gw.url}${r.prefix} → ${r.pluginId}`);
   if (located.from === "demo" && demoToken) {
+    for (const note of loaded.demoNotes ?? []) out(note);
     const tokenExpr = demoToken.firstShow ? demoToken.token : `$(cat ${demoToken.file})`;
     if (demoToken.firstShow) out(`hook token (generated, stored in ${demoToken.file}; shown only this once): ${demoToken.token}`);
     else out(`hook token: stored in ${demoToken.file}`);

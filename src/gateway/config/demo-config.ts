@@ -16,6 +16,8 @@ export interface DemoToken {
   file: string;
   /** True until `markDemoTokenShown()` ran once: the start-up output prints the token then. */
   firstShow: boolean;
+  /** What was repaired (a file others could read tightened to 0600), for the start-up output. */
+  notes: string[];
 }
 
 /**
@@ -24,10 +26,10 @@ export interface DemoToken {
  * leaves no file, and the next start generates it); a file found empty (left by an
  * interrupted write of an older version) is generated again. `created`: it was generated now.
  */
-function ensureSecretFile(file: string, randomBytes: (n: number) => Buffer): { token: string; created: boolean } {
+function ensureSecretFile(file: string, randomBytes: (n: number) => Buffer): { token: string; created: boolean; notes: string[] } {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const kept = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : "";
-  if (kept !== "") return { token: kept, created: false };
+  if (kept !== "") return { token: kept, created: false, notes: tightened(file) };
   const token = randomBytes(24).toString("base64url");
   const tmp = `${file}.${process.pid}.tmp`;
   try {
@@ -37,21 +39,30 @@ function ensureSecretFile(file: string, randomBytes: (n: number) => Buffer): { t
     fs.rmSync(tmp, { force: true });
     throw e;
   }
-  return { token, created: true };
+  return { token, created: true, notes: [] };
+}
+
+/** A token file others may read or write is made 0600; returns what was done, for the start-up output. */
+function tightened(file: string): string[] {
+  const mode = fs.statSync(file).mode & 0o777;
+  if ((mode & 0o077) === 0) return [];
+  fs.chmodSync(file, 0o600);
+  return [`permissions of ${file} tightened from 0${mode.toString(8)} to 0600 (it holds a token)`];
 }
 
 /** Reads the demo hook token from the state dir, creating it on first use (and showing a new one at the next start-up output). */
 export function ensureDemoToken(stateDir: string, randomBytes: (n: number) => Buffer = crypto.randomBytes): DemoToken {
   const file = path.join(stateDir, STATE_FILES.demoHookToken);
-  const { token, created } = ensureSecretFile(file, randomBytes);
+  const { token, created, notes } = ensureSecretFile(file, randomBytes);
   if (created) fs.rmSync(`${file}.shown`, { force: true });
-  return { token, file, firstShow: !fs.existsSync(`${file}.shown`) };
+  return { token, file, firstShow: !fs.existsSync(`${file}.shown`), notes };
 }
 
 /** The demo's operator token (`gateway.auth.token`: /ui, /metrics, /api/*), created on first use like the hook token. */
-export function ensureDemoOperatorToken(stateDir: string, randomBytes: (n: number) => Buffer = crypto.randomBytes): { token: string; file: string } {
+export function ensureDemoOperatorToken(stateDir: string, randomBytes: (n: number) => Buffer = crypto.randomBytes): { token: string; file: string; notes: string[] } {
   const file = path.join(stateDir, STATE_FILES.demoOperatorToken);
-  return { token: ensureSecretFile(file, randomBytes).token, file };
+  const { token, notes } = ensureSecretFile(file, randomBytes);
+  return { token, file, notes };
 }
 
 /** Records that the token was printed, so later starts only show where it is stored. */

@@ -49,6 +49,8 @@ export interface LoadedConfig {
   demoToken?: DemoToken;
   /** Set for the demo default: where its operator token is kept. */
   demoOperatorTokenFile?: string;
+  /** Set for the demo default: what was repaired in its token files (printed at start-up). */
+  demoNotes?: string[];
 }
 
 /** Reads and parses a config file; syntax errors name the file, line and column. */
@@ -88,5 +90,5 @@ export function loadGatewayConfig(opts: LoadOptions = {}): LoadedConfig {
   const demoToken = ensureDemoToken(stateDir);
   const operator = ensureDemoOperatorToken(stateDir);
   const config = resolveGatewayConfig(demoConfig(demoToken.token, operator.token), { configDir: cwd, portOverride: opts.portOverride, demo: true });
-  return { config, located, demoToken, demoOperatorTokenFile: operator.file };
+  return { config, located, demoToken, demoOperatorTokenFile: operator.file, demoNotes: [...demoToken.notes, ...operator.notes] };
 }

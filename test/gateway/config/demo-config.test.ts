@@ -45,4 +45,17 @@ describe("demo token files", () => {
     const first = ensureDemoToken(stateDir, bytes(1));
     expect(ensureDemoToken(stateDir, bytes(9)).token).toBe(first.token);
   });
+
+  it("regression: a token file others could read (0644, e.g. after a copy) was used as it was; now it is tightened to 0600 and the start says so", () => {
+    const first = ensureDemoToken(stateDir, bytes(1));
+    fs.chmodSync(first.file, 0o644);
+    const again = ensureDemoToken(stateDir, bytes(9));
+    expect(again.token).toBe(first.token);
+    expect(again.notes).toEqual([`permissions of ${first.file} tightened from 0644 to 0600 (it holds a token)`]);
+    expect(fs.statSync(first.file).mode & 0o777).toBe(0o600);
+    expect(ensureDemoToken(stateDir, bytes(9)).notes).toEqual([]);
+    const operator = ensureDemoOperatorToken(stateDir, bytes(4));
+    fs.chmodSync(operator.file, 0o640);
+    expect(ensureDemoOperatorToken(stateDir, bytes(4)).notes).toEqual([`permissions of ${operator.file} tightened from 0640 to 0600 (it holds a token)`]);
+  });
 });
