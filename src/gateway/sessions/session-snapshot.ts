@@ -95,3 +95,14 @@ export function writeSnapshot(file: string, name: string, snapshot: SessionSnaps
     throw new StorageWriteError(file, name, "write", e);
   }
 }
+
+/** Temp files of snapshot rewrites (`<name>.json.<pid>.tmp`). */
+const SNAPSHOT_TEMP = /\.json\.\d+\.tmp$/;
+
+/** Creates `dir` when missing, and removes the temp files snapshot rewrites cut short by a crash left there (never read; each is a snapshot's size). */
+export function prepareSessionDir(dir: string, logger?: { warn(message: string, meta?: Record<string, unknown>): void }): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const temps = fs.readdirSync(dir).filter((f) => SNAPSHOT_TEMP.test(f));
+  for (const f of temps) fs.rmSync(path.join(dir, f), { force: true });
+  if (temps.length > 0) logger?.warn(`removed ${temps.length} temp file(s) of session snapshot rewrites cut short by a crash from ${path.basename(dir)}/`, { files: temps });
+}

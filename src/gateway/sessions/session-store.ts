@@ -32,7 +32,7 @@ import type { HostLogger, LastRoute, SystemEventMeta } from "../../host-contract
 import type { ChatMessage, PendingSystemEvent, SessionRecord } from "./session-types";
 import { openLineFile, type LineFile } from "../storage/line-file";
 import { createGroupCommit, type GroupCommit } from "../storage/group-commit";
-import { readSnapshot, writeSnapshot } from "./session-snapshot";
+import { prepareSessionDir, readSnapshot, writeSnapshot } from "./session-snapshot";
 import { applyOp, live, newSessionState, revertEnqueue, weight, type SessionState } from "./session-state";
 
 export type { ChatMessage, PendingSystemEvent, SessionRecord };
@@ -107,7 +107,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
   const maxHistory = opts.maxHistory ?? 200;
   const logSlack = opts.logSlack ?? 1000;
   const commit = opts.commit ?? createGroupCommit();
-  fs.mkdirSync(opts.dir, { recursive: true });
+  prepareSessionDir(opts.dir, opts.logger);
   const cache = new Map<string, SessionState>();
 
   const fileOf = (key: string) => path.join(opts.dir, sessionFileName(key));

@@ -175,6 +175,20 @@ describe("session store: damaged state at load", () => {
     expect((err as SessionStateError).file).toBe(logOf(dir, "main"));
   });
 
+  it("regression: the temp file of a snapshot rewrite cut short by a crash stayed in sessions/ for ever (one more per crash); now the next start removes it", () => {
+    const dir = path.join(tmp(), "sessions");
+    createSessionStore({ dir, newId: ids() }).enqueue("main", "one");
+    const leftover = `${path.join(dir, sessionFileName("main"))}.4242.tmp`;
+    fs.writeFileSync(leftover, '{"key":"main","pending":[{"id":"e1","te');
+    fs.writeFileSync(path.join(dir, "notes.txt"), "not ours");
+    const rec = recorder();
+    const b = createSessionStore({ dir, logger: rec.logger });
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(rec.lines.map((l) => l.message)).toEqual(["removed 1 temp file(s) of session snapshot rewrites cut short by a crash from sessions/"]);
+    expect(fs.existsSync(path.join(dir, "notes.txt"))).toBe(true);
+    expect(b.get("main").pending.map((e) => e.text)).toEqual(["one"]);
+  });
+
   it("a torn last log line (a crash mid-write) is cut with a warning naming the file", () => {
     const dir = path.join(tmp(), "sessions");
     createSessionStore({ dir, newId: ids() }).enqueue("main", "one");
