@@ -1,12 +1,17 @@
 /**
  * Finds marker look-alikes in folded text (see fold.ts) in one left-to-right
  * pass, without regular expressions: every occurrence of the anchor word
- * `EXTERNAL` is found with `indexOf`, then extended to the left (separators,
+ * `EXTERNAL` — separators between its letters allowed — is found with `indexOf`
+ * in a copy of the text without separators, then extended to the left (separators,
  * `END`, white space, opening brackets) and to the right (separators,
  * `UNTRUSTED`, `CONTENT`, an `id=` attribute, closing brackets) by simple
  * loops over character classes. Extensions stop at the previous look-alike and
  * never cross another `EXTERNAL`, so each character is visited a bounded number
  * of times: linear in the text, whatever it contains.
+ *
+ * The marker words may have separators between their letters too (`EXT ERNAL`,
+ * `UN-TRUSTED`, `CON\nTENT`): a reader skips them as it skips those between
+ * the words.
  *
  * What counts as a look-alike (in folded text):
  *  1. the marker words `EXTERNAL UNTRUSTED [CONTENT]` with any separators,
@@ -58,6 +63,44 @@ function skip(t: string, i: number, bit: number): number {
   return i;
 }
 
+/** End of `word` spelled from `i` with separators allowed between its letters, or -1. */
+function wordEnd(t: string, i: number, word: string): number {
+  for (let w = 0; w < word.length; w++) {
+    if (w > 0) i = skip(t, i, SEP);
+    if (t[i] !== word[w]) return -1;
+    i++;
+  }
+  return i;
+}
+
+/** Start of `word` spelled so that it ends at `end` (separators allowed between its letters), not before `floor`, or -1. */
+function wordStart(t: string, end: number, word: string, floor: number): number {
+  let i = end;
+  for (let w = word.length - 1; w >= 0; w--) {
+    if (w < word.length - 1) while (i > floor && is(t, i - 1, SEP)) i--;
+    if (i <= floor || t[i - 1] !== word[w]) return -1;
+    i--;
+  }
+  return i;
+}
+
+/** The folded text without its separators, and for each of its units the offset of that unit in the folded text. */
+function withoutSeparators(t: string): { text: string; at: Int32Array } {
+  const at = new Int32Array(t.length);
+  const units: string[] = [];
+  let n = 0;
+  let from = 0;
+  for (let i = 0; i <= t.length; i++) {
+    if (i < t.length && !is(t, i, SEP)) {
+      at[n++] = i;
+      continue;
+    }
+    if (i > from) units.push(t.slice(from, i));
+    from = i + 1;
+  }
+  return { text: units.join(""), at: at.subarray(0, n) };
+}
+
 /** End of an id attribute value starting at `v`: `"…"` or `'…'` (no newline, at most 128 inside), else up to 128 characters that are neither white space nor `>`. */
 function idValueEnd(t: string, v: number): number {
   const quote = t[v];
@@ -84,12 +127,13 @@ function tailEnd(t: string, k: number): number {
   return end > c ? end : k;
 }
 
-/** The look-alike around the anchor at `a`, as [start, end), or null. Nothing before `floor` is taken. */
-function lookAlikeAt(t: string, a: number, floor: number): [number, number] | null {
+/** The look-alike around the anchor spelled from `a` to `aEnd`, as [start, end), or null. Nothing before `floor` is taken. */
+function lookAlikeAt(t: string, a: number, aEnd: number, floor: number): [number, number] | null {
   // Left: [opening brackets, white space] [END, separators] EXTERNAL
   let q = a;
   while (q > floor && is(t, q - 1, SEP)) q--;
-  const p = q - 3 >= floor && t.startsWith("END", q - 3) ? q - 3 : a;
+  const end = wordStart(t, q, "END", floor);
+  const p = end >= 0 ? end : a;
   let r = p;
   while (r > floor && is(t, r - 1, SPACE)) r--;
   let s = r;
@@ -97,16 +141,14 @@ function lookAlikeAt(t: string, a: number, floor: number): [number, number] | nu
   const opens = r - s;
 
   // 1. EXTERNAL [separators] UNTRUSTED [[separators] CONTENT]
-  const u = skip(t, a + ANCHOR.length, SEP);
-  if (t.startsWith("UNTRUSTED", u)) {
-    let k = u + "UNTRUSTED".length;
-    const c = skip(t, k, SEP);
-    if (t.startsWith("CONTENT", c)) k = c + "CONTENT".length;
-    return [opens > 0 ? s : p, tailEnd(t, k)];
+  const untrusted = wordEnd(t, skip(t, aEnd, SEP), "UNTRUSTED");
+  if (untrusted >= 0) {
+    const content = wordEnd(t, skip(t, untrusted, SEP), "CONTENT");
+    return [opens > 0 ? s : p, tailEnd(t, content >= 0 ? content : untrusted)];
   }
   // 2. two or more opening brackets, EXTERNAL, then (_WORD | -WORD)*
   if (opens >= 2) {
-    let k = a + ANCHOR.length;
+    let k = aEnd;
     while ((t[k] === "_" || t[k] === "-") && isLetter(t, k + 1)) {
       k += 2;
       while (isLetter(t, k)) k++;
@@ -124,17 +166,20 @@ function lookAlikeAt(t: string, a: number, floor: number): [number, number] | nu
  */
 export function findLookAlikes(t: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
+  const bare = withoutSeparators(t);
   let floor = 0;
   let from = 0;
   for (;;) {
-    const a = t.indexOf(ANCHOR, from);
-    if (a < 0) return spans;
-    const span = lookAlikeAt(t, a, floor);
+    const c = bare.text.indexOf(ANCHOR, from);
+    if (c < 0) return spans;
+    const span = lookAlikeAt(t, bare.at[c]!, bare.at[c + ANCHOR.length - 1]! + 1, floor);
     if (span === null) {
-      from = a + 1;
+      from = c + 1;
       continue;
     }
     spans.push(span);
-    floor = from = span[1];
+    floor = span[1];
+    from = c + ANCHOR.length;
+    while (from < bare.at.length && bare.at[from]! < floor) from++;
   }
 }
