@@ -142,7 +142,7 @@ function isPlainAscii(input: string): boolean {
 }
 
 /** Turns folded UTF-16 units into a string (a lone surrogate becomes U+FFFD: same length, never part of a marker). */
-const UTF16 = new TextDecoder("utf-16le");
+export const UTF16 = new TextDecoder("utf-16le");
 
 /**
  * Folds a whole text in one pass, keeping the map from folded units back to

@@ -3,7 +3,7 @@
  * pass, without regular expressions: every occurrence of the anchor word
  * `EXTERNAL` — separators between its letters allowed — is found with `indexOf`
  * in a copy of the text without separators, then extended to the left (separators,
- * `END`, white space, opening brackets) and to the right (separators,
+ * `END`, separators, opening brackets) and to the right (separators,
  * `UNTRUSTED`, `CONTENT`, an `id=` attribute, closing brackets) by simple
  * loops over character classes. Extensions stop at the previous look-alike and
  * never cross another `EXTERNAL`, so each character is visited a bounded number
@@ -21,7 +21,7 @@
  *     `[END_]EXTERNAL`, optionally `_WORD` or `-WORD` parts, an id attribute and
  *     closing brackets.
  */
-import { foldCodePoint } from "./fold";
+import { foldCodePoint, UTF16 } from "./fold";
 
 const ANCHOR = "EXTERNAL";
 const SPACE = 1;
@@ -43,6 +43,8 @@ function addClass(bit: number, chars: string): void {
 const WHITE_SPACE = "\t\n\v\f\r \u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF";
 addClass(SPACE | SEP, WHITE_SPACE);
 addClass(SEP, "_-\u2010\u2011\u2012\u2013\u2014\u2015\u2212.:\u00B7");
+/** Other ASCII punctuation reads as a separator too (`END/EXTERNAL`, `*UNTRUSTED*`, `(E)(N)(D)`); not `<`, `>`, `=` or quotes, which make up the brackets and the id. */
+addClass(SEP, "!#$%&()*+,/;?@[\\]^`{|}~");
 addClass(OPEN, "<\u2039\u00AB\u3008\u27E8\u276E\u27EA");
 addClass(CLOSE, ">\u203A\u00BB\u3009\u27E9\u276F\u27EB");
 
@@ -86,19 +88,16 @@ function wordStart(t: string, end: number, word: string, floor: number): number 
 
 /** The folded text without its separators, and for each of its units the offset of that unit in the folded text. */
 function withoutSeparators(t: string): { text: string; at: Int32Array } {
+  const units = new Uint16Array(t.length);
   const at = new Int32Array(t.length);
-  const units: string[] = [];
   let n = 0;
-  let from = 0;
-  for (let i = 0; i <= t.length; i++) {
-    if (i < t.length && !is(t, i, SEP)) {
-      at[n++] = i;
-      continue;
-    }
-    if (i > from) units.push(t.slice(from, i));
-    from = i + 1;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if ((CLASS[c]! & SEP) !== 0) continue;
+    units[n] = c;
+    at[n++] = i;
   }
-  return { text: units.join(""), at: at.subarray(0, n) };
+  return { text: n === t.length ? t : UTF16.decode(units.subarray(0, n)), at: at.subarray(0, n) };
 }
 
 /** End of an id attribute value starting at `v`: `"…"` or `'…'` (no newline, at most 128 inside), else up to 128 characters that are neither white space nor `>`. */
@@ -122,20 +121,20 @@ function tailEnd(t: string, k: number): number {
     const eq = skip(t, j + 2, SPACE);
     if (t[eq] === "=") k = idValueEnd(t, skip(t, eq + 1, SPACE));
   }
-  const c = skip(t, k, SPACE);
+  const c = skip(t, k, SEP);
   const end = skip(t, c, CLOSE);
   return end > c ? end : k;
 }
 
 /** The look-alike around the anchor spelled from `a` to `aEnd`, as [start, end), or null. Nothing before `floor` is taken. */
 function lookAlikeAt(t: string, a: number, aEnd: number, floor: number): [number, number] | null {
-  // Left: [opening brackets, white space] [END, separators] EXTERNAL
+  // Left: [opening brackets, separators] [END, separators] EXTERNAL
   let q = a;
   while (q > floor && is(t, q - 1, SEP)) q--;
   const end = wordStart(t, q, "END", floor);
   const p = end >= 0 ? end : a;
   let r = p;
-  while (r > floor && is(t, r - 1, SPACE)) r--;
+  while (r > floor && is(t, r - 1, SEP)) r--;
   let s = r;
   while (s > floor && is(t, s - 1, OPEN)) s--;
   const opens = r - s;
