@@ -13,6 +13,8 @@
  *  6. Latin letters whose Unicode name makes them an ASCII letter — small
  *     capitals `ᴇ`, letters with a stroke, bar or hook `Ƚ`, `Ƭ` (generated from
  *     UnicodeData.txt, see src/generated/latin-base-letters.ts);
+ *     — and the enclosed-letter symbols without a decomposition (negative
+ *     circled `🅔`, negative squared `🅴`, regional indicators `🇪`);
  *  7. Unicode's confusables data (UTS #39 `confusables.txt`, from the
  *     `unhomoglyph` package): Cyrillic and Greek capitals, Cherokee `Ꭼ`, Lisu `ꓰ`,
  *     Canadian syllabics `ᐸ`, …, each mapped to its prototype — or, when the
@@ -83,9 +85,24 @@ function foldChar(ch: string, depth: number): string {
   if (upper !== ch) return foldString(upper, depth + 1);
   const latin = LATIN_BASE.get(cp);
   if (latin !== undefined) return latin;
+  const enclosed = enclosedLetter(cp);
+  if (enclosed !== undefined) return enclosed;
   const prototype = confusable(ch) ?? confusable(ch.toLowerCase());
   if (prototype !== undefined) return foldString(prototype, depth + 1);
   return ch;
+}
+
+/**
+ * Symbols named `… LATIN CAPITAL LETTER X` / `… SYMBOL LETTER X` without a decomposition (so NFKC
+ * leaves them alone): negative circled `🅔`, negative squared `🅴`, regional indicators `🇪`.
+ */
+const ENCLOSED_LETTER_BLOCKS = [0x1f150, 0x1f170, 0x1f1e6];
+
+function enclosedLetter(cp: number): string | undefined {
+  for (const first of ENCLOSED_LETTER_BLOCKS) {
+    if (cp >= first && cp < first + 26) return String.fromCharCode(65 + cp - first);
+  }
+  return undefined;
 }
 
 /** The confusables prototype of a character, when the data has one other than itself. */

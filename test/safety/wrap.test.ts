@@ -150,6 +150,17 @@ describe("wrapExternalContent", () => {
     expect(contentOf(out)).toBe(`before ${NEUTRALISED_MARKER} after`);
   });
 
+  // Regression: enclosed-letter symbols without a decomposition (NFKC and the confusables data leave them alone) spelled a live marker.
+  const enclosed = (first: number) => (s: string) => Array.from(s, (c) => (c >= "A" && c <= "Z" ? String.fromCodePoint(first + c.charCodeAt(0) - 65) : c)).join("");
+  it.each([
+    ["negative circled letters", enclosed(0x1f150)],
+    ["negative squared letters", enclosed(0x1f170)],
+    ["regional indicator symbols", enclosed(0x1f1e6)],
+  ])("a marker spelled in %s no longer passes as content", (_label, spell) => {
+    const out = wrapExternalContent(`before ${spell(marker)} after`, { hook: "agent" }, { idGen });
+    expect(contentOf(out)).toBe(`before ${NEUTRALISED_MARKER} after`);
+  });
+
   it("replaces the exact marker with the id and brackets by one placeholder", () => {
     expect(neutraliseMarkers(`a ${END} b`)).toBe(`a ${NEUTRALISED_MARKER} b`);
     expect(neutraliseMarkers(`a ${fullWidth(marker)} b`)).toBe(`a ${NEUTRALISED_MARKER} b`);
