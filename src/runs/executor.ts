@@ -93,7 +93,15 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   }
 
   async function deliver(run: RunRecord, reply: string): Promise<DeliveryResult> {
-    const plan = planDelivery(run.action, run.source, reply, () => runtime.channels.resolveLast(mainKey()));
+    let plan: ReturnType<typeof planDelivery>;
+    try {
+      plan = planDelivery(run.action, run.source, reply, () => runtime.channels.resolveLast(mainKey()));
+    } catch (e) {
+      // The host could not say where the main session last delivered: the reply is not delivered, and that is reported like any delivery failure.
+      const error = `the last route could not be read: ${errorText(e)}`;
+      logger.error("reply delivery failed", { runId: run.id, code: "delivery_failed", error });
+      return { delivered: false, code: "delivery_failed", error };
+    }
     const result = await carryOutDelivery(plan, reply.trim(), runtime.channels);
     if (result.code === "no_last_route") {
       logger.warn("reply not delivered: no last route", { runId: run.id, code: result.code });

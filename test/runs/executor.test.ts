@@ -116,6 +116,23 @@ describe("run executor", () => {
     await h.host.waitFor(() => h.host.logs.some((l) => l.level === "error" && l.meta?.code === "delivery_failed" && l.meta?.channel === "bot_chat"));
   });
 
+  it("a last route the host cannot read is a delivery failure: the run still succeeds and its summary is posted (regression: the run was recorded failed and no summary was posted)", async () => {
+    const h = createHarness({ host: { runTurn: async () => ({ status: "ok", reply: "Deploy 7 is live." }) } });
+    Object.defineProperty(h.host, "lastRoute", {
+      get() {
+        throw new Error("session store unavailable");
+      },
+    });
+    const outcome = await h.executor.execute(run());
+    expect(outcome).toMatchObject({ status: "succeeded", delivered: false, deliveryError: "the last route could not be read: session store unavailable" });
+    expect(outcome.summary).toBe("Hook Deploy: Deploy 7 is live.\n(the last route could not be read: session store unavailable)");
+    expect(h.host.deliveries).toEqual([]);
+    expect(h.host.systemEvents).toHaveLength(1);
+    expect(wrappedContent(h.host.systemEvents[0].text)).toBe(outcome.summary);
+    expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }]);
+    await h.host.waitFor(() => h.host.logs.some((l) => l.level === "error" && l.meta?.code === "delivery_failed"));
+  });
+
   it("trims the reply in the summary to 2000 characters but delivers all of it", async () => {
     const long = "a".repeat(2500);
     const h = createHarness({ host: { lastRoute: { channel: "bot_chat", to: "c" }, runTurn: async () => ({ status: "ok", reply: long }) } });
