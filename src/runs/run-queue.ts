@@ -151,11 +151,18 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
             scheduleRetry();
           } else persist(run.id, { summaryPending: false }, "summary posted");
         },
-        (e: unknown) => {
+        async (e: unknown) => {
           const reason = `the run failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`;
           logger.error("run executor failed", { runId: run.id, code: "executor_failed", error: reason });
-          finish(record, { status: "failed", error: reason, summary: failureSummary(run.action.name, "failed", reason), delivered: false });
+          const summary = failureSummary(run.action.name, "failed", reason);
+          finish(record, { status: "failed", error: reason, summary, delivered: false });
           safeEmit(logger, () => emitter.emit("run:finished", { runId: run.id, sessionKey: key, name: run.action.name, status: "failed", delivered: false }));
+          // The summary is posted like any other (its dedupe key drops it if the executor posted one before failing).
+          const report = { ...record, status: "failed" as const, error: reason, summary };
+          if (!closed && !(await repost(report))) {
+            unreported.set(run.id, report);
+            scheduleRetry();
+          }
         },
       )
       .finally(() => {

@@ -1,5 +1,5 @@
 import type { RunTurnRequest, RunTurnResult } from "../../src/host-contract/host-api";
-import type { RunStore } from "../../src/core/runs";
+import type { RunExecutor, RunStore } from "../../src/core/runs";
 import { createMemoryRunStore } from "../helpers/memory-run-store";
 import { INTERRUPTED_REASON } from "../../src/runs/executor";
 import { agentAction, createHarness, stopAllHarnesses, deferred, directSource, runRecord } from "./harness";
@@ -64,6 +64,31 @@ describe("run queue", () => {
     expect(done.error).toBeUndefined();
     expect(h.queue.get(id)).toEqual(done);
     expect(h.queue.queuedCount).toBe(0);
+  });
+
+  it("a run whose executor failed unexpectedly still posts its summary to the main session (regression: it stayed pending until a restart)", async () => {
+    // execute() is meant never to throw; this one does (a bug in it, or a host breaking its contract).
+    let real: RunExecutor | undefined;
+    const failing: RunExecutor = {
+      execute: async () => {
+        throw new Error("executor bug");
+      },
+      reportInterrupted: (r) => real!.reportInterrupted(r),
+      repostSummary: (r) => real!.repostSummary(r),
+    };
+    const h = createHarness({ queue: { executor: failing } });
+    real = h.executor;
+    await h.queue.start();
+    const res = await h.queue.accept(agentAction({ deliver: false }), directSource());
+    if (!res.ok) throw res.error;
+    const done = await h.finished(res.value.id);
+    expect(done.status).toBe("failed");
+    expect(done.error).toBe("the run failed unexpectedly: executor bug");
+    await h.host.waitFor(() => h.host.systemEvents.length === 1);
+    expect(wrappedContent(h.host.systemEvents[0].text)).toBe(done.summary);
+    expect(h.host.systemEvents[0].meta).toMatchObject({ kind: "run-summary", runId: res.value.id });
+    await h.host.waitFor(() => h.store.get(res.value.id)?.summaryPending === false);
+    expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }]);
   });
 
   it("records the delivery problem as the run's error", async () => {
