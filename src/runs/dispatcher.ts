@@ -37,9 +37,14 @@ export function contentForSession(content: string, source: ActionSource, idGen?:
   return wrapExternalContent(content, meta, idGen ? { idGen } : {});
 }
 
-/** Heartbeat reason of a wake: `hook:wake` for the direct route, `hook:<hook name>` for a mapped one. */
+/**
+ * Heartbeat reason of a wake: `hook:wake` for the direct route, `hook:<mapping id>` for a mapped one.
+ * Never the mapped hook's name: a mapping that does not match on `path` takes any name the request
+ * chooses, and a host may show the reason to the agent outside the untrusted-content wrapper (the
+ * embedded gateway's heartbeat prompt starts `Heartbeat (<reason>).`). The mapping id is the operator's.
+ */
 export function wakeHeartbeatReason(source: ActionSource): string {
-  return `hook:${source.hook}`;
+  return `hook:${source.mappingId ?? source.hook}`;
 }
 
 /** Creates the dispatcher used by the request pipeline. */
