@@ -17,7 +17,7 @@
  *  1. the marker words `EXTERNAL UNTRUSTED [CONTENT]` with any separators,
  *     optionally preceded by `END` and by opening brackets, and followed by an
  *     id attribute and closing brackets;
- *  2. a partial marker: two or more opening brackets followed by
+ *  2. a partial marker: two or more opening brackets (separators allowed between them) followed by
  *     `[END_]EXTERNAL`, optionally `_WORD` or `-WORD` parts, an id attribute and
  *     closing brackets.
  */
@@ -135,9 +135,15 @@ function lookAlikeAt(t: string, a: number, aEnd: number, floor: number): [number
   const p = end >= 0 ? end : a;
   let r = p;
   while (r > floor && is(t, r - 1, SEP)) r--;
+  // Opening brackets, separators allowed between them (`< < <`); the look-alike starts at the first bracket.
   let s = r;
-  while (s > floor && is(t, s - 1, OPEN)) s--;
-  const opens = r - s;
+  let opens = 0;
+  for (let i = r; i > floor && is(t, i - 1, OPEN | SEP); i--) {
+    if (is(t, i - 1, OPEN)) {
+      opens++;
+      s = i - 1;
+    }
+  }
 
   // 1. EXTERNAL [separators] UNTRUSTED [[separators] CONTENT]
   const untrusted = wordEnd(t, skip(t, aEnd, SEP), "UNTRUSTED");

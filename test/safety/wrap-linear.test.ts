@@ -32,6 +32,7 @@ const ADVERSARIAL: Array<[string, (units: number) => string]> = [
   ["small-capital end markers", (n) => fill("<<<\u1D07\u0274\u1D05_\u1D07X\u1D1B\u1D07\u0280\u0274\u1D00\u029F_\u1D1C\u0274\u1D1B\u0280\u1D1C\uA731\u1D1B\u1D07\u1D05>>>", n)],
   ["anchors that never complete", (n) => fill("\u2039\u2039 EXTERNAL UNTRUSTE", n)],
   ["an anchor, then separators", (n) => "<<EXTERNAL" + fill(" _-", n - 10)],
+  ["spaced brackets before anchors", (n) => fill("< < - < EXTERNAL_ ", n)],
   ["marker letters spaced apart that never complete", (n) => fill("E X T E R N A L U N T R U S T E ", n)],
 ];
 
