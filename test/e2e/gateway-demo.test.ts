@@ -38,6 +38,14 @@ describe("gateway e2e: demo default", () => {
     const again = /^try: (curl .+)$/m.exec(gw.stdout())![1]!;
     expect(execFileSync("sh", ["-c", `${again} -s -w ' %{http_code}'`], { encoding: "utf8" })).toBe('{"ok":true,"mode":"now"} 200');
   });
+
+  it("a later start's curl line works from a folder whose path has a space (was: $(cat /tmp/my dir/…) split by the shell)", async () => {
+    const dir = makeGatewayDir("gw demo with spaces-");
+    expect(await (await gateway.start({ dir, demo: true })).stop()).toBe(0);
+    const gw = await gateway.start({ dir, demo: true });
+    const again = /^try: (curl .+)$/m.exec(gw.stdout())![1]!;
+    expect(execFileSync("sh", ["-c", `${again} -s -w ' %{http_code}'`], { encoding: "utf8" })).toBe('{"ok":true,"mode":"now"} 200');
+  });
 });
 
 describe("gateway e2e: the demo's dashboard", () => {

@@ -12,6 +12,7 @@ import type { LoadedConfig } from "../config/load-config";
 import type { RunningGateway } from "../gateway";
 import { parsePortOption } from "./cli-error";
 import { GatewayConfigError } from "../config/config-error";
+import { shellQuote } from "../../host-contract/shell-quote";
 
 export interface StartIo {
   out: (line: string) => void;
@@ -33,7 +34,7 @@ export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (lin
   for (const r of gw.routes) out(`route: ${gw.url}${r.prefix} → ${r.pluginId}`);
   if (located.from === "demo" && demoToken) {
     for (const note of loaded.demoNotes ?? []) out(note);
-    const tokenExpr = demoToken.firstShow ? demoToken.token : `$(cat ${demoToken.file})`;
+    const tokenExpr = demoToken.firstShow ? demoToken.token : `$(cat ${shellQuote(demoToken.file)})`;
     if (demoToken.firstShow) out(`hook token (generated, stored in ${demoToken.file}; shown only this once): ${demoToken.token}`);
     else out(`hook token: stored in ${demoToken.file}`);
     out(`try: curl -X POST -H "Authorization: Bearer ${tokenExpr}" -d '{"text":"hello"}' ${gw.url}/hooks/wake`);

@@ -12,7 +12,7 @@ import { isLoopback } from "../../host-contract/gateway-address";
 import { mailErrors } from "../mail-error";
 import { applyMailSetup, type ApplyMailSetupResult } from "./apply-mail-setup";
 import type { RawConfigFile } from "./config-file";
-import { shellQuote } from "./shell-quote";
+import { shellQuote } from "../../host-contract/shell-quote";
 import type { MailSetupAnswers } from "./setup-answers";
 import type { MailSetupContext } from "./setup-types";
 

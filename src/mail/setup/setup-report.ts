@@ -9,7 +9,7 @@ import type { AppliedSetup } from "./apply-setup";
 import type { SetupWrite } from "./config-file";
 import type { SetupConfig } from "./read-setup-config";
 import type { MailSetupAnswers } from "./setup-answers";
-import { shellQuote } from "./shell-quote";
+import { shellQuote } from "../../host-contract/shell-quote";
 import type { MailSetupResult } from "./setup-types";
 
 /** The result of a setup run from what each step produced. */
