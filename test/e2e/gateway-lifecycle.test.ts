@@ -1,7 +1,7 @@
 /**
  * The gateway's lifecycle (SPEC §2.2): pending system events survive a restart and one
  * heartbeat consumes them in one main-agent turn; SIGTERM/SIGINT on an idle
- * gateway exit 0 within 2 s; periodic heartbeats run on their own.
+ * gateway exit 0 within 2 s (also when its stdout reader has gone); periodic heartbeats run on their own.
  */
 import { startGateway, makeGatewayDir, type GatewayProcess } from "../helpers/gateway-process";
 import { apiStatus, gatewayPerTest, hooksConfig, postJson } from "./gateway-setup";
@@ -71,5 +71,13 @@ describe("gateway e2e: signals", () => {
     const phases = gw.journal().filter((e) => e.type === "gateway").map((e) => e.phase);
     expect(phases).toEqual(["started", "stopping", "stopped"]);
     expect(gw.stdout()).toContain(`stopping (${signal})`);
+  });
+
+  it("a start whose stdout reader went away (gateway start | head -1) still stops cleanly: exit 0, no EPIPE stack (was: exit 1 with an unhandled 'error' event)", async () => {
+    const gw = await startGateway({ config: hooksConfig() });
+    gw.child.stdout!.destroy();
+    expect(await stopWithin(gw, "SIGTERM", 2000)).toBe(0);
+    expect(gw.stderr()).not.toMatch(/EPIPE|Unhandled 'error' event/);
+    expect(gw.journal().filter((e) => e.type === "gateway").map((e) => e.phase)).toEqual(["started", "stopping", "stopped"]);
   });
 });

@@ -43,6 +43,22 @@ function waitForSignal(): Promise<string> {
   });
 }
 
+/**
+ * Writes lines to stdout or stderr, whose reader may go away (`gateway start | head -1`):
+ * once the pipe is closed (EPIPE) later lines are dropped instead of an unhandled
+ * error's stack, and the command carries on (a started gateway keeps serving).
+ */
+function lineWriter(stream: NodeJS.WriteStream): (line: string) => void {
+  let closed = false;
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    closed = true;
+  });
+  return (line) => {
+    if (!closed && !stream.destroyed) stream.write(`${line}\n`);
+  };
+}
+
 /** The lines of an error's message (a config error lists one problem per line), control characters escaped. */
 function errorLines(e: unknown): string[] {
   return ((e as Error)?.message ?? String(e)).split("\n").map(terminalSafeLine);
@@ -90,8 +106,8 @@ function addPluginContributions(ctx: PluginCommandContext, err: (line: string) =
 
 /** Runs the CLI; resolves with the exit code. */
 export async function main(argv: readonly string[], io: MainIo = {}): Promise<number> {
-  const out = io.out ?? ((l: string) => void process.stdout.write(`${l}\n`));
-  const err = io.err ?? ((l: string) => void process.stderr.write(`${l}\n`));
+  const out = io.out ?? lineWriter(process.stdout);
+  const err = io.err ?? lineWriter(process.stderr);
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
   const args = argv.slice(2);
