@@ -142,6 +142,12 @@ describe("gateway e2e: bad config", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: gateway/);
   });
+
+  it("gateway --help --config <a file that is not JSON> still prints the help (was: exit 1, the file's path taken for a plugin command)", async () => {
+    const r = await runGatewayCli(["--help", "--config", writeConfig("{ not json")], { cwd: makeGatewayDir() });
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toMatch(/^Usage: gateway \[options\] \[command\]/);
+  });
 });
 
 describe("gateway e2e: secrets are read where they are used", () => {

@@ -16,7 +16,7 @@ import { terminalSafeLine } from "../../host-contract/terminal-text";
 import { CliError } from "./cli-error";
 import { registerStartCommand } from "./start-command";
 import { registerPluginsCommand } from "./plugins-command";
-import { configFlagOf, packageVersion } from "./cli-args";
+import { commandWords, configFlagOf, packageVersion } from "./cli-args";
 
 const BUILTIN_COMMANDS = new Set(["start", "plugins"]);
 
@@ -83,7 +83,7 @@ interface PluginCommandContext {
  * command was asked for and the plugins could not be loaded.
  */
 function addPluginContributions(ctx: PluginCommandContext, err: (line: string) => void): (() => Promise<void>) | number | undefined {
-  const words = ctx.args.filter((a) => !a.startsWith("-"));
+  const words = commandWords(ctx.args);
   const first = words[0];
   if (first !== undefined && BUILTIN_COMMANDS.has(first)) return undefined;
   const wantsPluginCommand = first !== undefined && (first !== "help" || (words[1] !== undefined && !BUILTIN_COMMANDS.has(words[1])));
