@@ -222,6 +222,16 @@ describe("gateway e2e: every problem of the gateway and of every plugin in one s
     ]);
   });
 
+  it("gateway webhooks deliveries list names the hooks problems beside a wrong gateway key, as start does (was: only gateway.*)", async () => {
+    const file = writeConfig(JSON.stringify({ gateway: { port: "eighty" }, hooks: { enabled: true, token: "0123456789abcdef0123", maxBodyBytes: 0 } }));
+    const r = await runGatewayCli(["webhooks", "deliveries", "list", "--config", file]);
+    expect(r).toMatchObject({ code: 1, stdout: "" });
+    expect(r.stderr.trim().split("\n")).toEqual([
+      `gateway: cannot load plugin commands: invalid config ${file}: gateway.port must be an integer`,
+      `gateway: cannot load plugin commands: invalid config ${file}: hooks.maxBodyBytes must be at least 1`,
+    ]);
+  });
+
   it("a wrong gateway key and a wrong hooks key (schema) are both named", async () => {
     const file = writeConfig(JSON.stringify({ gateway: { port: "eighty" }, hooks: { enabled: true, token: "0123456789abcdef0123", maxBodyBytes: 0 } }));
     expect(await startFailsWith(file)).toEqual([`gateway: invalid config ${file}: gateway.port must be an integer`, `gateway: invalid config ${file}: hooks.maxBodyBytes must be at least 1`]);

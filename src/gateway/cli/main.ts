@@ -79,10 +79,11 @@ interface PluginCommandContext {
 /**
  * Adds what plugins contribute: for a plugin command (or `help <command>`), the
  * activated plugins' commands; for the top-level help, the groups their manifests
- * declare. Returns the plugins' deactivation, or an exit code when a plugin
- * command was asked for and the plugins could not be loaded.
+ * declare. Resolves with the plugins' deactivation, or an exit code when a plugin
+ * command was asked for and the plugins could not be loaded (every problem of the
+ * config file named, the plugins' too, as `start` does).
  */
-function addPluginContributions(ctx: PluginCommandContext, err: (line: string) => void): (() => Promise<void>) | number | undefined {
+async function addPluginContributions(ctx: PluginCommandContext, err: (line: string) => void): Promise<(() => Promise<void>) | number | undefined> {
   const words = commandWords(ctx.args);
   const first = words[0];
   if (first !== undefined && BUILTIN_COMMANDS.has(first)) return undefined;
@@ -99,7 +100,10 @@ function addPluginContributions(ctx: PluginCommandContext, err: (line: string) =
     const { createGatewayLogger } = require("../logger") as typeof import("../logger");
     return addPluginCommands({ program: ctx.program, configFlag, env: ctx.env, cwd: ctx.cwd, logger: createGatewayLogger("warn") });
   } catch (e) {
-    for (const line of errorLines(e)) err(`gateway: cannot load plugin commands: ${line}`);
+    // As for `start`: a wrong gateway key does not hide the plugins' problems of the same file.
+    const { withPluginProblems } = require("./config-problems") as typeof import("./config-problems");
+    const all = e instanceof GatewayConfigError ? await withPluginProblems(e, { configFlag, env: ctx.env, cwd: ctx.cwd }) : e;
+    for (const line of errorLines(all)) err(`gateway: cannot load plugin commands: ${line}`);
     return 1;
   }
 }
@@ -121,7 +125,7 @@ export async function main(argv: readonly string[], io: MainIo = {}): Promise<nu
   registerStartCommand(program, { out, env, cwd, waitForStop: io.waitForStop ?? waitForSignal });
   registerPluginsCommand(program, { out, env, cwd });
 
-  const added = args.includes("-V") || args.includes("--version") ? undefined : addPluginContributions({ program, args, env, cwd }, err);
+  const added = args.includes("-V") || args.includes("--version") ? undefined : await addPluginContributions({ program, args, env, cwd }, err);
   if (typeof added === "number") return added;
   const deactivate = added;
 
