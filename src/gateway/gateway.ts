@@ -30,6 +30,7 @@ import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayMetrics } from "./metrics/gateway-metrics";
 import { ensurePortFree, portInUse } from "./http/port-check";
+import { acquireStateDirLock } from "./state-dir-lock";
 import { createExpressServer } from "./http/express-server";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
@@ -99,6 +100,20 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   // A busy port stops the start before any plugin loads or logs (one line, not a stack of them).
   await ensurePortFree(config.bind, config.port, config.configPath);
   fs.mkdirSync(config.stateDir, { recursive: true });
+  // So does a state dir another gateway runs on (src/gateway/state-dir-lock.ts).
+  const lock = acquireStateDirLock(config.stateDir);
+  try {
+    const gw = await startOnStateDir(opts, authToken);
+    return { ...gw, stop: () => gw.stop().finally(() => lock.release()) };
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+/** The start once the port was free and the state dir is this gateway's. */
+async function startOnStateDir(opts: StartGatewayOptions, authToken: string | undefined): Promise<RunningGateway> {
+  const { config } = opts;
   const logger = opts.logger ?? createGatewayLogger(config.logLevel, { ...(config.logFormat ? { format: config.logFormat } : {}), ...(opts.env ? { env: opts.env } : {}) });
   const log = logger.child("gateway");
   const host = createHostState(config, logger, opts.env);

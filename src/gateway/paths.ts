@@ -16,4 +16,5 @@ export const STATE_FILES = {
   pluginsDir: "plugins",
   pluginData: "data",
   sessions: "sessions",
+  gatewayLock: "gateway.lock",
 } as const;

@@ -3,11 +3,13 @@
  * port) printed six JSON log lines, then "invalid config: gateway.port … is already in use"
  * (it is not a config error) and nothing said how to pick another port. A busy port is now
  * one line naming the port and the way out, exit 1, nothing on stdout, and no state touched.
+ * Following that way out (`--port N`) in the same folder while the first gateway runs started
+ * a second gateway on the same state dir; that is one line and exit 1 too.
  */
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { makeGatewayDir, runGatewayCli } from "../helpers/gateway-process";
+import { makeGatewayDir, runGatewayCli, startGateway } from "../helpers/gateway-process";
 
 let blocker: net.Server;
 let port: number;
@@ -44,4 +46,21 @@ it("the demo default on a busy port says where to set the port (no config file e
   expect(r.stderr.trim().split("\n")).toEqual([
     `gateway: port ${port} on 127.0.0.1 is already in use (another gateway or OpenClaw?); start on another port with \`npm start -- --port N\` (or \`gateway start --port N\`), or set gateway.port in a gateway.config.json`,
   ]);
+});
+
+it("a second start on the state dir of a running gateway (another port, same folder) prints one line and exits 1; after a kill -9 the next start takes over (was: two gateways sharing one store and main session)", async () => {
+  const first = await startGateway({ dir, demo: true });
+  try {
+    const r = await runGatewayCli(["start", "--port", "0"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `gateway: the state dir ${path.join(dir, ".gateway")} is in use by another gateway (pid ${first.child.pid}); stop that one first, or give this one its own gateway.stateDir\n`,
+    );
+    expect(first.journal().filter((e) => e.type === "gateway" && e.phase === "started")).toHaveLength(1);
+  } finally {
+    await first.kill9();
+  }
+  const next = await startGateway({ dir, demo: true });
+  expect(await next.stop()).toBe(0);
 });

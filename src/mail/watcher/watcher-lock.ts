@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { processAlive } from "../../host-contract/process-alive";
 import { mailErrors } from "../mail-error";
 import { mailboxKey, mailStateDir, type MailboxIdentity } from "./checkpoint-store";
 
@@ -13,15 +14,6 @@ const heldHere = new Set<string>();
 export interface WatcherLock {
   readonly file: string;
   release(): void;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Takes the lock or throws MailError `watcher_locked` naming the owner's pid. */
