@@ -80,6 +80,19 @@ describe("gateway e2e: plugin manager", () => {
     expect((await postJson(`${gw.baseUrl}/hooks/wake`, { text: "still up" })).status).toBe(200);
   });
 
+  it("plugins list keeps six tab-separated columns whether a plugin has a reason or not (was: the dir in column 5 without a reason, 6 with one)", async () => {
+    const dir = makeGatewayDir("gw-columns-");
+    const brokenDir = path.join(dir, ".gateway", "plugins", "half-done");
+    fs.mkdirSync(brokenDir, { recursive: true });
+    fs.writeFileSync(path.join(brokenDir, "plugin.json"), JSON.stringify({ id: "half-done", name: "Half done", version: "1.0.0", hostApi: "^1.0.0" }));
+    const r = await runGatewayCli(["plugins", "list", "--config", writeConfig(dir, hooksConfig())]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split("\n").map((line) => line.split("\t"))).toEqual([
+      ["half-done", "-", "installed", "broken", "plugin.json: main is required", brokenDir],
+      ["inbound-webhooks", expect.any(String), "builtin", "enabled", "-", REPO_ROOT],
+    ]);
+  });
+
   it("offers workspace_chat_plugin only while the example channel plugin is enabled", async () => {
     const dir = makeGatewayDir("gw-channel-");
     const configPath = writeConfig(dir, hooksConfig({ plugins: { paths: [CHANNEL_PLUGIN_DIR] }, workspaceChat: { defaultChannelId: "C-default" } }));

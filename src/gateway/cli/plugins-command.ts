@@ -1,6 +1,8 @@
 /**
  * `gateway plugins list | install <dir|tgz> | enable <id> | disable <id>`.
- * `list` reads manifests and checks config sections without running plugin code.
+ * `list` reads manifests and checks config sections without running plugin code; it
+ * prints one line per plugin, `id version origin status reason dir` separated by tabs
+ * (`-` for a missing value), or `--json`.
  * The implementation loads when a command runs (src/gateway/cli/plugin-rows.ts,
  * the config loader, the installer), not for `--help`.
  */
@@ -9,6 +11,7 @@ import type { Command } from "commander";
 import type { GatewayConfig } from "../config/gateway-config";
 import { STATE_FILES } from "../paths";
 import { cliErrors } from "./cli-error";
+import { terminalSafeLine } from "../../host-contract/terminal-text";
 
 export interface PluginsIo {
   out: (line: string) => void;
@@ -39,8 +42,9 @@ export function registerPluginsCommand(program: Command, io: PluginsIo): void {
         io.out(JSON.stringify(list, null, 2));
         return;
       }
+      // Six tab-separated columns on every line (`-` for none), each cell one line with no tab of its own.
       for (const r of list) {
-        io.out(`${r.id ?? "(unknown)"}\t${r.version ?? "-"}\t${r.origin}\t${r.status}${r.reason ? `\t${r.reason}` : ""}\t${r.dir}`);
+        io.out([r.id ?? "(unknown)", r.version ?? "-", r.origin, r.status, r.reason || "-", r.dir].map(terminalSafeLine).join("\t"));
       }
     });
 
