@@ -1,9 +1,13 @@
 /**
  * The gateway's lifecycle (SPEC §2.2): pending system events survive a restart and one
  * heartbeat consumes them in one main-agent turn; SIGTERM/SIGINT on an idle
- * gateway exit 0 within 2 s (also when its stdout reader has gone); periodic heartbeats run on their own.
+ * gateway exit 0 within 2 s (also when its stdout reader has gone), a second signal while stopping
+ * exits 130 at once; periodic heartbeats run on their own.
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { startGateway, makeGatewayDir, type GatewayProcess } from "../helpers/gateway-process";
+import { until } from "../helpers/until";
 import { apiStatus, gatewayPerTest, hooksConfig, postJson } from "./gateway-setup";
 
 /** Waits for the child's exit after a signal, failing past `ms`. */
@@ -71,6 +75,29 @@ describe("gateway e2e: signals", () => {
     const phases = gw.journal().filter((e) => e.type === "gateway").map((e) => e.phase);
     expect(phases).toEqual(["started", "stopping", "stopped"]);
     expect(gw.stdout()).toContain(`stopping (${signal})`);
+  });
+
+  it.each([
+    ["SIGTERM", "SIGINT"],
+    ["SIGINT", "SIGTERM"],
+    ["SIGINT", "SIGINT"],
+  ] as const)("%s, then %s while a run holds the stop: exits at once with code 130 (was: a second signal other than the first killed it by the signal, no exit code)", async (first, second) => {
+    // A model server that takes the request and never answers: the run stays running through the stop's grace period.
+    const hanging = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    const asked = new Promise<void>((resolve) => hanging.once("request", () => resolve()));
+    try {
+      const baseUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`;
+      const gw = await startGateway({ config: hooksConfig({ agents: { runner: { kind: "openai", baseUrl, model: "openai/m" } }, hooks: { runs: { shutdownGraceSeconds: 30 } } }) });
+      expect((await postJson(`${gw.baseUrl}/hooks/agent`, { message: "wait" })).status).toBe(202);
+      await asked;
+      gw.child.kill(first);
+      await until(() => gw.stdout().includes(`stopping (${first})`), "the stopping line");
+      expect(await stopWithin(gw, second, 2000)).toBe(130);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    }
   });
 
   it("a start whose stdout reader went away (gateway start | head -1) still stops cleanly: exit 0, no EPIPE stack (was: exit 1 with an unhandled 'error' event)", async () => {

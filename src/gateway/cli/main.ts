@@ -34,8 +34,10 @@ function waitForSignal(): Promise<string> {
     const on = (sig: NodeJS.Signals) => {
       process.off("SIGINT", on);
       process.off("SIGTERM", on);
-      // A second signal while stopping forces the exit.
-      process.once(sig, () => process.exit(130));
+      // A second signal while stopping, SIGINT or SIGTERM whichever came first, forces the exit.
+      const force = () => process.exit(130);
+      process.once("SIGINT", force);
+      process.once("SIGTERM", force);
       resolve(sig);
     };
     process.on("SIGINT", on);
