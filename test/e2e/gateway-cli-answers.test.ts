@@ -26,6 +26,11 @@ it("a mistyped command line still gets the usage hint", async () => {
   expect(r.stderr).toContain("(run with --help for usage)");
 });
 
+it("gateway help <a command that does not exist> says which word is unknown, as gateway <word> does (was: only the usage, on stderr)", async () => {
+  const r = await runGatewayCli(["help", "statr"]);
+  expect(r).toEqual({ code: 1, stdout: "", stderr: "error: unknown command 'statr'\n(run with --help for usage)\n" });
+});
+
 // A command group without its subcommand is a mistyped command line: the usage on stderr and exit 1
 // (was: exit 0, so `gateway webhooks deliveries` in a script "succeeded" with nothing on stdout).
 it.each([[[]], [["plugins"]], [["webhooks"]], [["webhooks", "deliveries"]], [["webhooks", "runs"]], [["webhooks", "mail"]]])("gateway %j without a subcommand prints the usage on stderr and exits 1 (was: exit 0)", async (args) => {
