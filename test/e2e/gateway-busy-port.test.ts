@@ -55,7 +55,7 @@ it("a second start on the state dir of a running gateway (another port, same fol
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      `gateway: the state dir ${path.join(dir, ".gateway")} is in use by another gateway (pid ${first.child.pid}); stop that one first, or give this one its own gateway.stateDir\n`,
+      `gateway: the state dir ${path.join(dir, ".gateway")} is in use by another gateway (pid ${first.child.pid}); stop that one first, or give this one its own gateway.stateDir (if no gateway runs there, delete ${path.join(dir, ".gateway", "gateway.lock")})\n`,
     );
     expect(first.journal().filter((e) => e.type === "gateway" && e.phase === "started")).toHaveLength(1);
   } finally {

@@ -28,7 +28,7 @@ it("a mistyped command line still gets the usage hint", async () => {
 
 it("gateway help <a command that does not exist> says which word is unknown, as gateway <word> does (was: only the usage, on stderr)", async () => {
   const r = await runGatewayCli(["help", "statr"]);
-  expect(r).toEqual({ code: 1, stdout: "", stderr: "error: unknown command 'statr'\n(run with --help for usage)\n" });
+  expect(r).toEqual({ code: 1, stdout: "", stderr: "gateway: unknown command 'statr'\n(run with --help for usage)\n" });
 });
 
 // A command group without its subcommand is a mistyped command line: the usage on stderr and exit 1

@@ -134,7 +134,7 @@ export async function main(argv: readonly string[], io: MainIo = {}): Promise<nu
   // `gateway help <word>` for a command that does not exist: the same answer as `gateway <word>` (commander printed only the usage).
   const [first, asked] = commandWords(args);
   if (first === "help" && asked !== undefined && asked !== "help" && !program.commands.some((c) => c.name() === asked || c.aliases().includes(asked))) {
-    err(`error: unknown command '${terminalSafeLine(asked)}'`);
+    err(`gateway: unknown command '${terminalSafeLine(asked)}'`);
     err("(run with --help for usage)");
     await deactivate?.();
     return 1;

@@ -1,15 +1,13 @@
 /**
  * One watcher per mailbox: a lock file `<stateDir>/mail/lock-<key>` holding the
- * owner's pid. A lock whose process is gone (e.g. after `kill -9`) is taken over.
+ * owner's pid (src/host-contract/pid-lock.ts). A lock whose process is gone (e.g. after
+ * `kill -9`, or a reboot that gave its pid to another process) is taken over.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { processAlive } from "../../host-contract/process-alive";
+import { takePidLock } from "../../host-contract/pid-lock";
 import { mailErrors } from "../mail-error";
 import { mailboxKey, mailStateDir, type MailboxIdentity } from "./checkpoint-store";
-
-/** Lock files held by this process (a second watcher in the same process is refused too). */
-const heldHere = new Set<string>();
 
 export interface WatcherLock {
   readonly file: string;
@@ -21,26 +19,9 @@ export function acquireWatcherLock(stateDir: string, mailbox: MailboxIdentity): 
   const dir = mailStateDir(stateDir);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `lock-${mailboxKey(mailbox)}`);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(file, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
-      heldHere.add(file);
-      return {
-        file,
-        release() {
-          if (!heldHere.delete(file)) return;
-          fs.rmSync(file, { force: true });
-        },
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
-    const pid = Number.parseInt(fs.readFileSync(file, "utf8").trim(), 10);
-    const held = Number.isInteger(pid) && pid > 0 && (pid === process.pid ? heldHere.has(file) : processAlive(pid));
-    if (held) {
-      throw mailErrors.watcherRunning({ pid, user: mailbox.user, host: mailbox.host, mailbox: mailbox.mailbox, file });
-    }
-    fs.rmSync(file, { force: true });
-  }
+  // A second watcher of the mailbox in this process is refused too.
+  const got = takePidLock(file, "held");
+  if ("lock" in got) return { file, release: () => got.lock.release() };
+  if ("owner" in got) throw mailErrors.watcherRunning({ pid: got.owner, user: mailbox.user, host: mailbox.host, mailbox: mailbox.mailbox, file });
   throw mailErrors.watcherLockContended({ file });
 }
