@@ -6,12 +6,11 @@
  * resolve-gateway-config.ts `fallbackGatewayConfig`), with the plugins activated as for
  * the CLI (nothing starts, nothing listens) — and the error lists both.
  */
-import path from "node:path";
 import { EventEmitter } from "eventemitter3";
 import type { HostEvents } from "../../host-contract/host-api";
 import { GatewayConfigError, type ConfigProblem } from "../config/config-error";
 import type { GatewayConfig } from "../config/gateway-config";
-import { locateConfig, readConfigFile, type LocateOptions } from "../config/load-config";
+import type { ConfigSource } from "../config/load-config";
 import { fallbackGatewayConfig } from "../config/resolve-gateway-config";
 import { createGatewayLogger } from "../logger";
 import { discoverConfiguredPlugins } from "../plugins/discover";
@@ -36,16 +35,10 @@ export async function pluginConfigProblems(config: GatewayConfig): Promise<Confi
 }
 
 /** `e` (the gateway's own problems) with the plugins' problems of the same config file added. */
-export async function withPluginProblems(e: GatewayConfigError, opts: LocateOptions): Promise<GatewayConfigError> {
-  const located = locateConfig(opts);
-  if (!located.path || e.problems.every((p) => p.key === undefined)) return e;
-  let raw: Record<string, unknown>;
-  try {
-    raw = readConfigFile(located.path);
-  } catch {
-    return e;
-  }
-  const config = fallbackGatewayConfig(raw, { configPath: located.path, configDir: path.dirname(located.path) });
+export async function withPluginProblems(e: GatewayConfigError, source: ConfigSource | undefined): Promise<GatewayConfigError> {
+  if (!source || e.problems.every((p) => p.key === undefined)) return e;
+  // The file as read for the start (never read again: a pipe, `--config <(…)`, can be read only once).
+  const config = fallbackGatewayConfig(source.raw, { configPath: source.located.path, configDir: source.configDir });
   const more = config ? await pluginConfigProblems(config) : [];
   return more.length > 0 ? GatewayConfigError.of(e.file, [...e.problems, ...more]) : e;
 }

@@ -54,18 +54,20 @@ export function registerStartCommand(program: Command, io: StartIo): void {
     .option("-c, --config <file>", "config file (default: $GATEWAY_CONFIG, ./gateway.config.json, else the demo default)")
     .option("-p, --port <n>", "port to listen on (0 = any free port); overrides gateway.port", parsePortOption)
     .action(async (opts: { config?: string; port?: number }) => {
-      const { loadGatewayConfig } = require("../config/load-config") as typeof import("../config/load-config");
+      const { loadGatewayConfig, readConfigSource } = require("../config/load-config") as typeof import("../config/load-config");
       const { markDemoTokenShown } = require("../config/demo-config") as typeof import("../config/demo-config");
       const { startGateway } = require("../gateway") as typeof import("../gateway");
       const where = { configFlag: opts.config, env: io.env, cwd: io.cwd, portOverride: opts.port };
       let loaded: LoadedConfig;
+      // Read once: a config given as a pipe (`--config <(…)`) cannot be read again.
+      const source = readConfigSource(where);
       try {
-        loaded = loadGatewayConfig(where);
+        loaded = loadGatewayConfig({ ...where, source });
       } catch (e) {
         // The gateway's own keys are wrong: name the plugins' problems of the same file too (one start, every problem).
         if (!(e instanceof GatewayConfigError)) throw e;
         const { withPluginProblems } = require("./config-problems") as typeof import("./config-problems");
-        throw await withPluginProblems(e, where);
+        throw await withPluginProblems(e, source);
       }
       // Listen for SIGINT/SIGTERM before anything is printed: a signal right after
       // the `listening:` line (or during start-up) must stop the gateway cleanly.

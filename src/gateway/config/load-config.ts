@@ -40,6 +40,15 @@ export function locateConfig(opts: LocateOptions = {}): LocatedConfig {
 export interface LoadOptions extends LocateOptions {
   /** `--port` (already validated). */
   portOverride?: number;
+  /** The config file as already read by `readConfigSource` (a pipe can be read only once). */
+  source?: ConfigSource;
+}
+
+/** A config file read once: where it is, its parsed content and the directory its relative paths resolve against. */
+export interface ConfigSource {
+  located: LocatedConfig & { path: string };
+  raw: Record<string, unknown>;
+  configDir: string;
 }
 
 export interface LoadedConfig {
@@ -77,15 +86,38 @@ export function readConfigFile(file: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/**
+ * The directory relative paths resolve against: the config file's, unless the "file" is
+ * a pipe or a device (`--config <(…)` is /dev/fd/63, whose "directory" /dev/fd holds no
+ * state and cannot be written: creating the state dir there never returned) — then the
+ * current directory, as for the demo default.
+ */
+function configDirOf(file: string, cwd: string): string {
+  try {
+    return fs.statSync(file).isFile() ? path.dirname(file) : cwd;
+  } catch {
+    return path.dirname(file);
+  }
+}
+
+/** Finds and reads the config file once (undefined for the demo default). */
+export function readConfigSource(opts: LocateOptions = {}): ConfigSource | undefined {
+  const located = locateConfig(opts);
+  if (!located.path) return undefined;
+  const raw = readConfigFile(located.path);
+  return { located: { ...located, path: located.path }, raw, configDir: configDirOf(located.path, opts.cwd ?? process.cwd()) };
+}
+
 /** Finds and loads the config; for the demo default, creates the state dir and token. */
 export function loadGatewayConfig(opts: LoadOptions = {}): LoadedConfig {
   const cwd = opts.cwd ?? process.cwd();
-  const located = locateConfig(opts);
-  if (located.path) {
-    const raw = readConfigFile(located.path);
-    const config = resolveGatewayConfig(raw, { configPath: located.path, configDir: path.dirname(located.path), portOverride: opts.portOverride });
+  const source = opts.source ?? readConfigSource(opts);
+  if (source) {
+    const { located, raw, configDir } = source;
+    const config = resolveGatewayConfig(raw, { configPath: located.path, configDir, portOverride: opts.portOverride });
     return { config, located };
   }
+  const located = locateConfig(opts);
   const stateDir = path.resolve(cwd, DEFAULTS.stateDir);
   const demoToken = ensureDemoToken(stateDir);
   const operator = ensureDemoOperatorToken(stateDir);
