@@ -59,24 +59,25 @@ export function formatDryRun(r: DryRunReport): string {
   } else if (r.outcome === "skip" || !r.action) {
     lines.push(`Outcome:  skipped — ${r.skipReason ?? "the transform returned null"} (the hook would answer 204)`);
   } else {
-    lines.push(...actionLines(r.action, r.allowUnsafeExternalContent, r.sessionKeyGenerated));
+    // A mapping's own `response` sets the status the hook answers with (200 or 202), not the action's default.
+    lines.push(...actionLines(r.action, r.allowUnsafeExternalContent, r.sessionKeyGenerated, r.response?.status));
   }
   if (r.response) lines.push("", `Response: ${r.response.status} ${JSON.stringify(r.response.body)}`);
   lines.push("", "Dry run: nothing was dispatched.");
   return `${lines.join("\n")}\n`;
 }
 
-function actionLines(action: HookAction, unsafe: boolean | undefined, generated: boolean | undefined): string[] {
+function actionLines(action: HookAction, unsafe: boolean | undefined, generated: boolean | undefined, status?: number): string[] {
   const lines: string[] = [];
   if (action.kind === "wake") {
     const a = action;
-    lines.push("Outcome:  wake (the hook would answer 200)", `Mode:     ${a.mode}`);
+    lines.push(`Outcome:  wake (the hook would answer ${status ?? 200})`, `Mode:     ${a.mode}`);
     lines.push(`Content:  ${unsafe ? "NOT wrapped (allowUnsafeExternalContent: true)" : "wrapped as untrusted external content"}`);
     lines.push("Text:", indent(a.text));
   } else {
     const a = action;
     lines.push(
-      "Outcome:  agent run (the hook would answer 202)",
+      `Outcome:  agent run (the hook would answer ${status ?? 202})`,
       `Name:     ${a.name}`,
       `Session:  ${a.sessionKey}${generated ? " (generated: a new key per request)" : ""}`,
       `Wake:     ${a.wakeMode}`,

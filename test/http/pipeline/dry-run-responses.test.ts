@@ -64,6 +64,12 @@ describe("dry run: fan-out and response", () => {
     expect(formatDryRun(r)).toContain('\nResponse: 200 {"received":"evt_1","run":"<run id>"}\n');
   });
 
+  test("an agent mapping whose response answers 200 says the hook would answer 200, not 202, on its Outcome line", async () => {
+    const { run } = setup([forward, mapping({ id: "plain", match: { path: "plain" }, messageTemplate: "hi" })]);
+    expect(formatDryRun(await report(run("forward", { id: "evt_1" })))).toContain("\nOutcome:  agent run (the hook would answer 200)\n");
+    expect(formatDryRun(await report(run("plain", {})))).toContain("\nOutcome:  agent run (the hook would answer 202)\n");
+  });
+
   test("a fan-out with its own response renders it over the placeholder runs", async () => {
     const { run } = setup([batchWithResponse]);
     const r = await report(run("batch-ok", { events: [{ text: "x" }] }));
