@@ -33,7 +33,8 @@ export type MailErrorCode =
 const SETUP_FIRST = "run `gateway webhooks mail setup`";
 const MISSING_EXAMPLE = "e.g. gateway webhooks mail setup --host imap.example.com --user me@example.com --password-env MAIL_PASSWORD.";
 const NOT_ACCEPTING = 'check hooks.mail.hookUrl, hooks.enabled and that "mail" is in hooks.presets.';
-const APP_PASSWORD = "check the password in {passwordRef} (for Gmail/Outlook use an app password).";
+// Outlook.com takes no password over IMAP at all (OAuth2 only, docs/mail.md step 1): advising an app password there sent users in circles.
+const APP_PASSWORD = "check the password in {passwordRef} (Gmail, Fastmail and iCloud want an app password; Outlook.com accepts no password, see docs/mail.md).";
 const PASSWORD_REFERENCE_ONLY =
   "Put the password in an environment variable and pass --password-env NAME, or in a file only you can read (chmod 600) and pass --password-file PATH.";
 const BATCH_KEPT = "the batch is kept and sent again, with the same Idempotency-Key, by the next run.";

@@ -31,7 +31,7 @@ test("a wrong password is a clear, fatal error that never shows the password", a
   const err = await rejection(w.runOnce());
   expect(isMailError(err, "imap_auth_failed")).toBe(true);
   const msg = (err as Error).message;
-  expect(msg).toMatch(new RegExp(`^The IMAP server 127\\.0\\.0\\.1:${fx.imap.port} rejected the login for user "${fx.imap.user}" \\(server said: .*\\); check the password in environment variable ${PASSWORD_ENV} \\(for Gmail/Outlook use an app password\\)\\.$`));
+  expect(msg).toMatch(new RegExp(`^The IMAP server 127\\.0\\.0\\.1:${fx.imap.port} rejected the login for user "${fx.imap.user}" \\(server said: .*\\); check the password in environment variable ${PASSWORD_ENV} \\(Gmail, Fastmail and iCloud want an app password; Outlook\\.com accepts no password, see docs/mail\\.md\\)\\.$`));
   expect(msg).not.toContain("wrong-password-xyz");
   expect(log.text()).not.toContain("wrong-password-xyz");
   // run() gives up too instead of hammering the server with bad logins.
