@@ -97,14 +97,18 @@ async function addPluginContributions(ctx: PluginCommandContext, err: (line: str
     declarePluginCommands({ program: ctx.program, configFlag, env: ctx.env, cwd: ctx.cwd });
     return undefined;
   }
+  let source: import("../config/load-config").ConfigSource | undefined;
   try {
+    const { readConfigSource } = require("../config/load-config") as typeof import("../config/load-config");
     const { addPluginCommands } = require("./plugin-commands") as typeof import("./plugin-commands");
     const { createGatewayLogger } = require("../logger") as typeof import("../logger");
-    return addPluginCommands({ program: ctx.program, configFlag, env: ctx.env, cwd: ctx.cwd, logger: createGatewayLogger("warn") });
+    // Read once, as for `start`: a pipe (`--config <(…)`) cannot be read again.
+    source = readConfigSource({ configFlag, env: ctx.env, cwd: ctx.cwd });
+    return addPluginCommands({ program: ctx.program, configFlag, env: ctx.env, cwd: ctx.cwd, logger: createGatewayLogger("warn"), source });
   } catch (e) {
     // As for `start`: a wrong gateway key does not hide the plugins' problems of the same file.
     const { withPluginProblems } = require("./config-problems") as typeof import("./config-problems");
-    const all = e instanceof GatewayConfigError ? await withPluginProblems(e, { configFlag, env: ctx.env, cwd: ctx.cwd }) : e;
+    const all = e instanceof GatewayConfigError ? await withPluginProblems(e, source) : e;
     for (const line of errorLines(all)) err(`gateway: cannot load plugin commands: ${line}`);
     return 1;
   }

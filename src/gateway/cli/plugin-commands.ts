@@ -7,7 +7,7 @@
 import { EventEmitter } from "eventemitter3";
 import type { Command } from "commander";
 import type { HostEvents } from "../../host-contract/host-api";
-import { loadGatewayConfig } from "../config/load-config";
+import { loadGatewayConfig, type ConfigSource } from "../config/load-config";
 import type { GatewayLogger } from "../logger";
 import { discoverConfiguredPlugins } from "../plugins/discover";
 import { loadPlugins } from "../plugins/plugin-loader";
@@ -19,11 +19,13 @@ export interface PluginCommandsOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
   logger: GatewayLogger;
+  /** The config file as read once by the caller (a pipe, `--config <(…)`, can be read only once). */
+  source?: ConfigSource;
 }
 
 /** Adds plugin commands to `program`; returns a function that deactivates the plugins. */
 export function addPluginCommands(opts: PluginCommandsOptions): () => Promise<void> {
-  const { config } = loadGatewayConfig({ configFlag: opts.configFlag, env: opts.env, cwd: opts.cwd });
+  const { config } = loadGatewayConfig({ configFlag: opts.configFlag, env: opts.env, cwd: opts.cwd, source: opts.source });
   const discovered = discoverConfiguredPlugins(config);
   const loaded = loadPlugins({
     config,
