@@ -15,7 +15,6 @@
  *   console.log(gw.url);
  *   await gw.stop();
  */
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { GatewayConfig } from "./config/gateway-config";
@@ -35,6 +34,7 @@ import { createExpressServer } from "./http/express-server";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
+import { mkdirPrivate } from "../host-contract/private-fs";
 
 /** After the grace period, how long requests still in flight may take before their connections are cut. */
 const IN_FLIGHT_CLOSE_MS = 1000;
@@ -99,7 +99,7 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   const authToken = resolveGatewayAuthToken(config, opts.env);
   // A busy port stops the start before any plugin loads or logs (one line, not a stack of them).
   await ensurePortFree(config.bind, config.port, config.configPath);
-  fs.mkdirSync(config.stateDir, { recursive: true });
+  mkdirPrivate(config.stateDir);
   // So does a state dir another gateway runs on (src/gateway/state-dir-lock.ts).
   const lock = acquireStateDirLock(config.stateDir);
   try {

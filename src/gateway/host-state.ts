@@ -17,6 +17,7 @@ import { createRunner } from "./runners/create-runner";
 import { createAgentTurns, type AgentTurns } from "./runners/agent-turns";
 import { createHeartbeat, type Heartbeat } from "./heartbeat/heartbeat";
 import { createServeRuntime, MAIN_SESSION_KEY } from "./runtime";
+import { openToOthersWarning } from "../host-contract/private-fs";
 
 export interface HostState {
   events: EventEmitter<HostEvents>;
@@ -29,6 +30,9 @@ export interface HostState {
 }
 
 export function createHostState(config: GatewayConfig, logger: GatewayLogger, env: NodeJS.ProcessEnv = process.env): HostState {
+  // An existing state dir open to other users is reported, never changed silently (docs/security.md).
+  const openStateDir = openToOthersWarning(config.stateDir, "gateway state dir");
+  if (openStateDir) logger.child("gateway").warn(openStateDir);
   const events = new EventEmitter<HostEvents>();
   // One group commit for the journal and the session logs: a turn's hook changes cost one write per file.
   const commit = createGroupCommit();

@@ -6,11 +6,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import { mkdirPrivate } from "../host-contract/private-fs";
 
 /** Writes `data` to `file` atomically with the given mode (default 0600). */
 export function writeFileAtomic(file: string, data: string, mode = 0o600): void {
   const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
+  mkdirPrivate(dir);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const fd = fs.openSync(tmp, "w", mode);
   try {

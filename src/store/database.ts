@@ -38,6 +38,7 @@ import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotenc
 import { createWriteBatch, type WriteBatch } from "./write-batch";
 import { startCheckpointer } from "./checkpointer";
 import { dropDamagedSearchIndex, repairLedgerBeforeMigrations } from "./ledger-table";
+import { mkdirPrivate, touchPrivate } from "../host-contract/private-fs";
 
 export const DEFAULT_DATABASE_FILE = "inbound-webhooks.sqlite";
 
@@ -131,9 +132,15 @@ function openOrExplain(file: string): SqliteDatabase {
 export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDatabase {
   const { dir, logger } = options;
   const clock = options.clock ?? Date.now;
-  fs.mkdirSync(dir, { recursive: true });
+  mkdirPrivate(dir);
   const file = path.resolve(dir, options.fileName ?? DEFAULT_DATABASE_FILE);
   refuseDamagedWal(file);
+  // SQLite creates -wal and -shm with the database file's permissions: a 0600 file keeps all three private.
+  try {
+    touchPrivate(file);
+  } catch {
+    // Not a creatable file (a directory in its place, no permission): the open below explains it.
+  }
   const db = openOrExplain(file);
   try {
     try {

@@ -33,6 +33,19 @@ describe("openPluginDatabase", () => {
     }
   });
 
+  (process.platform === "win32" ? it.skip : it)("the data dir and the database with its -wal/-shm were readable by other users (0755/0644): now 0700/0600", () => {
+    const dir = path.join(tmp.dir, "nested", "state");
+    const database = openPluginDatabase({ dir, logger: log.logger });
+    try {
+      database.db.prepare("CREATE TABLE t (x)").run();
+      const mode = (p: string) => fs.statSync(p).mode & 0o777;
+      expect([mode(path.join(tmp.dir, "nested")), mode(dir)]).toEqual([0o700, 0o700]);
+      for (const f of [database.file, `${database.file}-wal`, `${database.file}-shm`]) expect([f, mode(f)]).toEqual([f, 0o600]);
+    } finally {
+      database.close();
+    }
+  });
+
   it("honours synchronous FULL when asked", () => {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger, synchronous: "FULL" });
     expect(database.db.pragmaValue("synchronous")).toBe(2);

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DEFAULTS } from "./gateway-config";
 import { STATE_FILES } from "../paths";
+import { mkdirPrivate } from "../../host-contract/private-fs";
 
 export interface DemoToken {
   token: string;
@@ -27,7 +28,7 @@ export interface DemoToken {
  * interrupted write of an older version) is generated again. `created`: it was generated now.
  */
 function ensureSecretFile(file: string, randomBytes: (n: number) => Buffer): { token: string; created: boolean; notes: string[] } {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  mkdirPrivate(path.dirname(file));
   const kept = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : "";
   if (kept !== "") return { token: kept, created: false, notes: tightened(file) };
   const token = randomBytes(24).toString("base64url");

@@ -31,6 +31,7 @@ import type { HostLogger } from "../../host-contract/host-api";
 import { dropTornTail, openLineFile, type LineFile } from "../storage/line-file";
 import { createGroupCommit, type GroupCommit } from "../storage/group-commit";
 import { DEFAULTS } from "../config/gateway-config";
+import { mkdirPrivate } from "../../host-contract/private-fs";
 
 /** Entry types and their fields (beyond `ts` and `type`). */
 export type JournalRecord =
@@ -75,7 +76,7 @@ export function previousJournalFile(file: string): string {
 
 export function createJournal(opts: JournalOptions): Journal {
   const now = opts.now ?? (() => new Date());
-  fs.mkdirSync(path.dirname(opts.file), { recursive: true });
+  mkdirPrivate(path.dirname(opts.file));
   let dropped: number;
   try {
     dropped = dropTornTail(opts.file);

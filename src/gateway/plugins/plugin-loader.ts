@@ -23,6 +23,7 @@ import type { DiscoveredPlugin } from "./discover";
 import { checkPluginConfig } from "./plugin-config";
 import { createPluginApi, deepFreeze } from "./plugin-api";
 import { manifestPresets } from "./presets";
+import { mkdirPrivate } from "../../host-contract/private-fs";
 
 export type PluginStatus = "active" | "broken" | "disabled" | "shadowed";
 
@@ -160,7 +161,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
     if (!mod) return broken(`${m.main} does not export activate(api)`);
 
     const stateDir = path.join(config.stateDir, STATE_FILES.pluginData, m.id);
-    fs.mkdirSync(stateDir, { recursive: true });
+    mkdirPrivate(stateDir);
     const { api, staged } = createPluginApi({
       pluginId: m.id,
       config: snapshot,

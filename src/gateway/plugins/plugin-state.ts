@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { STATE_FILES } from "../paths";
+import { mkdirPrivate } from "../../host-contract/private-fs";
 
 export interface PluginState {
   isEnabled(id: string): boolean;
@@ -29,7 +30,7 @@ export function openPluginState(stateDir: string): PluginState {
       const disabled = read();
       if (enabled) disabled.delete(id);
       else disabled.add(id);
-      fs.mkdirSync(stateDir, { recursive: true });
+      mkdirPrivate(stateDir);
       // Replaced whole (temp file + rename): a full disk or a crash mid-write leaves the previous file, never half of one.
       const tmp = `${file}.${process.pid}.tmp`;
       try {

@@ -16,6 +16,7 @@ import path from "node:path";
 import type { LastRoute } from "../../host-contract/host-api";
 import { StorageWriteError, syncPath } from "../storage/line-file";
 import type { SessionRecord } from "./session-types";
+import { PRIVATE_FILE_MODE, mkdirPrivate } from "../../host-contract/private-fs";
 
 /** What a snapshot file holds. */
 export interface SessionSnapshot extends SessionRecord {
@@ -82,7 +83,7 @@ export function readSnapshot(file: string, name: string): SessionSnapshot | unde
 export function writeSnapshot(file: string, name: string, snapshot: SessionSnapshot, opts: { sync?: boolean } = {}): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, JSON.stringify(snapshot));
+    fs.writeFileSync(tmp, JSON.stringify(snapshot), { mode: PRIVATE_FILE_MODE });
     if (opts.sync) syncPath(tmp);
     fs.renameSync(tmp, file);
     if (opts.sync) syncPath(path.dirname(file));
@@ -101,7 +102,7 @@ const SNAPSHOT_TEMP = /\.json\.\d+\.tmp$/;
 
 /** Creates `dir` when missing, and removes the temp files snapshot rewrites cut short by a crash left there (never read; each is a snapshot's size). */
 export function prepareSessionDir(dir: string, logger?: { warn(message: string, meta?: Record<string, unknown>): void }): void {
-  fs.mkdirSync(dir, { recursive: true });
+  mkdirPrivate(dir);
   const temps = fs.readdirSync(dir).filter((f) => SNAPSHOT_TEMP.test(f));
   for (const f of temps) fs.rmSync(path.join(dir, f), { force: true });
   if (temps.length > 0) logger?.warn(`removed ${temps.length} temp file(s) of session snapshot rewrites cut short by a crash from ${path.basename(dir)}/`, { files: temps });

@@ -43,6 +43,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { PRIVATE_FILE_MODE } from "../../host-contract/private-fs";
 
 /** A write to the state dir that did not happen. `code` is the OS cause (ENOSPC, EIO, …). */
 export class StorageWriteError extends Error {
@@ -119,7 +120,7 @@ export function openLineFile(file: string, opts: LineFileOptions = {}): LineFile
     }
     fd = undefined;
   };
-  const acquire = (): number => (fd ??= fs.openSync(file, "a"));
+  const acquire = (): number => (fd ??= fs.openSync(file, "a", PRIVATE_FILE_MODE));
 
   /** Cuts the file back to `length` (never extends it: the file may have been emptied meanwhile). */
   const cut = (handle: number, length: number): void => {

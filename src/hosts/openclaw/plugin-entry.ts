@@ -25,6 +25,7 @@ import { hooksPathCollision, openClawRoute } from "./http-route";
 import { bridgeServices, inOpenClawTerms } from "./services";
 import { createServiceScope } from "./service-scope";
 import { addToOpenClawCli, OPENCLAW_CLI_DESCRIPTOR } from "./cli";
+import { openToOthersWarning } from "../../host-contract/private-fs";
 
 export const id = PLUGIN_ID;
 export const name = "Inbound Webhooks";
@@ -116,7 +117,12 @@ export function register(api: OpenClawPluginApi): void {
         services,
         stateDir: hostApi.stateDir,
         scope,
-        onStart: () => logger.info(`inside OpenClaw ${api.runtime?.version ?? ""}: not available here: ${NOT_AVAILABLE_IN_OPENCLAW.join("; ")}`.replace("  ", " ")),
+        onStart: () => {
+          logger.info(`inside OpenClaw ${api.runtime?.version ?? ""}: not available here: ${NOT_AVAILABLE_IN_OPENCLAW.join("; ")}`.replace("  ", " "));
+          // Our own data dir only: OpenClaw's state dir is OpenClaw's to secure (docs/security.md).
+          const open = openToOthersWarning(hostApi.stateDir, "plugin data dir");
+          if (open) logger.warn(open);
+        },
       }),
     );
   }

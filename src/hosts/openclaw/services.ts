@@ -14,6 +14,7 @@ import type { ServiceRegistration } from "../../host-contract/host-api";
 import type { OpenClawService } from "./openclaw-api";
 import { renameProblemKeys } from "./config-snapshot";
 import type { ServiceScope } from "./service-scope";
+import { mkdirPrivate } from "../../host-contract/private-fs";
 
 /** An Error whose message names OpenClaw's keys (a ConfigError keeps its name). */
 export function inOpenClawTerms(e: unknown): Error {
@@ -45,7 +46,7 @@ export function bridgeServices(opts: ServiceBridgeOptions): OpenClawService {
     id: opts.id,
     async start() {
       opts.scope.capture();
-      fs.mkdirSync(opts.stateDir, { recursive: true, mode: 0o700 });
+      mkdirPrivate(opts.stateDir);
       opts.onStart?.();
       try {
         for (const s of opts.services) {

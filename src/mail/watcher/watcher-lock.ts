@@ -8,6 +8,7 @@ import path from "node:path";
 import { takePidLock } from "../../host-contract/pid-lock";
 import { mailErrors } from "../mail-error";
 import { mailboxKey, mailStateDir, type MailboxIdentity } from "./checkpoint-store";
+import { mkdirPrivate } from "../../host-contract/private-fs";
 
 export interface WatcherLock {
   readonly file: string;
@@ -17,7 +18,7 @@ export interface WatcherLock {
 /** Takes the lock or throws MailError `watcher_locked` naming the owner's pid. */
 export function acquireWatcherLock(stateDir: string, mailbox: MailboxIdentity): WatcherLock {
   const dir = mailStateDir(stateDir);
-  fs.mkdirSync(dir, { recursive: true });
+  mkdirPrivate(dir);
   const file = path.join(dir, `lock-${mailboxKey(mailbox)}`);
   // A second watcher of the mailbox in this process is refused too.
   const got = takePidLock(file, "held");

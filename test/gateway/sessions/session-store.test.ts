@@ -155,6 +155,17 @@ describe("session store: append-only log and recovery", () => {
     expect(b.get("main").pending.map((e) => e.text)).toEqual(["t8", "t9"]);
   });
 
+  (process.platform === "win32" ? it.skip : it)("a session dir, log and snapshot were readable by other users (0755/0644): now 0700/0600", () => {
+    const dir = path.join(tmp(), "sessions");
+    const a = createSessionStore({ dir, newId: ids(), logSlack: 5 });
+    for (let i = 1; i <= 8; i++) a.enqueue("main", `t${i}`);
+    a.consume("main", ["e1", "e2", "e3", "e4", "e5", "e6", "e7"]); // compaction writes the snapshot
+    const mode = (p: string) => fs.statSync(p).mode & 0o777;
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(logOf(dir, "main"))).toBe(0o600);
+    expect(mode(path.join(dir, sessionFileName("main")))).toBe(0o600);
+  });
+
   it("ignores a torn trailing line and appends cleanly after it", () => {
     const dir = tmp();
     const a = createSessionStore({ dir, newId: ids() });

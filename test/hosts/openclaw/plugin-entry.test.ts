@@ -4,7 +4,9 @@
  * through OpenClaw's plain node:http request, the service starting the plugin, and
  * start errors naming OpenClaw's keys.
  */
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import request from "supertest";
 import plugin, { NOT_AVAILABLE_IN_OPENCLAW } from "../../../src/hosts/openclaw/plugin-entry";
 import type { OpenClawHttpRoute, OpenClawPluginApi, OpenClawService } from "../../../src/hosts/openclaw/openclaw-api";
@@ -74,6 +76,40 @@ describe("the OpenClaw entry", () => {
     expect(fake.routes.map((r) => ({ path: r.path, match: r.match, auth: r.auth }))).toEqual([{ path: "/webhooks", match: "prefix", auth: "plugin" }]);
     expect(fake.services.map((s) => s.id)).toEqual(["inbound-webhooks"]);
     expect(fake.clis).toEqual(["inbound-webhooks"]);
+  });
+
+  (process.platform === "win32" ? it.skip : it)("our data dir inside OpenClaw's state dir was created with the umask (0755): now 0700 with a 0600 database, OpenClaw's own dir untouched and unreported", async () => {
+    fs.chmodSync(state.dir, 0o755);
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN });
+    plugin.register(fake.api);
+    const dataDir = path.join(state.dir, "inbound-webhooks");
+    await fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger });
+    try {
+      const mode = (p: string) => fs.statSync(p).mode & 0o777;
+      expect(mode(dataDir)).toBe(0o700);
+      expect(mode(path.join(dataDir, "inbound-webhooks.sqlite"))).toBe(0o600);
+      expect(mode(state.dir)).toBe(0o755);
+      expect(fake.logs.filter((l) => l.includes("open to other users"))).toEqual([]);
+    } finally {
+      await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
+    }
+  });
+
+  (process.platform === "win32" ? it.skip : it)("an existing data dir of ours open to other users (0755) was used silently: one warning with the chmod command, mode left", async () => {
+    const dataDir = path.join(state.dir, "inbound-webhooks");
+    fs.mkdirSync(dataDir);
+    fs.chmodSync(dataDir, 0o755);
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN });
+    plugin.register(fake.api);
+    await fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger });
+    try {
+      expect(fake.logs.filter((l) => l.includes("open to other users"))).toEqual([
+        `warn the plugin data dir ${dataDir} is open to other users (mode 0755): it holds stored payloads; run: chmod 700 ${dataDir}`,
+      ]);
+      expect(fs.statSync(dataDir).mode & 0o777).toBe(0o755);
+    } finally {
+      await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
+    }
   });
 
   it("serves /webhooks/wake through OpenClaw's node:http request once its service started: the event goes to agent:main:main", async () => {
