@@ -3,7 +3,6 @@
  * owner's pid (src/host-contract/pid-lock.ts). A lock whose process is gone (e.g. after
  * `kill -9`, or a reboot that gave its pid to another process) is taken over.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { takePidLock } from "../../host-contract/pid-lock";
 import { mailErrors } from "../mail-error";
