@@ -36,6 +36,12 @@ export interface RunRecord {
    * host that already has it drops the copy).
    */
   summaryPending?: boolean;
+  /**
+   * How many times the run was started (stored with its `running` state, in the same
+   * write). Recovery with `retryInterrupted` stops re-queuing a run interrupted this many
+   * times (MAX_RUN_ATTEMPTS, src/runs/recovery.ts). Absent: never started.
+   */
+  attempts?: number;
 }
 
 /** Public view for `GET {path}/runs/<id>`. */

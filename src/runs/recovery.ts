@@ -7,7 +7,8 @@
  *    writes nothing (the store names and skips rows it cannot read).
  * 2. `carryOutRecovery(plan, deps)`, once the start cannot fail any more: re-posts
  *    pending summaries, records runs found running as interrupted and reports them
- *    (or queues them again with `retryInterrupted`).
+ *    (or queues them again with `retryInterrupted`, unless they were already started
+ *    MAX_RUN_ATTEMPTS times).
  *
  * @example
  *   const plan = readRecoveryPlan(store);            // in the service's start()
@@ -63,30 +64,52 @@ export interface RecoveryResult {
   reposted: number;
 }
 
+/**
+ * How many times in all a run is started with `retryInterrupted`: a run found running
+ * after this many starts (each one cut off by a crash or a shutdown) is not queued again
+ * but recorded interrupted, so a payload that kills the gateway cannot crash-loop it.
+ */
+export const MAX_RUN_ATTEMPTS = 3;
+
+/** The reason recorded for a run not queued again after `attempts` interrupted starts. */
+export function gaveUpReason(attempts: number): string {
+  return `the gateway stopped while this run was in progress ${attempts} times (started ${attempts} times); it was not retried again (hooks.runs.retryInterrupted starts a run at most ${MAX_RUN_ATTEMPTS} times)`;
+}
+
+/** Records a run found running as interrupted (summary pending), then reports it. */
+async function reportInterrupted(run: RunRecord, error: string, deps: RecoveryDeps, result: RecoveryResult): Promise<void> {
+  const { logger, emitter, clock, persist, repost } = deps;
+  const summary = failureSummary(run.action.name, "interrupted", error);
+  // Recorded before it is reported (summary pending), like a finished run.
+  persist(run.id, { status: "interrupted", finishedAt: isoAt(clock), summary, error, summaryPending: true }, "interrupted");
+  const report: Unreported = { ...run, status: "interrupted", error, summary };
+  if (!(await repost(report))) result.unreported.push(report);
+  safeEmit(logger, () =>
+    emitter.emit("run:finished", { runId: run.id, sessionKey: run.action.sessionKey, name: run.action.name, status: "interrupted", delivered: false }),
+  );
+  result.interrupted++;
+}
+
 /** Acts on the plan (not on `plan.queued`: the caller schedules those and `requeued`). */
 export async function carryOutRecovery(plan: RecoveryPlan, deps: RecoveryDeps): Promise<RecoveryResult> {
-  const { config, logger, emitter, clock, persist, repost } = deps;
+  const { config, logger, persist, repost } = deps;
   const result: RecoveryResult = { unreported: [], requeued: [], interrupted: 0, reposted: 0 };
   for (const run of plan.outbox) {
     if (!(await repost(run))) result.unreported.push(run);
     result.reposted++;
   }
   for (const run of plan.running) {
-    if (config.retryInterrupted) {
+    // A run found running was started at least once (a row from before attempts were counted says 0).
+    const attempts = Math.max(run.attempts ?? 0, 1);
+    if (config.retryInterrupted && attempts < MAX_RUN_ATTEMPTS) {
       if (persist(run.id, { status: "queued" }, "queued (retry interrupted)")) result.requeued.push({ ...run, status: "queued" });
-      logger.warn("run was running when the gateway stopped; queued again (hooks.runs.retryInterrupted)", { runId: run.id });
+      logger.warn("run was running when the gateway stopped; queued again (hooks.runs.retryInterrupted)", { runId: run.id, attempts });
       continue;
     }
-    const error = INTERRUPTED_REASON;
-    const summary = failureSummary(run.action.name, "interrupted", error);
-    // Recorded before it is reported (summary pending), like a finished run.
-    persist(run.id, { status: "interrupted", finishedAt: isoAt(clock), summary, error, summaryPending: true }, "interrupted");
-    const report: Unreported = { ...run, status: "interrupted", error, summary };
-    if (!(await repost(report))) result.unreported.push(report);
-    safeEmit(logger, () =>
-      emitter.emit("run:finished", { runId: run.id, sessionKey: run.action.sessionKey, name: run.action.name, status: "interrupted", delivered: false }),
-    );
-    result.interrupted++;
+    if (config.retryInterrupted) {
+      logger.error("run was interrupted at every start; not queued again (hooks.runs.retryInterrupted)", { runId: run.id, attempts, code: "run_gave_up" });
+      await reportInterrupted(run, gaveUpReason(attempts), deps, result);
+    } else await reportInterrupted(run, INTERRUPTED_REASON, deps, result);
   }
   return result;
 }

@@ -137,9 +137,11 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   function launch(run: RunRecord): boolean {
     const key = run.action.sessionKey;
     const startedAt = isoAt(clock);
-    if (!persist(run.id, { status: "running", startedAt }, "running")) return false;
+    // Counted in the write that marks it running: a crash right after it still counts (recovery.ts).
+    const attempts = (run.attempts ?? 0) + 1;
+    if (!persist(run.id, { status: "running", startedAt, attempts }, "running")) return false;
     busyKeys.add(key);
-    const record: RunRecord = { ...run, status: "running", startedAt };
+    const record: RunRecord = { ...run, status: "running", startedAt, attempts };
     const controller = new AbortController();
     const done = executor
       .execute(record, controller.signal, (outcome) => finish(record, outcome))

@@ -19,10 +19,10 @@
  *   ensureLedgerTable(db, file, logger);            // then prepare the ledger's statements
  */
 import type { ModuleLogger } from "../core/logger";
-import { LEDGER_INDEX_DELETE_SCHEMA, MIGRATIONS, SEARCH_BODY_CHARS, SEARCH_INDEX_INSERT, searchIndexDelete } from "./migrations";
+import { LEDGER_INDEX_DELETE_SCHEMA, MIGRATIONS, RUNS_ONLY_VERSIONS, SEARCH_BODY_CHARS, SEARCH_INDEX_INSERT, searchIndexDelete } from "./migrations";
 import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
 
-/** The migration that creates `deliveries`; it and every later one concern only the ledger. */
+/** The migration that creates `deliveries`; it and every later one not in RUNS_ONLY_VERSIONS concern only the ledger. */
 const LEDGER_FIRST_VERSION = 3;
 
 /** The schema whose pending migration 5 reads the search index (migration 4 creates it, 7 builds it again). */
@@ -54,7 +54,7 @@ function tableProblem(db: SqliteDatabase, columns: readonly string[]): string | 
 function recreate(db: SqliteDatabase, version: number): void {
   db.transaction(() => {
     db.exec("DROP TABLE IF EXISTS deliveries; DROP TABLE IF EXISTS deliveries_fts");
-    for (const sql of MIGRATIONS.slice(LEDGER_FIRST_VERSION - 1, version)) db.exec(sql);
+    for (let v = LEDGER_FIRST_VERSION; v <= version; v++) if (!RUNS_ONLY_VERSIONS.has(v)) db.exec(MIGRATIONS[v - 1]!);
   }, "immediate")();
 }
 

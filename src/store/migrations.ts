@@ -140,6 +140,22 @@ export const LEDGER_INDEX_DELETE_SCHEMA = `
   INSERT INTO deliveries_fts (rowid, hook, event, status, body) SELECT seq, hook, event, status, ${INDEXED_BODY} FROM deliveries;
 `;
 
+/**
+ * Migration 8, the starts of each run (`attempts`), written in the same statement that
+ * marks it running, so a crash right after the mark still counts: recovery stops
+ * re-queuing a run interrupted `MAX_RUN_ATTEMPTS` times (src/runs/recovery.ts). A run
+ * already started before the upgrade counts as started once. Like every migration it
+ * runs in the transaction that sets `user_version`: a crash or a full disk in the middle
+ * leaves the database at schema 7, migrated again at the next start.
+ */
+export const RUN_ATTEMPTS_SCHEMA = `
+  ALTER TABLE runs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+  UPDATE runs SET attempts = 1 WHERE started_at IS NOT NULL;
+`;
+
+/** The migrations (versions, from 1) that concern the `runs` and idempotency tables only: the ledger's repairs (ledger-table.ts) skip them. */
+export const RUNS_ONLY_VERSIONS: ReadonlySet<number> = new Set([1, 2, 8]);
+
 export const MIGRATIONS: readonly string[] = [
   // 1: durable runs and idempotency records.
   `
@@ -188,6 +204,8 @@ export const MIGRATIONS: readonly string[] = [
   LEDGER_INDEX_SCHEMA,
   // 7: the search index emptied by FTS5's 'delete' command, not contentless_delete.
   LEDGER_INDEX_DELETE_SCHEMA,
+  // 8: the number of starts of each run (attempts), bounding retryInterrupted.
+  RUN_ATTEMPTS_SCHEMA,
 ];
 
 /** Applies pending migrations; returns the resulting schema version. */

@@ -26,6 +26,7 @@ export interface RunRow {
   error: string | null;
   idempotency_key: string | null;
   summary_pending: number;
+  attempts: number;
 }
 
 const optionalString = (v: unknown) => v === undefined || typeof v === "string";
@@ -84,5 +85,6 @@ export function parseRunRow(row: RunRow): { ok: true; run: RunRecord } | { ok: f
   if (row.error !== null) run.error = row.error;
   if (row.idempotency_key !== null) run.idempotencyKey = row.idempotency_key;
   if (row.summary_pending) run.summaryPending = true;
+  if (row.attempts > 0) run.attempts = row.attempts;
   return { ok: true, run };
 }

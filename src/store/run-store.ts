@@ -52,6 +52,7 @@ const PATCH_COLUMNS: Record<keyof Patch, string> = {
   error: "error",
   idempotencyKey: "idempotency_key",
   summaryPending: "summary_pending",
+  attempts: "attempts",
 };
 
 /** Thrown by `get()` for a row that cannot be read: names the database and the run. */
@@ -88,8 +89,8 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
 
   // Bound by position (cheaper per INSERT than named parameters), in rowOf's order.
   const insertStmt = db.prepare<unknown[]>(
-    `INSERT INTO runs (id, seq, status, action, source, created_at, started_at, finished_at, summary, error, idempotency_key, summary_pending)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO runs (id, seq, status, action, source, created_at, started_at, finished_at, summary, error, idempotency_key, summary_pending, attempts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const getStmt = db.prepare<[string], RunRow>("SELECT * FROM runs WHERE id = ?");
   const countQueuedStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM runs WHERE status = 'queued'");
@@ -129,6 +130,7 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     run.error ?? null,
     run.idempotencyKey ?? null,
     run.summaryPending ? 1 : 0,
+    run.attempts ?? 0,
   ];
 
   return {

@@ -7,6 +7,7 @@ import { openPluginDatabase, type PluginDatabase } from "../../src/store/databas
 import { createSqliteRunStore } from "../../src/store/run-store";
 import { createRunQueue } from "../../src/runs/run-queue";
 import { createRunExecutor } from "../../src/runs/executor";
+import { gaveUpReason, MAX_RUN_ATTEMPTS } from "../../src/runs/recovery";
 import { createPluginEmitter } from "../../src/core/events";
 import type { RunsConfig } from "../../src/config/types";
 import type { RunQueue, RunStatus } from "../../src/core/runs";
@@ -150,6 +151,34 @@ describe("run queue on the durable store", () => {
     await waitStatus(run.id, "succeeded");
     expect(queue.get(run.id)!.summary).toBe("Hook again: second time");
     expect(host.systemEvents.some((e) => e.text.includes("(interrupted)"))).toBe(false);
+  });
+
+  it("regression: with retryInterrupted, a run that crashed the gateway at every start was queued again for ever; after MAX_RUN_ATTEMPTS interrupted starts it is recorded interrupted, reported and logged once, and not started again", async () => {
+    const config = runsConfig({ maxConcurrent: 1, retryInterrupted: true });
+    await boot(config);
+    const run = await enqueue("poison");
+    for (let start = 1; start <= MAX_RUN_ATTEMPTS; start++) {
+      await host.waitFor(() => runner.started.filter((m) => m === "poison").length === start, 5000, `start ${start}`);
+      // Counted in the write that marked it running: the crash comes right after.
+      expect(database.db.prepare("SELECT status, attempts FROM runs WHERE id = ?").get(run.id)).toEqual({ status: "running", attempts: start });
+      await crash();
+      await boot(config);
+    }
+    expect(queue.get(run.id)).toMatchObject({ status: "interrupted", attempts: MAX_RUN_ATTEMPTS, error: gaveUpReason(MAX_RUN_ATTEMPTS) });
+    const summary = `Hook poison (interrupted): the gateway stopped while this run was in progress ${MAX_RUN_ATTEMPTS} times (started ${MAX_RUN_ATTEMPTS} times); it was not retried again (hooks.runs.retryInterrupted starts a run at most ${MAX_RUN_ATTEMPTS} times)`;
+    expect(queue.get(run.id)!.summary).toBe(summary);
+    await host.waitFor(() => queue.get(run.id)!.summaryPending !== true, 5000, "summary posted");
+    expect(host.systemEvents.map((e) => wrappedContent(e.text)).filter((t) => t.startsWith("Hook poison"))).toEqual([summary]);
+    const gaveUp = log.lines.filter((l) => l.message.includes("not queued again"));
+    expect(gaveUp).toHaveLength(1);
+    expect(gaveUp[0]).toMatchObject({ level: "error", meta: expect.objectContaining({ runId: run.id, attempts: MAX_RUN_ATTEMPTS }) });
+    expect(JSON.stringify(gaveUp)).not.toContain("poison"); // no payload, no hook-chosen name
+    // The next runs are not held up, and the poison run is never started again.
+    const next = await enqueue("next");
+    await host.waitFor(() => runner.active.has("next"), 5000, "next turn");
+    runner.release("next");
+    await waitStatus(next.id, "succeeded");
+    expect(runner.started.filter((m) => m === "poison")).toHaveLength(MAX_RUN_ATTEMPTS);
   });
 
   it("stop(grace): a running run that finishes within the grace is recorded; queued runs stay queued and resume after restart", async () => {

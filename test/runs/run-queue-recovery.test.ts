@@ -6,6 +6,7 @@
 import type { RunRecord, RunStore } from "../../src/core/runs";
 import { createMemoryRunStore } from "../helpers/memory-run-store";
 import { INTERRUPTED_REASON, summaryDedupeKey } from "../../src/runs/executor";
+import { gaveUpReason, MAX_RUN_ATTEMPTS } from "../../src/runs/recovery";
 import { agentAction, createHarness, stopAllHarnesses, directSource, runRecord } from "./harness";
 import { wrappedContent } from "../helpers/wrapped";
 
@@ -75,6 +76,23 @@ describe("run queue", () => {
       await h.finished("r-q1");
       expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).not.toContain(`Hook CRM (interrupted): ${INTERRUPTED_REASON}`);
       expect(h.host.turns.map((t) => t.message)).toEqual(["was running", "queued second", "queued third"]);
+    });
+
+    it("regression: with retryInterrupted a run found running was queued again at every start; one started MAX_RUN_ATTEMPTS times is reported interrupted instead, one started fewer times is queued again", async () => {
+      const store = createMemoryRunStore();
+      const running = (id: string, attempts: number | undefined) =>
+        store.insert(runRecord({ id, seq: store.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", attempts, action: agentAction({ name: id, message: `message of ${id}`, sessionKey: `hook:${id}` }) }));
+      running("before-upgrade", undefined); // a row from before starts were counted: started once
+      running("second", MAX_RUN_ATTEMPTS - 1);
+      running("last", MAX_RUN_ATTEMPTS);
+      const h = createHarness({ store, config: { retryInterrupted: true } });
+      await h.queue.start();
+      expect(h.store.get("last")).toMatchObject({ status: "interrupted", attempts: MAX_RUN_ATTEMPTS, error: gaveUpReason(MAX_RUN_ATTEMPTS), summary: `Hook last (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}` });
+      expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([`Hook last (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}`]);
+      expect(h.events[0]).toEqual({ name: "run:finished", event: { runId: "last", sessionKey: "hook:last", name: "last", status: "interrupted", delivered: false } });
+      expect((await h.finished("before-upgrade")).attempts).toBe(1);
+      expect((await h.finished("second")).attempts).toBe(MAX_RUN_ATTEMPTS);
+      expect(h.host.turns.map((t) => t.message).sort()).toEqual(["message of before-upgrade", "message of second"]);
     });
 
     it("keeps runs accepted before start and runs them after recovery", async () => {

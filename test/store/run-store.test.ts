@@ -2,6 +2,8 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { openPluginDatabase, type PluginDatabase } from "../../src/store/database";
 import { createSqliteRunStore } from "../../src/store/run-store";
+import { MIGRATIONS, migrate } from "../../src/store/migrations";
+import { openSqlite } from "../../src/store/sqlite-driver";
 import { agentAction, actionSource, recordingLogger, runRecord, tempDir } from "../helpers/temp-dir";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -205,6 +207,78 @@ describe("createSqliteRunStore: a damaged row", () => {
       database.close();
       log.close();
       tmp.remove();
+    }
+  });
+});
+
+describe("run migration 8 (attempts)", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let log: ReturnType<typeof recordingLogger>;
+  beforeEach(() => {
+    tmp = tempDir("iw-runs-m8-");
+    log = recordingLogger("store");
+  });
+  afterEach(() => {
+    log.close();
+    tmp.remove();
+  });
+
+  /** A schema-7 database (before attempts were counted) holding `n` running runs, one queued and one succeeded. */
+  function schema7(n: number): void {
+    const raw = openSqlite(path.join(tmp.dir, "inbound-webhooks.sqlite"));
+    migrate(raw, MIGRATIONS.slice(0, 7));
+    const insert = raw.prepare<unknown[]>("INSERT INTO runs (id, seq, status, action, source, created_at, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    const row = (id: string, seq: number, status: string, startedAt: string | null) =>
+      insert.run(id, seq, status, JSON.stringify(agentAction({ message: `message ${id} `.repeat(20) })), JSON.stringify(actionSource()), "2030-01-01T00:00:00.000Z", startedAt);
+    raw.transaction(() => {
+      for (let i = 0; i < n; i++) row(`running-${i}`, i + 1, "running", "2030-01-01T00:00:01.000Z");
+      row("queued", n + 1, "queued", null);
+      row("done", n + 2, "succeeded", "2030-01-01T00:00:01.000Z");
+    }, "immediate")();
+    raw.close();
+  }
+
+  it("a schema-7 database keeps its runs; a run already started counts as started once, a queued one as never started", () => {
+    schema7(1);
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    try {
+      expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
+      const store = createSqliteRunStore(database);
+      expect(store.get("running-0")).toMatchObject({ status: "running", attempts: 1 });
+      expect(store.get("queued")).not.toHaveProperty("attempts");
+      expect(store.get("done")).toMatchObject({ status: "succeeded", attempts: 1 });
+    } finally {
+      database.close();
+    }
+  });
+
+  it("a write that fails during the migration (a full disk, an I/O error) leaves the database at schema 7 with its runs, migrated at the next open", () => {
+    schema7(3);
+    const raw = openSqlite(path.join(tmp.dir, "inbound-webhooks.sqlite"));
+    // Migration 8's statements run, then the same transaction fails, as a full disk would make it.
+    expect(() => migrate(raw, [...MIGRATIONS, "INSERT INTO no_such_table VALUES (1)"])).toThrow(/no_such_table/);
+    expect(raw.pragmaValue("user_version")).toBe(7);
+    expect(raw.pragma("table_info(runs)").map((c) => (c as { name: string }).name)).not.toContain("attempts");
+    raw.close();
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    try {
+      expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
+      const store = createSqliteRunStore(database);
+      expect(store.listByStatus(["running"]).map((r) => r.attempts)).toEqual([1, 1, 1]);
+    } finally {
+      database.close();
+    }
+  });
+
+  it("the start of a run is counted in the same write that marks it running", () => {
+    schema7(0);
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    try {
+      const store = createSqliteRunStore(database);
+      store.update("queued", { status: "running", startedAt: "2030-01-01T00:00:02.000Z", attempts: 1 });
+      expect(database.db.prepare("SELECT status, attempts FROM runs WHERE id = 'queued'").get()).toEqual({ status: "running", attempts: 1 });
+    } finally {
+      database.close();
     }
   });
 });
