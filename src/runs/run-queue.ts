@@ -80,16 +80,20 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       logger.warn("run state not recorded: the queue has stopped; the next start recovers the run", { runId: id, transition });
       return false;
     }
+    // A finished run's state not stored yet goes with this change (summary-retry.ts).
+    const owed = retry.unrecorded.get(id);
     try {
-      store.update(id, patch);
+      store.update(id, owed ? { ...owed.patch, ...patch } : patch);
+      retry.unrecorded.delete(id);
       return true;
     } catch (e) {
       logger.error("run state could not be stored", { runId: id, transition, code: "store_failed", error: e instanceof Error ? e.message : String(e) });
+      if (owed) retry.owe(id, patch, owed.transition);
       return false;
     }
   }
 
-  /** Summaries that could not be posted and runs that could not be started: retried every `retryDelayMs`. */
+  /** Final states and summaries that could not be stored, and runs that could not be started: retried every `retryDelayMs`. */
   const retry = createSummaryRetry({ executor, logger, persist, delayMs: retryDelayMs, isStarted: () => phase === "started", afterRetry: () => pump() });
   const { unreported, repost, schedule: scheduleRetry } = retry;
 
@@ -130,7 +134,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     const patch: Parameters<RunStore["update"]>[1] = { status: outcome.status, finishedAt: isoAt(clock), summary: outcome.summary, summaryPending: true };
     const error = outcome.error ?? outcome.deliveryError;
     if (error !== undefined) patch.error = error;
-    persist(run.id, patch, outcome.status);
+    if (!persist(run.id, patch, outcome.status)) retry.owe(run.id, patch, outcome.status);
   }
 
   /** Starts a run; false when its "running" state could not be stored (the run is not started). */

@@ -1,7 +1,10 @@
 /**
- * Retries of the run queue (SPEC §7 storage faults): summaries that could not be
- * posted are kept and posted again, and runs whose start could not be recorded are
- * started again, every `delayMs` while the queue is started, until the storage works.
+ * Retries of the run queue (SPEC §7 storage faults): final states of finished runs that
+ * could not be stored are stored again (else the row stays `running`, and a restart
+ * recovers a finished run as interrupted — or runs it again with `retryInterrupted`),
+ * summaries that could not be posted are kept and posted again, and runs whose start
+ * could not be recorded are started again, every `delayMs` while the queue is started,
+ * until the storage works.
  */
 import type { ModuleLogger } from "../core/logger";
 import type { RunExecutor, RunStore } from "../core/runs";
@@ -20,9 +23,15 @@ export interface SummaryRetryOptions {
   afterRetry(): void;
 }
 
+type RunPatch = Parameters<RunStore["update"]>[1];
+
 export interface SummaryRetry {
   /** Summaries that could not be posted, by run id. */
   readonly unreported: Map<string, Unreported>;
+  /** State changes of finished runs not stored yet, by run id: the queue's next write of the run carries them. */
+  readonly unrecorded: Map<string, { patch: RunPatch; transition: string }>;
+  /** Keeps a state change that could not be stored (merged with what is owed already) and schedules a round. */
+  owe(id: string, patch: RunPatch, transition: string): void;
   /** Schedules a retry round in `delayMs` (once). */
   schedule(): void;
   /** Posts a recorded summary (with the run's dedupe key) and clears its pending flag; false when it could not be posted. */
@@ -34,6 +43,7 @@ export interface SummaryRetry {
 export function createSummaryRetry(opts: SummaryRetryOptions): SummaryRetry {
   const { logger } = opts;
   const unreported = new Map<string, Unreported>();
+  const unrecorded = new Map<string, { patch: RunPatch; transition: string }>();
   let timer: NodeJS.Timeout | undefined;
 
   async function repost(run: Unreported): Promise<boolean> {
@@ -48,11 +58,16 @@ export function createSummaryRetry(opts: SummaryRetryOptions): SummaryRetry {
   }
 
   async function retryUnreported(): Promise<void> {
+    // The final states first: a summary marked posted must not leave its run's row behind it.
+    for (const [id, owed] of [...unrecorded]) {
+      if (!opts.isStarted()) return;
+      opts.persist(id, {}, owed.transition);
+    }
     for (const [id, run] of [...unreported]) {
       if (!opts.isStarted()) return;
       if (await repost(run)) unreported.delete(id);
     }
-    if (unreported.size > 0) schedule();
+    if (unreported.size > 0 || unrecorded.size > 0) schedule();
   }
 
   function schedule(): void {
@@ -66,6 +81,11 @@ export function createSummaryRetry(opts: SummaryRetryOptions): SummaryRetry {
 
   return {
     unreported,
+    unrecorded,
+    owe(id, patch, transition) {
+      unrecorded.set(id, { patch: { ...unrecorded.get(id)?.patch, ...patch }, transition });
+      schedule();
+    },
     schedule,
     repost,
     cancel() {

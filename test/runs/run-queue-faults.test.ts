@@ -54,6 +54,33 @@ describe("run queue: storage faults", () => {
     expect(h.host.turns).toHaveLength(1);
   });
 
+  it("a finished run whose final state could not be stored (disk full) stayed running in the store until a restart, which recovered it as interrupted; it is stored once the store works again", async () => {
+    const memory = createMemoryRunStore();
+    // From the run's final state on, three writes fail: that one, the summary's mark, the first retry.
+    let armed = false;
+    let toFail = 3;
+    const store: RunStore = {
+      ...memory,
+      update(id, patch) {
+        if (patch.status === "succeeded") armed = true;
+        if (armed && toFail > 0) {
+          toFail--;
+          throw fault("SQLITE_FULL");
+        }
+        memory.update(id, patch);
+      },
+    };
+    const h = createHarness({ store, queue: { retryDelayMs: 10 } });
+    await h.queue.start();
+    const res = await h.queue.accept(agentAction({ deliver: false, name: "Deploy" }), directSource());
+    if (!res.ok) throw res.error;
+    await h.host.waitFor(() => h.host.logs.some((l) => l.message === "run state could not be stored" && l.meta?.transition === "succeeded"), 5000, "the failed write");
+    await h.host.waitFor(() => memory.get(res.value.id)?.status === "succeeded", 5000, "the final state to be stored");
+    expect(toFail).toBe(0);
+    expect(memory.get(res.value.id)).toMatchObject({ status: "succeeded", summaryPending: false, summary: "Hook Deploy: echo: Summarise the deploy" });
+    expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual(["Hook Deploy: echo: Summarise the deploy"]);
+  });
+
   it("a summary the host could not store stays pending and is posted once the host works again (regression: it was marked posted and lost)", async () => {
     const h = createHarness({ queue: { retryDelayMs: 10 } });
     const enqueue = h.host.api.runtime.sessions.enqueueSystemEvent;
