@@ -11,6 +11,7 @@ import path from "node:path";
 import { DEFAULTS } from "./gateway-config";
 import { STATE_FILES } from "../paths";
 import { mkdirPrivate } from "../../host-contract/private-fs";
+import { writeFileAtomic } from "../../host-contract/atomic-write";
 
 export interface DemoToken {
   token: string;
@@ -32,14 +33,7 @@ function ensureSecretFile(file: string, randomBytes: (n: number) => Buffer): { t
   const kept = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : "";
   if (kept !== "") return { token: kept, created: false, notes: tightened(file) };
   const token = randomBytes(24).toString("base64url");
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(tmp, `${token}\n`, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomic(file, `${token}\n`, 0o600);
   return { token, created: true, notes: [] };
 }
 

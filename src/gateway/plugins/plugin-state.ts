@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { STATE_FILES } from "../paths";
-import { mkdirPrivate } from "../../host-contract/private-fs";
+import { writeFileAtomic } from "../../host-contract/atomic-write";
 
 export interface PluginState {
   isEnabled(id: string): boolean;
@@ -30,16 +30,8 @@ export function openPluginState(stateDir: string): PluginState {
       const disabled = read();
       if (enabled) disabled.delete(id);
       else disabled.add(id);
-      mkdirPrivate(stateDir);
-      // Replaced whole (temp file + rename): a full disk or a crash mid-write leaves the previous file, never half of one.
-      const tmp = `${file}.${process.pid}.tmp`;
-      try {
-        fs.writeFileSync(tmp, `${JSON.stringify({ disabled: [...disabled].sort() }, null, 2)}\n`);
-        fs.renameSync(tmp, file);
-      } catch (e) {
-        fs.rmSync(tmp, { force: true });
-        throw e;
-      }
+      // Replaced whole (its dir created private when missing): a full disk or a crash mid-write leaves the previous file, never half of one.
+      writeFileAtomic(file, `${JSON.stringify({ disabled: [...disabled].sort() }, null, 2)}\n`, 0o644);
     },
   };
 }

@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import JSON5 from "json5";
-import { writeFileAtomic } from "../atomic-write";
+import { writeFileAtomic } from "../../host-contract/atomic-write";
 import { mailErrors } from "../mail-error";
 
 export interface RawConfigFile {

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { writeFileAtomic } from "../atomic-write";
+import { writeFileAtomic } from "../../host-contract/atomic-write";
 import type { MailBatch } from "./batch";
 
 export interface MailboxIdentity {

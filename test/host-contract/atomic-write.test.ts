@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { writeFileAtomic } from "../../src/mail/atomic-write";
+import { writeFileAtomic } from "../../src/host-contract/atomic-write";
 import { fullDiskAfter } from "../gateway/storage/full-disk";
 
 describe("writeFileAtomic", () => {

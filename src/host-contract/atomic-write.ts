@@ -1,12 +1,13 @@
 /**
- * Atomic file replacement: write a temp file beside the target, fsync it, rename it
- * over the target, fsync the directory. A crash leaves either the old or the new file; a
+ * Atomic file replacement (the demo token files, plugins.json, the mail config and
+ * checkpoints): write a temp file beside the target, fsync it, rename it over the
+ * target, fsync the directory. A crash leaves either the old or the new file; a
  * failed write (a full disk) leaves the old one and removes its temp file.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { mkdirPrivate } from "../host-contract/private-fs";
+import { mkdirPrivate } from "./private-fs";
 
 /** Writes `data` to `file` atomically with the given mode (default 0600). */
 export function writeFileAtomic(file: string, data: string, mode = 0o600): void {
