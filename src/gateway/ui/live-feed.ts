@@ -54,6 +54,8 @@ export interface LiveFeedStats {
   skippedEvents: number;
   /** Streams closed because their client took nothing over two keep-alive periods. */
   dropped: number;
+  /** Bytes written to open streams that their clients have not taken yet (at most about MAX_QUEUED_BYTES a stream). */
+  queuedBytes: number;
 }
 
 export interface LiveFeed {
@@ -72,6 +74,8 @@ interface FeedWriter {
   tick(): boolean;
   /** True while events are being skipped. */
   skipping(): boolean;
+  /** Bytes waiting in this client's queue. */
+  queued(): number;
 }
 
 function feedWriter(res: Response, counts: { skippedEvents: number }): FeedWriter {
@@ -115,6 +119,7 @@ function feedWriter(res: Response, counts: { skippedEvents: number }): FeedWrite
       return stalledTicks >= 2;
     },
     skipping: () => missed > 0,
+    queued: () => res.writableLength,
   };
 }
 
@@ -175,6 +180,10 @@ export function createLiveFeed(opts: { keepAliveMs?: number } = {}): LiveFeed {
       for (const end of [...streams.keys()]) end();
     },
     open: () => streams.size,
-    stats: () => ({ open: streams.size, skipping: [...streams.values()].filter((w) => w.skipping()).length, ...counts }),
+    stats: () => {
+      const writers = [...streams.values()];
+      const queuedBytes = writers.reduce((sum, w) => sum + w.queued(), 0);
+      return { open: streams.size, skipping: writers.filter((w) => w.skipping()).length, ...counts, queuedBytes };
+    },
   };
 }
