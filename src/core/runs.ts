@@ -38,8 +38,9 @@ export interface RunRecord {
   summaryPending?: boolean;
   /**
    * How many times the run was started (stored with its `running` state, in the same
-   * write). Recovery with `retryInterrupted` stops re-queuing a run interrupted this many
-   * times (MAX_RUN_ATTEMPTS, src/runs/recovery.ts). Absent: never started.
+   * write), less the starts cut off while other runs were running too (taken back by
+   * recovery). Recovery with `retryInterrupted` stops re-queuing a run interrupted this many
+   * times while running alone (MAX_RUN_ATTEMPTS, src/runs/recovery.ts). Absent: never started.
    */
   attempts?: number;
 }

@@ -7,8 +7,15 @@
  *    writes nothing (the store names and skips rows it cannot read).
  * 2. `carryOutRecovery(plan, deps)`, once the start cannot fail any more: re-posts
  *    pending summaries, records runs found running as interrupted and reports them
- *    (or queues them again with `retryInterrupted`, unless they were already started
- *    MAX_RUN_ATTEMPTS times).
+ *    (or queues them again with `retryInterrupted`, unless they were already cut off
+ *    MAX_RUN_ATTEMPTS times while running alone).
+ *
+ * Which run a crash is counted against: a run found running alone was the only thing in
+ * progress, so the crash counts against it. Runs found running together cannot be told
+ * apart (any one of them may have killed the gateway), so that start counts against none
+ * of them; each is queued again, and a run queued again runs alone (run-order.ts), so its
+ * next crash is its own. A poison run is then given up after MAX_RUN_ATTEMPTS crashes of
+ * its own and the runs that ran beside it finish.
  *
  * @example
  *   const plan = readRecoveryPlan(store);            // in the service's start()
@@ -65,15 +72,16 @@ export interface RecoveryResult {
 }
 
 /**
- * How many times in all a run is started with `retryInterrupted`: a run found running
- * after this many starts (each one cut off by a crash or a shutdown) is not queued again
- * but recorded interrupted, so a payload that kills the gateway cannot crash-loop it.
+ * How many counted starts a run gets with `retryInterrupted`: a run found running alone
+ * after this many (each one cut off by a crash or a shutdown) is not queued again but
+ * recorded interrupted, so a payload that kills the gateway cannot crash-loop it. A start
+ * cut off while other runs were running too is not counted (see above).
  */
 export const MAX_RUN_ATTEMPTS = 3;
 
-/** The reason recorded for a run not queued again after `attempts` interrupted starts. */
+/** The reason recorded for a run not queued again after `attempts` counted interrupted starts. */
 export function gaveUpReason(attempts: number): string {
-  return `the gateway stopped while this run was in progress ${attempts} times (started ${attempts} times); it was not retried again (hooks.runs.retryInterrupted starts a run at most ${MAX_RUN_ATTEMPTS} times)`;
+  return `the gateway stopped ${attempts} times while this run was running alone; it was not retried again (hooks.runs.retryInterrupted gives up on a run interrupted ${MAX_RUN_ATTEMPTS} times while running alone)`;
 }
 
 /** Records a run found running as interrupted (summary pending), then reports it. */
@@ -98,12 +106,15 @@ export async function carryOutRecovery(plan: RecoveryPlan, deps: RecoveryDeps): 
     if (!(await repost(run))) result.unreported.push(run);
     result.reposted++;
   }
+  // Found running beside other runs: this start is not counted against it (taken back in the write that queues it again).
+  const uncounted = plan.running.length > 1 ? 1 : 0;
   for (const run of plan.running) {
     // A run found running was started at least once (a row from before attempts were counted says 0).
-    const attempts = Math.max(run.attempts ?? 0, 1);
+    const attempts = Math.max(run.attempts ?? 0, 1) - uncounted;
     if (config.retryInterrupted && attempts < MAX_RUN_ATTEMPTS) {
-      if (persist(run.id, { status: "queued" }, "queued (retry interrupted)")) result.requeued.push({ ...run, status: "queued" });
-      logger.warn("run was running when the gateway stopped; queued again (hooks.runs.retryInterrupted)", { runId: run.id, attempts });
+      const patch = uncounted ? { status: "queued" as const, attempts } : { status: "queued" as const };
+      if (persist(run.id, patch, "queued (retry interrupted)")) result.requeued.push({ ...run, ...patch });
+      logger.warn("run was running when the gateway stopped; queued again, to run alone (hooks.runs.retryInterrupted)", { runId: run.id, attempts, besideOthers: uncounted === 1 });
       continue;
     }
     if (config.retryInterrupted) {

@@ -24,6 +24,7 @@ import { createSummaryRetry } from "./summary-retry";
 import { failureSummary } from "./summary";
 import { safeEmit } from "./safe-emit";
 import { waitAtMost } from "./wait-at-most";
+import { insertBySeq, nextToStart, runsAlone } from "./run-order";
 
 export interface RunQueueOptions {
   store: RunStore;
@@ -64,7 +65,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   const queuedIds = new Set<string>();
   /** Session keys with a run in progress. */
   const busyKeys = new Set<string>();
-  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const running = new Map<string, { controller: AbortController; done: Promise<void>; alone: boolean }>();
   let phase: Phase = "idle";
   /** Once true the store is never written again (it may be closed right after stop()). */
   let closed = false;
@@ -99,9 +100,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
 
   function addQueued(run: RunRecord): void {
     if (queuedIds.has(run.id) || running.has(run.id)) return;
-    let i = queued.length;
-    while (i > 0 && queued[i - 1].seq > run.seq) i--;
-    queued.splice(i, 0, run);
+    insertBySeq(queued, run);
     queuedIds.add(run.id);
   }
 
@@ -116,8 +115,9 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   }
 
   function pump(): void {
-    while (phase === "started" && running.size < config.maxConcurrent) {
-      const index = queued.findIndex((r) => !busyKeys.has(r.action.sessionKey));
+    while (phase === "started") {
+      // The oldest run of a free session key; a run interrupted before runs alone (run-order.ts).
+      const index = nextToStart(queued, busyKeys, running, config.maxConcurrent);
       if (index < 0) return;
       const [run] = queued.splice(index, 1);
       queuedIds.delete(run.id);
@@ -176,7 +176,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
         busyKeys.delete(key);
         pump();
       });
-    running.set(run.id, { controller, done });
+    running.set(run.id, { controller, done, alone: runsAlone(run) });
     return true;
   }
 

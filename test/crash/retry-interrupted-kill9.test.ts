@@ -3,7 +3,8 @@
  * running whenever the gateway dies (a payload that kills the runner or the host) is
  * queued again after each `kill -9` only until it was started MAX_RUN_ATTEMPTS times;
  * the next start records it interrupted, reports it once and does not start it again.
- * Requires the built dist.
+ * With several runs running at a crash, none is counted and each is started again
+ * alone, so a run that ran beside the poison run finishes. Requires the built dist.
  */
 import fs from "node:fs";
 import { makeGatewayDir, startGateway, type GatewayProcess } from "../helpers/gateway-process";
@@ -58,6 +59,56 @@ describe("retryInterrupted after kill -9 (real gateway)", () => {
     expect(logs).toHaveLength(1);
     expect(logs[0]).toContain(runId);
     expect(logs[0]).not.toContain("poison payload");
+    expect(await gw!.stop("SIGTERM")).toBe(0);
+  });
+});
+
+describe("retryInterrupted with runs in parallel, after kill -9 (real gateway)", () => {
+  let dir: string;
+  let gw: GatewayProcess | undefined;
+  // Each turn takes 6 s: the test kills the gateway whenever the poison run is running, the other run finishes.
+  const config = { ...CONFIG, hooks: { ...CONFIG.hooks, runs: { maxConcurrent: 2, retryInterrupted: true } }, agents: { ...CONFIG.agents, runner: { kind: "echo", delayMs: 6_000 } } };
+  const start = async () => (gw = await startGateway({ dir, config, startTimeoutMs: 60_000 }));
+
+  beforeAll(() => {
+    dir = makeGatewayDir("gw-retry-beside-");
+  });
+  afterAll(async () => {
+    await gw?.kill9();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("regression: a run that was running beside a poison run is not given up (with maxConcurrent 2 both were counted at every kill -9 and both were recorded interrupted); the poison run is, after MAX_RUN_ATTEMPTS kills while it ran alone", async () => {
+    await start();
+    const post = async (name: string) => {
+      const accepted = await postJson(gw!, "agent", { message: `${name} payload`, name, sessionKey: `hook:${name}`, deliver: false, wakeMode: "next-heartbeat" });
+      expect(accepted.status).toBe(202);
+      return accepted.body!.runId as string;
+    };
+    const poison = await post("Poison");
+    const innocent = await post("Innocent");
+    const rows = () => queryPluginDb<{ id: string; status: string; attempts: number }>(gw!.stateDir, "SELECT id, status, attempts FROM runs WHERE id IN (?, ?) ORDER BY seq", poison, innocent);
+    const status = (id: string) => rows().find((r) => r.id === id)?.status;
+    await until(() => rows().every((r) => r.status === "running"), "both runs running", { timeoutMs: 30_000 });
+
+    // The poison run kills the gateway whenever it runs.
+    let kills = 0;
+    while (status(poison) !== "interrupted" && kills <= 2 * MAX_RUN_ATTEMPTS) {
+      await gw!.kill9();
+      kills++;
+      await start();
+      await until(() => status(poison) === "running" || status(poison) === "interrupted", `the poison run after kill ${kills}`, { timeoutMs: 30_000 });
+      if (status(poison) === "running") expect(status(innocent)).toBe("queued"); // it runs alone
+    }
+
+    expect(kills).toBe(1 + MAX_RUN_ATTEMPTS); // one with both running (counted against neither), then each start of the poison run alone
+    await until(() => status(innocent) === "succeeded", "the innocent run succeeded", { timeoutMs: 30_000 });
+    expect((await getRun(gw!, innocent)).body!.run).toMatchObject({ id: innocent, status: "succeeded", name: "Innocent" });
+    expect((await getRun(gw!, poison)).body!.run).toMatchObject({ id: poison, status: "interrupted", summary: `Hook Poison (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}` });
+    expect(rows()).toEqual([
+      { id: poison, status: "interrupted", attempts: MAX_RUN_ATTEMPTS },
+      { id: innocent, status: "succeeded", attempts: 1 },
+    ]);
     expect(await gw!.stop("SIGTERM")).toBe(0);
   });
 });

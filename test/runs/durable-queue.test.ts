@@ -165,7 +165,7 @@ describe("run queue on the durable store", () => {
       await boot(config);
     }
     expect(queue.get(run.id)).toMatchObject({ status: "interrupted", attempts: MAX_RUN_ATTEMPTS, error: gaveUpReason(MAX_RUN_ATTEMPTS) });
-    const summary = `Hook poison (interrupted): the gateway stopped while this run was in progress ${MAX_RUN_ATTEMPTS} times (started ${MAX_RUN_ATTEMPTS} times); it was not retried again (hooks.runs.retryInterrupted starts a run at most ${MAX_RUN_ATTEMPTS} times)`;
+    const summary = `Hook poison (interrupted): the gateway stopped ${MAX_RUN_ATTEMPTS} times while this run was running alone; it was not retried again (hooks.runs.retryInterrupted gives up on a run interrupted ${MAX_RUN_ATTEMPTS} times while running alone)`;
     expect(queue.get(run.id)!.summary).toBe(summary);
     await host.waitFor(() => queue.get(run.id)!.summaryPending !== true, 5000, "summary posted");
     expect(host.systemEvents.map((e) => wrappedContent(e.text)).filter((t) => t.startsWith("Hook poison"))).toEqual([summary]);
@@ -179,6 +179,35 @@ describe("run queue on the durable store", () => {
     runner.release("next");
     await waitStatus(next.id, "succeeded");
     expect(runner.started.filter((m) => m === "poison")).toHaveLength(MAX_RUN_ATTEMPTS);
+  });
+
+  it("regression: a run that was running beside a poison run is not given up; with maxConcurrent 2 both were counted at every crash and given up together after MAX_RUN_ATTEMPTS crashes", async () => {
+    const config = runsConfig({ maxConcurrent: 2, retryInterrupted: true });
+    await boot(config);
+    const poison = await enqueue("poison");
+    const innocent = await enqueue("innocent");
+    const row = (id: string) => database.db.prepare("SELECT status, attempts FROM runs WHERE id = ?").get(id) as { status: string; attempts: number };
+    await host.waitFor(() => runner.active.has("poison") && runner.active.has("innocent"), 5000, "both running");
+    // The poison run kills the gateway whenever it runs; the other turns would finish.
+    let crashes = 0;
+    while (crashes < 2 * MAX_RUN_ATTEMPTS && row(poison.id).status !== "interrupted") {
+      await crash();
+      crashes++;
+      await boot(config);
+      await host.waitFor(() => runner.active.has("poison") || row(poison.id).status === "interrupted", 5000, `start after crash ${crashes}`);
+      // Started again, it runs alone: nothing beside it, whatever maxConcurrent allows.
+      if (runner.active.has("poison")) expect([...runner.active.keys()]).toEqual(["poison"]);
+    }
+    await host.waitFor(() => runner.active.has("innocent"), 5000, "the innocent run started again");
+    runner.release("innocent", { status: "ok", reply: "finished" });
+    await waitStatus(innocent.id, "succeeded");
+    expect(queue.get(innocent.id)!.summary).toBe("Hook innocent: finished");
+    expect(queue.get(poison.id)).toMatchObject({ status: "interrupted", error: gaveUpReason(MAX_RUN_ATTEMPTS) });
+    // One crash with both running (counted against neither), then MAX_RUN_ATTEMPTS with the poison run alone.
+    expect(crashes).toBe(1 + MAX_RUN_ATTEMPTS);
+    expect(row(poison.id)).toEqual({ status: "interrupted", attempts: MAX_RUN_ATTEMPTS });
+    expect(runner.started.filter((m) => m === "poison")).toHaveLength(1 + MAX_RUN_ATTEMPTS);
+    expect(runner.started.filter((m) => m === "innocent")).toHaveLength(2);
   });
 
   it("stop(grace): a running run that finishes within the grace is recorded; queued runs stay queued and resume after restart", async () => {

@@ -79,20 +79,51 @@ describe("run queue", () => {
     });
 
     it("regression: with retryInterrupted a run found running was queued again at every start; one started MAX_RUN_ATTEMPTS times is reported interrupted instead, one started fewer times is queued again", async () => {
-      const store = createMemoryRunStore();
-      const running = (id: string, attempts: number | undefined) =>
+      // Each found running alone (one found beside others is not counted: next test).
+      const alone = (id: string, attempts: number | undefined) => {
+        const store = createMemoryRunStore();
         store.insert(runRecord({ id, seq: store.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", attempts, action: agentAction({ name: id, message: `message of ${id}`, sessionKey: `hook:${id}` }) }));
-      running("before-upgrade", undefined); // a row from before starts were counted: started once
-      running("second", MAX_RUN_ATTEMPTS - 1);
-      running("last", MAX_RUN_ATTEMPTS);
-      const h = createHarness({ store, config: { retryInterrupted: true } });
+        return createHarness({ store, config: { retryInterrupted: true } });
+      };
+      const last = alone("last", MAX_RUN_ATTEMPTS);
+      await last.queue.start();
+      expect(last.store.get("last")).toMatchObject({ status: "interrupted", attempts: MAX_RUN_ATTEMPTS, error: gaveUpReason(MAX_RUN_ATTEMPTS), summary: `Hook last (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}` });
+      expect(last.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([`Hook last (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}`]);
+      expect(last.events[0]).toEqual({ name: "run:finished", event: { runId: "last", sessionKey: "hook:last", name: "last", status: "interrupted", delivered: false } });
+      expect(last.host.turns).toEqual([]);
+      for (const [id, attempts, after] of [["before-upgrade", undefined, 1], ["second", MAX_RUN_ATTEMPTS - 1, MAX_RUN_ATTEMPTS]] as const) {
+        // A row from before starts were counted was started once.
+        const h = alone(id, attempts);
+        await h.queue.start();
+        expect((await h.finished(id)).attempts).toBe(after);
+        expect(h.host.turns.map((t) => t.message)).toEqual([`message of ${id}`]);
+      }
+    });
+
+    it("regression: runs found running together were each counted, so runs beside a poison run were given up with it; none is counted, and each is queued again to run alone, nothing beside it and nothing overtaking it", async () => {
+      const store = createMemoryRunStore();
+      for (const id of ["a", "b"]) store.insert(runRecord({ id, seq: store.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", attempts: MAX_RUN_ATTEMPTS, action: agentAction({ name: id, message: `message of ${id}`, sessionKey: `hook:${id}` }) }));
+      store.insert(runRecord({ id: "c", seq: store.nextSeq(), action: agentAction({ name: "c", message: "message of c", sessionKey: "hook:c" }) }));
+      store.insert(runRecord({ id: "d", seq: store.nextSeq(), action: agentAction({ name: "d", message: "message of d", sessionKey: "hook:d" }) }));
+      const h = createHarness({ store, config: { retryInterrupted: true, maxConcurrent: 4 } });
+      let active = 0;
+      let maxActive = 0;
+      const log: string[] = [];
+      h.emitter.on("run:started", ({ runId }) => {
+        maxActive = Math.max(maxActive, ++active);
+        log.push(`${runId}:${active}`);
+      });
+      h.emitter.on("run:finished", () => active--);
       await h.queue.start();
-      expect(h.store.get("last")).toMatchObject({ status: "interrupted", attempts: MAX_RUN_ATTEMPTS, error: gaveUpReason(MAX_RUN_ATTEMPTS), summary: `Hook last (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}` });
-      expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([`Hook last (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}`]);
-      expect(h.events[0]).toEqual({ name: "run:finished", event: { runId: "last", sessionKey: "hook:last", name: "last", status: "interrupted", delivered: false } });
-      expect((await h.finished("before-upgrade")).attempts).toBe(1);
-      expect((await h.finished("second")).attempts).toBe(MAX_RUN_ATTEMPTS);
-      expect(h.host.turns.map((t) => t.message).sort()).toEqual(["message of before-upgrade", "message of second"]);
+      // The crash is taken back from each (a starts at once, alone; b waits for it).
+      expect(store.get("a")).toMatchObject({ status: "running", attempts: MAX_RUN_ATTEMPTS });
+      expect(store.get("b")).toMatchObject({ status: "queued", attempts: MAX_RUN_ATTEMPTS - 1 });
+      for (const id of ["a", "b", "c", "d"]) expect((await h.finished(id)).status).toBe("succeeded");
+      expect(h.host.systemEvents.map((e) => wrappedContent(e.text)).filter((t) => t.includes("(interrupted)"))).toEqual([]);
+      // a and b alone, in seq order; then c and d together.
+      expect(log.slice(0, 2)).toEqual(["a:1", "b:1"]);
+      expect(h.host.turns.map((t) => t.message)).toEqual(["message of a", "message of b", "message of c", "message of d"]);
+      expect(store.get("a")!.attempts).toBe(MAX_RUN_ATTEMPTS);
     });
 
     it("keeps runs accepted before start and runs them after recovery", async () => {
