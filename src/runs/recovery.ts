@@ -113,7 +113,9 @@ export async function carryOutRecovery(plan: RecoveryPlan, deps: RecoveryDeps): 
     const attempts = Math.max(run.attempts ?? 0, 1) - uncounted;
     if (config.retryInterrupted && attempts < MAX_RUN_ATTEMPTS) {
       const patch = uncounted ? { status: "queued" as const, attempts } : { status: "queued" as const };
-      if (persist(run.id, patch, "queued (retry interrupted)")) result.requeued.push({ ...run, ...patch });
+      // Queued again even when that state cannot be stored (disk full): its start is stored over it, and retried until it is.
+      persist(run.id, patch, "queued (retry interrupted)");
+      result.requeued.push({ ...run, ...patch });
       logger.warn("run was running when the gateway stopped; queued again, to run alone (hooks.runs.retryInterrupted)", { runId: run.id, attempts, besideOthers: uncounted === 1 });
       continue;
     }

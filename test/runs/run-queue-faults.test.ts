@@ -10,6 +10,9 @@ import type { RunStore } from "../../src/core/runs";
 import { createMemoryRunStore } from "../helpers/memory-run-store";
 import { INTERRUPTED_REASON } from "../../src/runs/executor";
 import { agentAction, createHarness, directSource, runRecord, stopAllHarnesses } from "./harness";
+import { openPluginDatabase } from "../../src/store/database";
+import { createSqliteRunStore } from "../../src/store/run-store";
+import { recordingLogger, tempDir } from "../helpers/temp-dir";
 
 afterEach(stopAllHarnesses);
 
@@ -96,6 +99,44 @@ describe("run queue: storage faults", () => {
     expect(h.host.logs.some((l) => l.message === "run summary could not be posted to the main session" && l.meta?.runId === res.value.id)).toBe(true);
     await h.host.waitFor(() => h.store.get(res.value.id)?.summaryPending === false, 5000, "the summary to be posted");
     expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual(["Hook Deploy: echo: Summarise the deploy"]);
+  });
+});
+
+describe("run queue: storage faults during recovery (durable store)", () => {
+  const cleanups: Array<() => void> = [];
+  afterEach(async () => {
+    await stopAllHarnesses();
+    for (const c of cleanups.splice(0)) c();
+  });
+
+  /** A plugin database holding one run left running by a crash; `failing(patch)` makes an update fail like a full disk. */
+  function crashedStore(failing: (patch: Parameters<RunStore["update"]>[1]) => boolean): { store: RunStore; durable: RunStore } {
+    const tmp = tempDir();
+    const log = recordingLogger("runs");
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    cleanups.push(() => (database.close(), log.close(), tmp.remove()));
+    const durable = createSqliteRunStore(database);
+    durable.insert(runRecord({ id: "r-running", seq: durable.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", attempts: 1, action: agentAction({ name: "CRM", message: "was running", sessionKey: "hook:a", deliver: false }) }));
+    const store: RunStore = {
+      ...durable,
+      update(id, patch) {
+        if (failing(patch)) throw fault("SQLITE_FULL");
+        durable.update(id, patch);
+      },
+    };
+    return { store, durable };
+  }
+
+  it("a run found running whose queued state (retryInterrupted) could not be stored (disk full) was neither run again nor reported until the next restart; it runs", async () => {
+    let failures = 1;
+    const { store, durable } = crashedStore((patch) => patch.status === "queued" && failures-- > 0);
+    const h = createHarness({ store, config: { retryInterrupted: true }, queue: { retryDelayMs: 10 } });
+    await h.queue.start();
+    expect(failures).toBe(0);
+    expect((await h.finished("r-running")).status).toBe("succeeded");
+    expect(h.host.turns.map((t) => t.message)).toEqual(["was running"]);
+    await h.host.waitFor(() => durable.get("r-running")?.summaryPending === undefined, 5000, "the summary marked posted");
+    expect(durable.get("r-running")).toMatchObject({ status: "succeeded", attempts: 2 });
   });
 });
 
