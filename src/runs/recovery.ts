@@ -58,6 +58,8 @@ export interface RecoveryDeps {
   clock: Clock;
   /** Applies a state change; false (logged) when it could not be stored. */
   persist(id: string, patch: Parameters<RunStore["update"]>[1], transition: string): boolean;
+  /** Keeps a state change that could not be stored, to store it again until the store works (summary-retry.ts). */
+  owe(id: string, patch: Parameters<RunStore["update"]>[1], transition: string): void;
   /** Posts a recorded summary and clears its pending flag; false when it could not be posted. */
   repost(run: Unreported): Promise<boolean>;
 }
@@ -88,8 +90,9 @@ export function gaveUpReason(attempts: number): string {
 async function reportInterrupted(run: RunRecord, error: string, deps: RecoveryDeps, result: RecoveryResult): Promise<void> {
   const { logger, emitter, clock, persist, repost } = deps;
   const summary = failureSummary(run.action.name, "interrupted", error);
-  // Recorded before it is reported (summary pending), like a finished run.
-  persist(run.id, { status: "interrupted", finishedAt: isoAt(clock), summary, error, summaryPending: true }, "interrupted");
+  // Recorded before it is reported (summary pending), like a finished run; kept and stored again while the store fails.
+  const patch = { status: "interrupted" as const, finishedAt: isoAt(clock), summary, error, summaryPending: true };
+  if (!persist(run.id, patch, "interrupted")) deps.owe(run.id, patch, "interrupted");
   const report: Unreported = { ...run, status: "interrupted", error, summary };
   if (!(await repost(report))) result.unreported.push(report);
   safeEmit(logger, () =>

@@ -138,6 +138,19 @@ describe("run queue: storage faults during recovery (durable store)", () => {
     await h.host.waitFor(() => durable.get("r-running")?.summaryPending === undefined, 5000, "the summary marked posted");
     expect(durable.get("r-running")).toMatchObject({ status: "succeeded", attempts: 2 });
   });
+
+  it("a run found running whose interrupted state could not be stored (disk full) was reported but stayed running in the store (and GET /runs) until a restart, which reported it again; the state is stored once the store works", async () => {
+    let failures = 2; // the interrupted state, then the summary's mark
+    const { store, durable } = crashedStore(() => failures-- > 0);
+    const h = createHarness({ store, queue: { retryDelayMs: 10 } });
+    await h.queue.start();
+    expect(failures).toBeLessThanOrEqual(0);
+    await h.host.waitFor(() => durable.get("r-running")?.status === "interrupted", 5000, "the interrupted state to be stored");
+    await h.host.waitFor(() => durable.get("r-running")?.summaryPending === undefined, 5000, "the summary marked posted");
+    expect(durable.get("r-running")).toMatchObject({ status: "interrupted", error: INTERRUPTED_REASON, summary: `Hook CRM (interrupted): ${INTERRUPTED_REASON}` });
+    expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([`Hook CRM (interrupted): ${INTERRUPTED_REASON}`]);
+    expect(h.host.turns).toEqual([]);
+  });
 });
 
 describe("run queue: open() before a start that may still fail", () => {
