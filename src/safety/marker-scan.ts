@@ -1,7 +1,7 @@
 /**
  * Finds marker look-alikes in folded text (see fold.ts) in one left-to-right
- * pass, without regular expressions: every occurrence of the anchor word
- * `EXTERNAL` — separators between its letters allowed — is found with `indexOf`
+ * pass, without regular expressions: every occurrence of the anchor words
+ * `EXTERNAL` and `UNTRUSTED` — separators between their letters allowed — is found with `indexOf`
  * in a copy of the text without separators, then extended to the left (separators,
  * `END`, separators, opening brackets) and to the right (separators,
  * `UNTRUSTED`, `CONTENT`, an `id=` attribute, closing brackets) by simple
@@ -18,12 +18,18 @@
  *     optionally preceded by `END` and by opening brackets, and followed by an
  *     id attribute and closing brackets;
  *  2. a partial marker: two or more opening brackets (separators allowed between them) followed by
- *     `[END_]EXTERNAL`, optionally `_WORD` or `-WORD` parts, an id attribute and
- *     closing brackets.
+ *     `[END_]EXTERNAL` or `[END_]UNTRUSTED`, optionally `_WORD` or `-WORD` parts, an id attribute and
+ *     closing brackets;
+ *  3. a marker missing one word, `EXTERNAL CONTENT` or `UNTRUSTED CONTENT`, when it is framed like
+ *     one: after an opening bracket or the word `END`, or followed by an id attribute or closing
+ *     brackets (`<<<END_UNTRUSTED_CONTENT>>>`, `</untrusted_content>`). Unframed prose
+ *     ("untrusted content") is kept.
  */
 import { foldCodePoint, UTF16 } from "./fold";
 
 const ANCHOR = "EXTERNAL";
+/** The words a look-alike is found by: `EXTERNAL`, and `UNTRUSTED` for markers that leave `EXTERNAL` out. */
+const ANCHORS = [ANCHOR, "UNTRUSTED"];
 const SPACE = 1;
 const SEP = 2;
 const OPEN = 4;
@@ -126,9 +132,15 @@ function tailEnd(t: string, k: number): number {
   return end > c ? end : k;
 }
 
-/** The look-alike around the anchor spelled from `a` to `aEnd`, as [start, end), or null. Nothing before `floor` is taken. */
-function lookAlikeAt(t: string, a: number, aEnd: number, floor: number): [number, number] | null {
-  // Left: [opening brackets, separators] [END, separators] EXTERNAL
+/** How a candidate starts: where, how many opening brackets precede it, and whether `END` (at the start of a word) does. */
+interface Head {
+  start: number;
+  opens: number;
+  framed: boolean;
+}
+
+/** Left of an anchor spelled from `a`: [opening brackets, separators] [END, separators]. Nothing before `floor` is taken. */
+function headAt(t: string, a: number, floor: number): Head {
   let q = a;
   while (q > floor && is(t, q - 1, SEP)) q--;
   const end = wordStart(t, q, "END", floor);
@@ -144,23 +156,59 @@ function lookAlikeAt(t: string, a: number, aEnd: number, floor: number): [number
       s = i - 1;
     }
   }
+  // `END` frames a marker as a word of its own (`END_UNTRUSTED_CONTENT`), not as the tail of one (`weekend`).
+  const endWord = end >= 0 && (end === floor || end === 0 || !isLetter(t, end - 1));
+  return { start: opens > 0 ? s : p, opens, framed: opens > 0 || endWord };
+}
 
-  // 1. EXTERNAL [separators] UNTRUSTED [[separators] CONTENT]
-  const untrusted = wordEnd(t, skip(t, aEnd, SEP), "UNTRUSTED");
-  if (untrusted >= 0) {
-    const content = wordEnd(t, skip(t, untrusted, SEP), "CONTENT");
-    return [opens > 0 ? s : p, tailEnd(t, content >= 0 ? content : untrusted)];
+/** End of `(_WORD | -WORD)*` from `k`: the rest of a partial marker. */
+function wordPartsEnd(t: string, k: number): number {
+  while ((t[k] === "_" || t[k] === "-") && isLetter(t, k + 1)) {
+    k += 2;
+    while (isLetter(t, k)) k++;
   }
-  // 2. two or more opening brackets, EXTERNAL, then (_WORD | -WORD)*
-  if (opens >= 2) {
-    let k = aEnd;
-    while ((t[k] === "_" || t[k] === "-") && isLetter(t, k + 1)) {
-      k += 2;
-      while (isLetter(t, k)) k++;
+  return k;
+}
+
+/**
+ * The look-alike around the anchor spelled from `a` to `aEnd`, as [start, end), or null.
+ * `anchor` is `EXTERNAL`, or `UNTRUSTED` not preceded by `EXTERNAL`. Nothing before `floor` is taken.
+ */
+function lookAlikeAt(t: string, anchor: string, a: number, aEnd: number, floor: number): [number, number] | null {
+  const head = headAt(t, a, floor);
+  if (anchor === ANCHOR) {
+    // 1. EXTERNAL [separators] UNTRUSTED [[separators] CONTENT]
+    const untrusted = wordEnd(t, skip(t, aEnd, SEP), "UNTRUSTED");
+    if (untrusted >= 0) {
+      const content = wordEnd(t, skip(t, untrusted, SEP), "CONTENT");
+      return [head.start, tailEnd(t, content >= 0 ? content : untrusted)];
     }
-    return [s, tailEnd(t, k)];
   }
-  return null;
+  // 2. two or more opening brackets, [END_]EXTERNAL or [END_]UNTRUSTED, then (_WORD | -WORD)*
+  if (head.opens >= 2) return [head.start, tailEnd(t, wordPartsEnd(t, aEnd))];
+  // 3. a framed marker missing one word: EXTERNAL CONTENT or UNTRUSTED CONTENT, after an opening
+  //    bracket or a word END, or followed by an id attribute or closing brackets.
+  const content = wordEnd(t, skip(t, aEnd, SEP), "CONTENT");
+  if (content < 0) return null;
+  const tail = tailEnd(t, content);
+  return head.framed || tail > content ? [head.start, tail] : null;
+}
+
+/**
+ * The next anchor in `bare` at or after `from`: its offset and word, or null. `next` caches each
+ * word's next offset (-2: not searched yet, -1: none left), so each word's searches move forward only.
+ */
+function nextAnchor(bare: string, from: number, next: Map<string, number>): { at: number; word: string } | null {
+  let best: { at: number; word: string } | null = null;
+  for (const word of ANCHORS) {
+    let at = next.get(word)!;
+    if (at === -2 || (at >= 0 && at < from)) {
+      at = bare.indexOf(word, from);
+      next.set(word, at);
+    }
+    if (at >= 0 && (best === null || at < best.at)) best = { at, word };
+  }
+  return best;
 }
 
 /**
@@ -172,19 +220,21 @@ function lookAlikeAt(t: string, a: number, aEnd: number, floor: number): [number
 export function findLookAlikes(t: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   const bare = withoutSeparators(t);
+  const next = new Map(ANCHORS.map((word) => [word, -2]));
   let floor = 0;
   let from = 0;
   for (;;) {
-    const c = bare.text.indexOf(ANCHOR, from);
-    if (c < 0) return spans;
-    const span = lookAlikeAt(t, bare.at[c]!, bare.at[c + ANCHOR.length - 1]! + 1, floor);
+    const anchor = nextAnchor(bare.text, from, next);
+    if (anchor === null) return spans;
+    const c = anchor.at;
+    const span = lookAlikeAt(t, anchor.word, bare.at[c]!, bare.at[c + anchor.word.length - 1]! + 1, floor);
     if (span === null) {
       from = c + 1;
       continue;
     }
     spans.push(span);
     floor = span[1];
-    from = c + ANCHOR.length;
+    from = c + anchor.word.length;
     while (from < bare.at.length && bare.at[from]! < floor) from++;
   }
 }

@@ -46,6 +46,7 @@ const lookAlike = fc.oneof(
     .map((parts) => parts.join("")),
   fc.tuple(run(OPEN, 0), word("EXTERNAL"), sep, word("UNTRUSTED"), sep, word("CONTENT"), id, run(CLOSE, 1)).map((parts) => parts.join("")),
   fc.tuple(run(OPEN, 2), word("END"), sep, word("EXTERNAL")).map((parts) => parts.join("")),
+  fc.tuple(run(OPEN, 1), word("END"), sep, word("UNTRUSTED"), sep, word("CONTENT"), id, run(CLOSE, 0)).map((parts) => parts.join("")),
 );
 const filler = fc.oneof(
   fc.string({ unit: "binary", maxLength: 12 }),
