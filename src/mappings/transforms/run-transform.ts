@@ -10,12 +10,20 @@ export type TransformRun =
   | { ok: true; value: TransformResult }
   | { ok: false; reason: "load_failed" | "threw" | "timeout" | "invalid_result"; cause: string };
 
+/**
+ * `<name>: <message>` of a thrown value, for the log. Never throws itself: reading a thrown
+ * object runs the transform's code (a getter, a Proxy trap) and its parts may have no text form.
+ */
 function describeThrown(e: unknown): string {
-  if (e instanceof Error || (typeof e === "object" && e !== null && "message" in e)) {
-    const err = e as { name?: unknown; message?: unknown };
-    return `${String(err.name ?? "Error")}: ${String(err.message)}`;
+  try {
+    if (e instanceof Error || (typeof e === "object" && e !== null && "message" in e)) {
+      const err = e as { name?: unknown; message?: unknown };
+      return `${String(err.name ?? "Error")}: ${String(err.message)}`;
+    }
+    return `non-error value thrown: ${typeof e}`;
+  } catch {
+    return `a thrown value that cannot be described (${typeof e})`;
   }
-  return `non-error value thrown: ${typeof e}`;
 }
 
 /**

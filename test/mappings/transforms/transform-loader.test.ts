@@ -144,6 +144,23 @@ describe("transforms (SPEC §6.3)", () => {
     expect(logger.at("error")[0].meta).toMatchObject({ reason: "invalid_result", cause });
   });
 
+  // Regression: describing a thrown value that cannot become text (a message without toString, a throwing
+  // getter or Proxy trap) threw again, so the request was 500 internal_error, "mapping failed unexpectedly".
+  test.each([
+    ["messageWithoutText", "thrown value that cannot be described"],
+    ["messageGetter", "thrown value that cannot be described"],
+    ["trappedProxy", "thrown value that cannot be described"],
+    ["rejectsWithNullPrototype", "thrown value that cannot be described"],
+    ["symbol", "non-error value thrown: symbol"],
+  ])("a transform that throws an odd value (%s) is 500 transform_failed, the cause logged", async (exportName, cause) => {
+    const { engine, logger } = engineFor([mapping({ id: "odd", transform: { module: "odd-throws.js", export: exportName } })]);
+    const r = await engine.resolve(hookInput("x", {}));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect([r.error.status, r.error.code]).toEqual([500, "transform_failed"]);
+    expect(logger.at("error")[0].meta).toMatchObject({ mappingId: "odd", reason: "threw", cause: expect.stringContaining(cause) });
+  });
+
   test("an export that is missing or not a function is transform_failed", async () => {
     const { engine, logger } = engineFor([
       mapping({ id: "nf", match: { path: "nf" }, transform: { module: "invalid-results.js", export: "notAFunction" } }),
