@@ -42,9 +42,12 @@ export function renderBudget(max: number): RenderBudget {
   };
 }
 
-/** UTF-8 bytes of an action's message (`text` of a wake, `message` of an agent run). */
+/**
+ * UTF-8 bytes of an action's message: `text` of a wake, `message` of an agent run — by its
+ * kind, so the other field (a transform may set both) never stands in for it.
+ */
 export function messageBytes(raw: RawAction): number {
-  const content = (raw as { text?: unknown; message?: unknown }).text ?? (raw as { message?: unknown }).message;
+  const content = raw.kind === "wake" ? raw.text : raw.message;
   return typeof content === "string" ? Buffer.byteLength(content, "utf8") : 0;
 }
 
