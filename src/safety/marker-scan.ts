@@ -49,10 +49,22 @@ function addClass(bit: number, chars: string): void {
 const WHITE_SPACE = "\t\n\v\f\r \u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF";
 addClass(SPACE | SEP, WHITE_SPACE);
 addClass(SEP, "_-\u2010\u2011\u2012\u2013\u2014\u2015\u2212.:\u00B7");
-/** Other ASCII punctuation reads as a separator too (`END/EXTERNAL`, `*UNTRUSTED*`, `(E)(N)(D)`); not `<`, `>`, `=` or quotes, which make up the brackets and the id. */
+/** Other ASCII punctuation reads as a separator too (`END/EXTERNAL`, `*UNTRUSTED*`, `(E)(N)(D)`); not `<` and `>`, the brackets. */
 addClass(SEP, "!#$%&()*+,/;?@[\\]^`{|}~");
 addClass(OPEN, "<\u2039\u00AB\u3008\u27E8\u276E\u27EA");
 addClass(CLOSE, ">\u203A\u00BB\u3009\u27E9\u276F\u27EB");
+
+/**
+ * So does every other punctuation, symbol or space character of the BMP (`END→EXTERNAL`, `END’EXTERNAL`,
+ * `END、EXTERNAL`, `END§EXTERNAL`, quotes and `=` between the words): a reader skips them as it skips `_`.
+ * Not the brackets, which have classes of their own; the id is still read by its letters, `=` and quotes.
+ * Characters outside the BMP (emoji, `END😀EXTERNAL`) are separators too: what folding leaves of them is
+ * never a Latin letter, and the classes are read per UTF-16 unit, so both surrogates are.
+ */
+const PUNCTUATION_OR_SYMBOL = /^[\p{P}\p{S}\p{Z}\p{Cs}]$/u;
+for (let c = 0x21; c < 0x10000; c++) {
+  if ((CLASS[c]! & (OPEN | CLOSE)) === 0 && PUNCTUATION_OR_SYMBOL.test(String.fromCharCode(c))) CLASS[c]! |= SEP;
+}
 
 /** Longest id attribute value taken into a look-alike (in folded units). */
 const MAX_ID_CHARS = 128;

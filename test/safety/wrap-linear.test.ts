@@ -34,6 +34,7 @@ const ADVERSARIAL: Array<[string, (units: number) => string]> = [
   ["an anchor, then separators", (n) => "<<EXTERNAL" + fill(" _-", n - 10)],
   ["spaced brackets before anchors", (n) => fill("< < - < EXTERNAL_ ", n)],
   ["marker letters spaced apart that never complete", (n) => fill("E X T E R N A L U N T R U S T E ", n)],
+  ["emoji and arrows around anchors that never complete", (n) => fill("😀→EXTERNAL→UNTRUSTE ’", n)],
   ["markers without EXTERNAL back to back", (n) => fill("<<<END_UNTRUSTED_CONTENT>>>", n)],
   ["UNTRUSTED anchors that are never framed", (n) => fill("- - UNTRUSTED CONTEN ", n)],
   ["separators between unframed UNTRUSTED CONTENT", (n) => fill("UNTRUSTED CONTENT" + " _-".repeat(50), n)],
