@@ -19,10 +19,20 @@ interface FilterDef {
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === "";
 
-/** Cuts to at most `max` characters (code points, so emoji are never split). */
+/**
+ * Cuts to at most `max` characters (code points, so emoji are never split). Walks only
+ * the first `max` code points: `{{ body | truncate: 200 }}` of a 250 KB body costs 200 steps,
+ * not an array of 250 000 characters (once per forEach item, 100 of them held the loop ~1 s).
+ */
 function truncate(text: string, max: number, suffix: string): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : chars.slice(0, max).join("") + suffix;
+  if (text.length <= max) return text;
+  let end = 0;
+  for (let n = 0; n < max && end < text.length; n++) {
+    const c = text.charCodeAt(end);
+    const d = text.charCodeAt(end + 1);
+    end += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+  }
+  return end >= text.length ? text : text.slice(0, end) + suffix;
 }
 
 export const FILTERS: Record<string, FilterDef> = {
