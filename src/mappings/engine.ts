@@ -117,7 +117,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     }
     let ctx: ReturnType<typeof buildRequestContext> | undefined;
     // SPEC §9: every template of the request (key, event, actions, response) draws on one budget.
-    const context = () => (ctx ??= { ...buildRequestContext(input, clock(), secretHeaders), budget: renderBudget(deps.maxRenderedBytes) });
+    const context = () => (ctx ??= { ...buildRequestContext(input, clock(), secretHeaders), budget: renderBudget(deps.maxRenderedBytes), memo: new WeakMap() });
     // A key or event over the budget leaves them unnamed; resolve() then refuses the request.
     let refused: HookError | undefined;
     const bounded = (render: () => string | undefined): string | undefined => {

@@ -9,7 +9,7 @@ import type { RenderBudget } from "../rendered-bytes";
 import { applyFilter, checkFilterCall } from "./filters";
 import { parseTemplate, TemplateSyntaxError, type TemplateExpr, type TemplatePart } from "./parse-template";
 import { resolvePath } from "./resolve-path";
-import { stringifyValue } from "./stringify-value";
+import { stringifyValue, type JsonMemo } from "./stringify-value";
 
 /** What templates can see. Headers and query are already stripped of credentials. */
 export interface TemplateContext {
@@ -32,6 +32,11 @@ export interface TemplateContext {
    * string it builds is longer than what is left. None: unbounded (config-only texts).
    */
   budget?: RenderBudget;
+  /**
+   * The compact JSON of objects this request has rendered (stringify-value.ts), so a payload
+   * rendered in every forEach item is stringified once. None: no reuse.
+   */
+  memo?: JsonMemo;
 }
 
 export interface CompiledTemplate {
@@ -82,10 +87,10 @@ function renderPart(part: TemplatePart, ctx: TemplateContext, maxChars: number, 
   let value = evaluate(part.expr, ctx);
   const last = part.filters.length - 1;
   for (const [i, f] of part.filters.entries()) {
-    value = applyFilter(f, value, i === last ? Math.min(maxChars, room) : room);
+    value = applyFilter(f, value, i === last ? Math.min(maxChars, room) : room, ctx.memo);
     if (typeof value === "string" && value.length > room) ctx.budget!.refuse();
   }
-  return stringifyValue(value);
+  return stringifyValue(value, ctx.memo);
 }
 
 /**

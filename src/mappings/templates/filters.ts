@@ -5,7 +5,7 @@
  */
 import type { FilterArg, FilterCall } from "./parse-template";
 import { indentJson } from "./indent-json";
-import { stringifyValue } from "./stringify-value";
+import { compactJson, stringifyValue, type JsonMemo } from "./stringify-value";
 
 interface FilterDef {
   /** Argument types, in order; `optional` marks how many trailing ones may be left out. */
@@ -13,8 +13,11 @@ interface FilterDef {
   optional: number;
   /** Extra argument rule, returns a problem or undefined. */
   check?(args: FilterArg[]): string | undefined;
-  /** `maxChars`: when given, the output may stop once longer than that (the caller refuses it then). */
-  apply(value: unknown, args: FilterArg[], maxChars?: number): unknown;
+  /**
+   * `maxChars`: when given, the output may stop once longer than that (the caller refuses it then).
+   * `memo`: the request's JSON of objects already rendered (stringify-value.ts).
+   */
+  apply(value: unknown, args: FilterArg[], maxChars?: number, memo?: JsonMemo): unknown;
 }
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === "";
@@ -44,18 +47,18 @@ export const FILTERS: Record<string, FilterDef> = {
     optional: 1,
     check: ([indent]) => (indent !== undefined && (!Number.isInteger(indent) || (indent as number) < 0 || (indent as number) > 10) ? "json indent must be an integer from 0 to 10" : undefined),
     // Indented in one bounded pass (indent-json.ts): JSON.stringify's own indentation grows a deep payload manyfold first.
-    apply: (v, [indent], maxChars) => (v === undefined ? "" : indentJson(JSON.stringify(v) ?? "", (indent as number | undefined) ?? 0, maxChars)),
+    apply: (v, [indent], maxChars, memo) => (v === undefined ? "" : indentJson(compactJson(v, memo) ?? "", (indent as number | undefined) ?? 0, maxChars)),
   },
   /** `truncate: 200` / `truncate: 200, "..."` — at most N characters, then the suffix (default "…") when cut. */
   truncate: {
     args: ["number", "string"],
     optional: 1,
     check: ([max]) => (!Number.isInteger(max) || (max as number) < 0 ? "truncate needs a non-negative integer length" : undefined),
-    apply: (v, [max, suffix]) => truncate(stringifyValue(v), max as number, (suffix as string | undefined) ?? "…"),
+    apply: (v, [max, suffix], _maxChars, memo) => truncate(stringifyValue(v, memo), max as number, (suffix as string | undefined) ?? "…"),
   },
-  lower: { args: [], optional: 0, apply: (v) => stringifyValue(v).toLowerCase() },
-  upper: { args: [], optional: 0, apply: (v) => stringifyValue(v).toUpperCase() },
-  trim: { args: [], optional: 0, apply: (v) => stringifyValue(v).trim() },
+  lower: { args: [], optional: 0, apply: (v, _args, _maxChars, memo) => stringifyValue(v, memo).toLowerCase() },
+  upper: { args: [], optional: 0, apply: (v, _args, _maxChars, memo) => stringifyValue(v, memo).toUpperCase() },
+  trim: { args: [], optional: 0, apply: (v, _args, _maxChars, memo) => stringifyValue(v, memo).trim() },
 };
 
 /** Names of the available filters, for error messages and docs. */
@@ -76,7 +79,7 @@ export function checkFilterCall(call: FilterCall): string | undefined {
   return def.check?.(call.args);
 }
 
-/** Applies a checked filter call; `maxChars` as in FilterDef.apply. */
-export function applyFilter(call: FilterCall, value: unknown, maxChars?: number): unknown {
-  return FILTERS[call.name].apply(value, call.args, maxChars);
+/** Applies a checked filter call; `maxChars` and `memo` as in FilterDef.apply. */
+export function applyFilter(call: FilterCall, value: unknown, maxChars?: number, memo?: JsonMemo): unknown {
+  return FILTERS[call.name].apply(value, call.args, maxChars, memo);
 }

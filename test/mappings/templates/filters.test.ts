@@ -4,22 +4,39 @@
  * `forEach` mapping with `{{ payload.body | truncate: 20 }}` did that once per item:
  * one 250 KB request with 100 items built 100 arrays of 250 000 characters and held
  * the loop for about a second. The filter now walks only the characters it keeps.
- * Sizes are asserted (the arrays Array.from built during the request), not times.
+ * Likewise `{{ payload | json | truncate: 20 }}` stringified the whole payload once per
+ * item (100 × 250 KB of JSON, ~0.4 s): a request now stringifies each object once.
+ * Sizes and counts are asserted (the arrays Array.from and the JSON texts JSON.stringify
+ * built during the request), not times.
  */
 import request from "supertest";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
 
 const bearer = { Authorization: `Bearer ${TEST_TOKEN}` };
-const MAPPINGS = [{ id: "cut", match: { path: "cut" }, action: "wake", forEach: "items", textTemplate: "{{ index }}: {{ payload.body | truncate: 20 }}" }];
+const MAPPINGS = [
+  { id: "cut", match: { path: "cut" }, action: "wake", forEach: "items", textTemplate: "{{ index }}: {{ payload.body | truncate: 20 }}" },
+  { id: "json-cut", match: { path: "json-cut" }, action: "wake", forEach: "items", textTemplate: "{{ index }}: {{ payload | json | truncate: 20 }} {{ payload.meta | upper }}" },
+];
+
+/** 240 KB of JSON, serialised here (before JSON.stringify is watched). */
+const ROWS_TEXT = JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => i), meta: { n: 1 }, rows: Array.from({ length: 12_000 }, (_, i) => ({ i, v: "ab" })) });
 
 let h: PluginApp;
 let built: number[];
+let stringified: number[];
 beforeAll(async () => {
   h = await startPluginApp({ hooks: { mappings: MAPPINGS } });
 });
 afterAll(() => h.close());
 beforeEach(() => {
   built = [];
+  stringified = [];
+  const stringify = JSON.stringify;
+  jest.spyOn(JSON, "stringify").mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+    const out = stringify(...args);
+    if (typeof out === "string") stringified.push(out.length);
+    return out;
+  });
   const from = Array.from;
   jest.spyOn(Array, "from").mockImplementation(((...args: Parameters<typeof Array.from>) => {
     const out = from(...args);
@@ -46,5 +63,17 @@ describe("truncate", () => {
     expect(res.status).toBe(200);
     await h.host.waitForSystemEvents(before + 2);
     expect(h.host.systemEvents[before]!.text).toContain(`\n0: ${"😀".repeat(19)}x…\n`);
+  });
+});
+
+describe("json and other filters of an object, in every forEach item", () => {
+  it("a 250 KB payload rendered with | json | truncate in each of 100 items is stringified once", async () => {
+    const before = h.host.systemEvents.length;
+    const res = await request(h.app).post("/hooks/json-cut").set(bearer).set("Content-Type", "application/json").send(ROWS_TEXT);
+    expect(res.status).toBe(200);
+    expect(res.body.events).toBe(100);
+    expect(stringified.filter((n) => n > 100_000)).toHaveLength(1);
+    await h.host.waitForSystemEvents(before + 100);
+    expect(h.host.systemEvents[before + 99]!.text).toContain(`\n99: ${ROWS_TEXT.slice(0, 20)}… {"N":1}\n`);
   });
 });
