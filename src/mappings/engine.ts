@@ -19,6 +19,7 @@ import { findUnreachable, matches, RESERVED_HOOK_NAMES } from "./match";
 import { collectMetaHandshakes, collectPathVerifications, type MetaHandshakeConfig, type PathVerification } from "./path-verifications";
 import { compileMappings } from "./compile-mappings";
 import { buildRequestContext } from "./request-context";
+import { renderMemo } from "./templates/stringify-value";
 import { outcomeRenderedBytes, renderBudget } from "./rendered-bytes";
 import { createTransformLoader, type TransformLoader } from "./transforms/transform-loader";
 
@@ -117,7 +118,7 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
     }
     let ctx: ReturnType<typeof buildRequestContext> | undefined;
     // SPEC §9: every template of the request (key, event, actions, response) draws on one budget.
-    const context = () => (ctx ??= { ...buildRequestContext(input, clock(), secretHeaders), budget: renderBudget(deps.maxRenderedBytes), memo: new WeakMap() });
+    const context = () => (ctx ??= { ...buildRequestContext(input, clock(), secretHeaders), budget: renderBudget(deps.maxRenderedBytes), memo: renderMemo() });
     // A key or event over the budget leaves them unnamed; resolve() then refuses the request.
     let refused: HookError | undefined;
     const bounded = (render: () => string | undefined): string | undefined => {

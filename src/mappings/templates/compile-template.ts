@@ -9,7 +9,7 @@ import type { RenderBudget } from "../rendered-bytes";
 import { applyFilter, checkFilterCall } from "./filters";
 import { parseTemplate, TemplateSyntaxError, type TemplateExpr, type TemplatePart } from "./parse-template";
 import { resolvePath } from "./resolve-path";
-import { stringifyValue, type JsonMemo } from "./stringify-value";
+import { stringifyValue, type RenderMemo } from "./stringify-value";
 
 /** What templates can see. Headers and query are already stripped of credentials. */
 export interface TemplateContext {
@@ -33,10 +33,10 @@ export interface TemplateContext {
    */
   budget?: RenderBudget;
   /**
-   * The compact JSON of objects this request has rendered (stringify-value.ts), so a payload
-   * rendered in every forEach item is stringified once. None: no reuse.
+   * What this request has rendered (stringify-value.ts): the JSON of objects and the case
+   * forms of long texts, so a payload rendered in every forEach item is worked on once. None: no reuse.
    */
-  memo?: JsonMemo;
+  memo?: RenderMemo;
 }
 
 export interface CompiledTemplate {

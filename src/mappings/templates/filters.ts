@@ -5,7 +5,7 @@
  */
 import type { FilterArg, FilterCall } from "./parse-template";
 import { indentJson } from "./indent-json";
-import { compactJson, stringifyValue, type JsonMemo } from "./stringify-value";
+import { caseMapped, compactJson, stringifyValue, type RenderMemo } from "./stringify-value";
 
 interface FilterDef {
   /** Argument types, in order; `optional` marks how many trailing ones may be left out. */
@@ -15,9 +15,9 @@ interface FilterDef {
   check?(args: FilterArg[]): string | undefined;
   /**
    * `maxChars`: when given, the output may stop once longer than that (the caller refuses it then).
-   * `memo`: the request's JSON of objects already rendered (stringify-value.ts).
+   * `memo`: what the request has already rendered (stringify-value.ts).
    */
-  apply(value: unknown, args: FilterArg[], maxChars?: number, memo?: JsonMemo): unknown;
+  apply(value: unknown, args: FilterArg[], maxChars?: number, memo?: RenderMemo): unknown;
 }
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === "";
@@ -56,8 +56,8 @@ export const FILTERS: Record<string, FilterDef> = {
     check: ([max]) => (!Number.isInteger(max) || (max as number) < 0 ? "truncate needs a non-negative integer length" : undefined),
     apply: (v, [max, suffix], _maxChars, memo) => truncate(stringifyValue(v, memo), max as number, (suffix as string | undefined) ?? "…"),
   },
-  lower: { args: [], optional: 0, apply: (v, _args, _maxChars, memo) => stringifyValue(v, memo).toLowerCase() },
-  upper: { args: [], optional: 0, apply: (v, _args, _maxChars, memo) => stringifyValue(v, memo).toUpperCase() },
+  lower: { args: [], optional: 0, apply: (v, _args, _maxChars, memo) => caseMapped(stringifyValue(v, memo), "lower", memo) },
+  upper: { args: [], optional: 0, apply: (v, _args, _maxChars, memo) => caseMapped(stringifyValue(v, memo), "upper", memo) },
   trim: { args: [], optional: 0, apply: (v, _args, _maxChars, memo) => stringifyValue(v, memo).trim() },
 };
 
@@ -80,6 +80,6 @@ export function checkFilterCall(call: FilterCall): string | undefined {
 }
 
 /** Applies a checked filter call; `maxChars` and `memo` as in FilterDef.apply. */
-export function applyFilter(call: FilterCall, value: unknown, maxChars?: number, memo?: JsonMemo): unknown {
+export function applyFilter(call: FilterCall, value: unknown, maxChars?: number, memo?: RenderMemo): unknown {
   return FILTERS[call.name].apply(value, call.args, maxChars, memo);
 }

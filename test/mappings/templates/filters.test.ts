@@ -6,6 +6,8 @@
  * the loop for about a second. The filter now walks only the characters it keeps.
  * Likewise `{{ payload | json | truncate: 20 }}` stringified the whole payload once per
  * item (100 × 250 KB of JSON, ~0.4 s): a request now stringifies each object once.
+ * And `{{ payload.body | upper | truncate: 5 }}` upper-cased the whole field in every item
+ * (100 × 250 KB, 60–100 ms): a request now maps each long text once per case.
  * Sizes and counts are asserted (the arrays Array.from and the JSON texts JSON.stringify
  * built during the request), not times.
  */
@@ -16,6 +18,7 @@ const bearer = { Authorization: `Bearer ${TEST_TOKEN}` };
 const MAPPINGS = [
   { id: "cut", match: { path: "cut" }, action: "wake", forEach: "items", textTemplate: "{{ index }}: {{ payload.body | truncate: 20 }}" },
   { id: "json-cut", match: { path: "json-cut" }, action: "wake", forEach: "items", textTemplate: "{{ index }}: {{ payload | json | truncate: 20 }} {{ payload.meta | upper }}" },
+  { id: "case-cut", match: { path: "case-cut" }, action: "wake", forEach: "items", textTemplate: "{{ index }}: {{ payload.body | upper | truncate: 5 }} {{ payload.body | lower | truncate: 5 }}" },
 ];
 
 /** 240 KB of JSON, serialised here (before JSON.stringify is watched). */
@@ -75,5 +78,25 @@ describe("json and other filters of an object, in every forEach item", () => {
     expect(stringified.filter((n) => n > 100_000)).toHaveLength(1);
     await h.host.waitForSystemEvents(before + 100);
     expect(h.host.systemEvents[before + 99]!.text).toContain(`\n99: ${ROWS_TEXT.slice(0, 20)}… {"N":1}\n`);
+  });
+});
+
+describe("upper and lower of a long text, in every forEach item", () => {
+  it("a 250 KB field upper- and lower-cased in each of 100 items is case-mapped once per case", async () => {
+    const before = h.host.systemEvents.length;
+    const mapped: number[] = [];
+    for (const method of ["toUpperCase", "toLowerCase"] as const) {
+      const original = String.prototype[method];
+      jest.spyOn(String.prototype, method).mockImplementation(function (this: string) {
+        if (this.length > 100_000) mapped.push(this.length);
+        return original.call(this);
+      });
+    }
+    const res = await request(h.app).post("/hooks/case-cut").set(bearer).send({ items: Array.from({ length: 100 }, (_, i) => i), body: "Ab".repeat(125_000) });
+    expect(res.status).toBe(200);
+    expect(res.body.events).toBe(100);
+    expect(mapped).toHaveLength(2);
+    await h.host.waitForSystemEvents(before + 100);
+    expect(h.host.systemEvents[before + 99]!.text).toContain("\n99: ABABA… ababa…\n");
   });
 });
