@@ -62,15 +62,27 @@ addClass(CLOSE, ">\u203A\u00BB\u3009\u27E9\u276F\u27EB");
  * never a Latin letter, and the classes are read per UTF-16 unit, so both surrogates are.
  */
 const PUNCTUATION_OR_SYMBOL = /^[\p{P}\p{S}\p{Z}\p{Cs}]$/u;
-for (let c = 0x21; c < 0x10000; c++) {
-  if ((CLASS[c]! & (OPEN | CLOSE)) === 0 && PUNCTUATION_OR_SYMBOL.test(String.fromCharCode(c))) CLASS[c]! |= SEP;
+/**
+ * A unit with no class yet is classified when first seen (`classOf`), not all 65,536 when the
+ * module loads: that took about 20 ms of every start.
+ */
+const UNKNOWN = 128;
+for (let c = 0x21; c < 0x10000; c++) if (CLASS[c] === 0) CLASS[c] = UNKNOWN;
+
+/** The class bits of code unit `c`. */
+function classOf(c: number): number {
+  const k = CLASS[c]!;
+  if (k !== UNKNOWN) return k;
+  const found = PUNCTUATION_OR_SYMBOL.test(String.fromCharCode(c)) ? SEP : 0;
+  CLASS[c] = found;
+  return found;
 }
 
 /** Longest id attribute value taken into a look-alike (in folded units). */
 const MAX_ID_CHARS = 128;
 
 function is(t: string, i: number, bit: number): boolean {
-  return i < t.length && (CLASS[t.charCodeAt(i)]! & bit) !== 0;
+  return i < t.length && (classOf(t.charCodeAt(i)) & bit) !== 0;
 }
 
 function isLetter(t: string, i: number): boolean {
@@ -111,7 +123,7 @@ function withoutSeparators(t: string): { text: string; at: Int32Array } {
   let n = 0;
   for (let i = 0; i < t.length; i++) {
     const c = t.charCodeAt(i);
-    if ((CLASS[c]! & SEP) !== 0) continue;
+    if ((classOf(c) & SEP) !== 0) continue;
     units[n] = c;
     at[n++] = i;
   }
