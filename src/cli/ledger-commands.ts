@@ -26,11 +26,15 @@ interface CommonOptions {
   url?: string;
 }
 
-/** The client of this config's gateway (its hook token read now). */
+/**
+ * The client of this config's gateway (its hook token read now): at `--url`, else where the
+ * gateway of this config runs now (the host says: its port may not be `gateway.port`), else at
+ * the config's address.
+ */
 export function gatewayClientFor(deps: LedgerCommandDeps, url: string | undefined): GatewayClient {
   if (!deps.config.enabled) throw gatewayClientErrors.hooksDisabled();
   const { token } = resolveHooksSecrets(deps.config, { configDir: deps.api.configDir });
-  return createGatewayClient({ baseUrl: url ?? hooksBaseUrl(deps.api.config), token });
+  return createGatewayClient({ baseUrl: url ?? hooksBaseUrl(deps.api.config, deps.api.runningGatewayUrl?.()), token });
 }
 
 const query = (params: Record<string, string | undefined>): string => {
@@ -52,7 +56,7 @@ function action<A extends unknown[]>(cmd: Command, fn: (out: CliOutput, ...args:
   };
 }
 
-const URL_HELP = "the gateway's hooks URL (default: http://<gateway.bind>:<gateway.port><hooks.path> from the config)";
+const URL_HELP = "the gateway's hooks URL (default: where the gateway of this config runs, else http://<gateway.bind>:<gateway.port><hooks.path>)";
 const CONFIG_HELP = "gateway config file (default: $GATEWAY_CONFIG, else ./gateway.config.json)";
 
 export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDeps): void {

@@ -103,7 +103,7 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
     .argument("<name>", "hook name: the sub-path after hooks.path, e.g. github for POST /hooks/github")
     .option("--payload <file>", "JSON body to test with (- reads stdin)")
     .option("--delivery <id>", "instead of --payload: the body, headers and query of a delivery in the running gateway's ledger")
-    .option("--url <url>", "with --delivery: the gateway's hooks URL (default from the config)")
+    .option("--url <url>", "with --delivery: the gateway's hooks URL (default: where the gateway of this config runs, else from the config)")
     .option("--header <name:value>", "a request header, repeatable (content-type selects JSON or form parsing)", collect, [])
     .option("--query <name=value>", "a query parameter, repeatable", collect, [])
     .option("--json", "print the report as JSON")

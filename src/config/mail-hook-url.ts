@@ -5,18 +5,10 @@
  * `resolveConfig()` puts it into `mail.hookUrl`, which `mail run`, the
  * `hooks.mail.autoStart` service and (as the offered default) `mail setup` all read.
  */
-import { DEFAULT_GATEWAY_BIND, DEFAULT_GATEWAY_PORT, MAX_PORT } from "../host-contract/gateway-address";
+import { connectHost, DEFAULT_GATEWAY_PORT, MAX_PORT } from "../host-contract/gateway-address";
 import { normaliseHookPath } from "./paths";
 import { rawSection } from "./raw-section";
 import { HOOKS_DEFAULTS } from "./rules";
-
-/** The host part of the URL: a wildcard bind is reached over loopback, an IPv6 literal is bracketed. */
-function urlHost(bind: unknown): string {
-  const b = typeof bind === "string" && bind.trim() !== "" ? bind.trim() : DEFAULT_GATEWAY_BIND;
-  if (b === "0.0.0.0") return "127.0.0.1";
-  if (b === "::" || b === "[::]") return "[::1]";
-  return b.includes(":") && !b.startsWith("[") ? `[${b}]` : b;
-}
 
 /**
  * The default hook URL of the mail watcher, from the raw gateway config (the host
@@ -32,14 +24,17 @@ export function defaultMailHookUrl(raw: Readonly<Record<string, unknown>>): stri
 
 /**
  * The URL of `hooks.path` on the gateway this config belongs to, by the same rules:
- * what `gateway webhooks deliveries|runs …` talk to.
+ * what `gateway webhooks deliveries|runs …` talk to. `origin` (`http://host:port`),
+ * when given, is where that gateway actually listens (its port may be another than
+ * `gateway.port`: `--port N`, `--port 0`) and replaces the config's address.
  *
  * @example hooksBaseUrl({ gateway: { port: 8080 }, hooks: { path: "/in/" } }) // "http://127.0.0.1:8080/in"
+ * @example hooksBaseUrl({ gateway: { port: 8080 } }, "http://127.0.0.1:41234") // "http://127.0.0.1:41234/hooks"
  */
-export function hooksBaseUrl(raw: Readonly<Record<string, unknown>>): string {
+export function hooksBaseUrl(raw: Readonly<Record<string, unknown>>, origin?: string): string {
   const gateway = rawSection(raw, "gateway");
   const hooks = rawSection(raw, "hooks");
   const port = Number.isInteger(gateway.port) && (gateway.port as number) >= 1 && (gateway.port as number) <= MAX_PORT ? (gateway.port as number) : DEFAULT_GATEWAY_PORT;
   const hooksPath = typeof hooks.path === "string" ? normaliseHookPath(hooks.path) : "/";
-  return `http://${urlHost(gateway.bind)}:${port}${hooksPath === "/" ? HOOKS_DEFAULTS.path : hooksPath}`;
+  return `${origin ?? `http://${connectHost(gateway.bind)}:${port}`}${hooksPath === "/" ? HOOKS_DEFAULTS.path : hooksPath}`;
 }

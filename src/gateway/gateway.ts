@@ -35,6 +35,9 @@ import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
 import { mkdirPrivate } from "../host-contract/private-fs";
+import { connectHost } from "../host-contract/gateway-address";
+import type { HostLogger } from "../host-contract/host-api";
+import { writeListenRecord, type ListenRecord } from "./listen-record";
 
 /** After the grace period, how long requests still in flight may take before their connections are cut. */
 const IN_FLIGHT_CLOSE_MS = 1000;
@@ -80,6 +83,19 @@ function listen(server: http.Server, config: GatewayConfig): Promise<number> {
       resolve((server.address() as AddressInfo).port);
     });
   });
+}
+
+/**
+ * Tells the commands of this state dir where the gateway listens (src/gateway/listen-record.ts).
+ * Informational: when it cannot be written (a full disk) they fall back to the config's port or `--url`.
+ */
+function recordListening(config: GatewayConfig, port: number, log: Pick<HostLogger, "warn">): ListenRecord | undefined {
+  try {
+    return writeListenRecord(config.stateDir, `http://${connectHost(config.bind)}:${port}`);
+  } catch (e) {
+    log.warn("listen address not recorded: gateway commands need --url unless gateway.port is this port", { error: (e as Error).message });
+    return undefined;
+  }
 }
 
 /** Reads the main session (snapshot + log) before anything else runs; a damaged one stops the start with one line. */
@@ -184,6 +200,7 @@ async function startOnStateDir(opts: StartGatewayOptions, authToken: string | un
   const exposed = bindWarning(config.bind);
   if (exposed) log.warn(exposed);
   host.heartbeat.start();
+  const record = recordListening(config, port, log);
   // Bounded disk (SPEC §7): only once the start has succeeded, so a failed start deletes nothing.
   const sessionSweep = startSessionSweep(host.sessions, { dir: host.sessions.dir, retentionDays: config.hookSessionRetentionDays, logger: logger.child("sessions") });
   journalLine({ type: "gateway", phase: "started", url, pid: process.pid });
@@ -208,6 +225,7 @@ async function startOnStateDir(opts: StartGatewayOptions, authToken: string | un
       const cut = setTimeout(() => server.closeAllConnections(), IN_FLIGHT_CLOSE_MS);
       await closed;
       clearTimeout(cut);
+      record?.release();
       await plugins.deactivate();
       journalLine({ type: "gateway", phase: "stopped" });
       host.journal.close();

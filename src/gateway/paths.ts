@@ -17,4 +17,5 @@ export const STATE_FILES = {
   pluginData: "data",
   sessions: "sessions",
   gatewayLock: "gateway.lock",
+  listenRecord: "gateway.url.json",
 } as const;

@@ -35,6 +35,20 @@ export function parsePort(text: string, min: 0 | 1): number | undefined {
 }
 
 /**
+ * The host to connect to for a gateway bound to `bind` (default: the default bind): a
+ * wildcard bind is reached over loopback, an IPv6 literal is bracketed for a URL.
+ *
+ * @example connectHost("0.0.0.0") // "127.0.0.1"
+ * @example connectHost("::1") // "[::1]"
+ */
+export function connectHost(bind: unknown): string {
+  const b = typeof bind === "string" && bind.trim() !== "" ? bind.trim() : DEFAULT_GATEWAY_BIND;
+  if (b === "0.0.0.0") return "127.0.0.1";
+  if (b === "::" || b === "[::]") return "[::1]";
+  return b.includes(":") && !b.startsWith("[") ? `[${b}]` : b;
+}
+
+/**
  * True for 127.0.0.0/8 (also IPv4-mapped, `::ffff:127.x.y.z`), `::1` and `localhost`,
  * in any case and with or without IPv6 brackets.
  *

@@ -60,8 +60,12 @@ function readOwner(file: string): LockOwner | undefined {
   return { pid, stamp: stampLine.trim() === "" ? undefined : stampLine.trim() };
 }
 
-/** Whether the process that wrote the lock still runs: its pid is alive and, when both are known, with the same start stamp. */
-function ownerRuns(owner: LockOwner): boolean {
+/**
+ * Whether the process that recorded `pid` and `stamp` (its `processStamp` then) still runs: its
+ * pid is alive and, when both stamps are known, with the same start stamp — the rule that tells
+ * a lock's (or any pid file's) live owner from a dead one whose pid was given to another process.
+ */
+export function recordedProcessRuns(owner: { pid: number; stamp: string | undefined }): boolean {
   if (!processAlive(owner.pid)) return false;
   if (owner.stamp === undefined) return true;
   const now = processStamp(owner.pid);
@@ -98,7 +102,7 @@ export function takePidLock(file: string, sameProcess: "take" | "held"): { lock:
     }
     const owner = readOwner(file);
     if (owner !== undefined) {
-      const held = owner.pid === process.pid ? sameProcess === "held" && heldHere.has(file) : ownerRuns(owner);
+      const held = owner.pid === process.pid ? sameProcess === "held" && heldHere.has(file) : recordedProcessRuns(owner);
       if (held) return { owner: owner.pid };
     }
     heldHere.delete(file);

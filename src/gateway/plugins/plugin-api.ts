@@ -43,6 +43,8 @@ export interface PluginApiOptions {
   onPreset: (preset: HookPresetContribution) => void;
   /** The plugin's metrics port (host API 1.3); absent in CLI mode. */
   metrics?: HostMetrics;
+  /** Where the gateway of this state dir runs now (host API 1.5). */
+  runningGatewayUrl?: () => string | undefined;
 }
 
 /** `"hooks/"` → `"/hooks"`; throws for `/`, empty, or characters outside a URL path. */
@@ -78,6 +80,7 @@ export function createPluginApi(opts: PluginApiOptions): { api: PluginApi; stage
     runtime: opts.runtime,
     hostApiVersion: HOST_API_VERSION,
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    runningGatewayUrl: () => opts.runningGatewayUrl?.(),
     registerHttpRoute(route) {
       if (typeof route?.handler !== "function") throw new Error("registerHttpRoute: handler must be an Express router or request handler");
       staged.routes.push({ prefix: normalizePrefix(route.prefix), handler: route.handler });

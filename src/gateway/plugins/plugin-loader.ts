@@ -24,6 +24,7 @@ import { checkPluginConfig } from "./plugin-config";
 import { createPluginApi, deepFreeze } from "./plugin-api";
 import { manifestPresets } from "./presets";
 import { mkdirPrivate } from "../../host-contract/private-fs";
+import { readRunningGatewayUrl } from "../listen-record";
 
 export type PluginStatus = "active" | "broken" | "disabled" | "shadowed";
 
@@ -174,6 +175,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
       listPresets: () => presets.map((x) => ({ ...x })),
       onPreset: (preset) => presets.push(preset),
       ...(opts.metrics ? { metrics: opts.metrics(m.id) } : {}),
+      runningGatewayUrl: () => readRunningGatewayUrl(config.stateDir),
     });
     const dropPresets = () => {
       for (const s of staged.presets) presets.splice(presets.indexOf(s), 1);
