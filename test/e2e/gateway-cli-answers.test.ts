@@ -6,6 +6,7 @@
  * unknown id, and no usage hint where the command line was right.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { REPO_ROOT, runGatewayCli, type GatewayProcess } from "../helpers/gateway-process";
 import { freePort } from "../helpers/free-port";
@@ -87,4 +88,14 @@ describe("gateway e2e: CLI answers", () => {
       expect(r.stderr).not.toContain("--help");
     }
   });
+});
+
+it("a plugin command given its config as -cFILE (the value attached to the short flag) runs with that config (was: the default one, silently)", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gw-cli-c-"));
+  fs.writeFileSync(path.join(dir, "my.json"), JSON.stringify(hooksConfig({ hooks: { mappings: [{ id: "only-in-file", match: { path: "x" }, action: "wake", textTemplate: "hi" }] } })));
+  fs.writeFileSync(path.join(dir, "payload.json"), "{}");
+  const r = await runGatewayCli(["webhooks", "test", "x", "-cmy.json", "--payload", "payload.json"], { cwd: dir });
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("Mapping:  only-in-file");
 });

@@ -6,14 +6,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../paths";
 
-/** The value of `--config`/`-c` anywhere in argv, if given. */
+/**
+ * The value of `--config`/`-c` in argv, if given, read as commander reads it for the command:
+ * `--config FILE`, `--config=FILE`, `-c FILE` and `-cFILE`; the last one wins; nothing after `--`.
+ */
 export function configFlagOf(argv: readonly string[]): string | undefined {
+  let value: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if ((a === "--config" || a === "-c") && i + 1 < argv.length) return argv[i + 1];
-    if (a.startsWith("--config=")) return a.slice("--config=".length);
+    if (a === "--") break;
+    if (a === "--config" || a === "-c") {
+      if (i + 1 < argv.length) value = argv[++i];
+    } else if (a.startsWith("--config=")) value = a.slice("--config=".length);
+    else if (a.startsWith("-c") && !a.startsWith("--")) value = a.slice(2);
   }
-  return undefined;
+  return value;
 }
 
 /**
@@ -25,6 +32,7 @@ export function commandWords(argv: readonly string[]): string[] {
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
+    if (a === "--") break;
     if (a === "--config" || a === "-c") i++;
     else if (!a.startsWith("-")) words.push(a);
   }
