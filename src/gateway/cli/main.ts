@@ -71,6 +71,13 @@ function commandLineError(text: string): string {
   return text.replace(/^error: /, "gateway: ").split("\n").map(terminalSafeLine).join("\n");
 }
 
+/** Whether argv asks for help (`--help`/`-h` before any `--`, or `gateway help <command>`). */
+function wantsHelp(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  const options = end === -1 ? args : args.slice(0, end);
+  return options.includes("--help") || options.includes("-h") || commandWords(args)[0] === "help";
+}
+
 interface PluginCommandContext {
   program: Command;
   args: string[];
@@ -110,7 +117,11 @@ async function addPluginContributions(ctx: PluginCommandContext, err: (line: str
     const { withPluginProblems } = require("./config-problems") as typeof import("./config-problems");
     const all = e instanceof GatewayConfigError ? await withPluginProblems(e, source) : e;
     for (const line of errorLines(all)) err(`gateway: cannot load plugin commands: ${line}`);
-    return 1;
+    if (!wantsHelp(ctx.args)) return 1;
+    // Help always prints: the commands by name from the manifests, the problems above on stderr.
+    const { declarePluginCommandTree } = require("./plugin-command-list") as typeof import("./plugin-command-list");
+    declarePluginCommandTree({ program: ctx.program, configFlag, env: ctx.env, cwd: ctx.cwd });
+    return undefined;
   }
 }
 

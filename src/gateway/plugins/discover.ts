@@ -27,14 +27,15 @@ export interface DiscoveredPlugin {
 export interface DiscoverOptions {
   builtinDir?: string;
   paths: string[];
-  installedDir: string;
+  /** `<stateDir>/plugins/` (absent: none). */
+  installedDir?: string;
   state: PluginState;
 }
 
 export function discoverPlugins(opts: DiscoverOptions): DiscoveredPlugin[] {
   const dirs: Array<{ dir: string; origin: PluginOrigin }> = [];
   for (const p of opts.paths) dirs.push({ dir: p, origin: "path" });
-  if (fs.existsSync(opts.installedDir)) {
+  if (opts.installedDir !== undefined && fs.existsSync(opts.installedDir)) {
     for (const name of fs.readdirSync(opts.installedDir).sort()) {
       if (name.startsWith(".")) continue;
       const dir = path.join(opts.installedDir, name);

@@ -3,6 +3,9 @@
  * `gateway: …`, control characters escaped — also for a mistyped command line,
  * which commander reports.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { main } from "../../../src/gateway/cli/main";
 
 async function run(...args: string[]): Promise<{ code: number; err: string[]; out: string[] }> {
@@ -23,5 +26,38 @@ describe("gateway CLI command-line errors", () => {
     expect(r.code).toBe(1);
     expect(r.err.join("\n")).not.toContain("\u001b");
     expect(r.err[0]).toMatch(/^gateway: unknown option '--x.+\[31mq'$/);
+  });
+});
+
+describe("plugin command help with a config the plugins cannot be activated with", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gw-help-"));
+  const unreadable = path.join(dir, "unreadable.json");
+  const invalid = path.join(dir, "invalid.json");
+  fs.writeFileSync(unreadable, '{"hooks": {');
+  fs.writeFileSync(invalid, JSON.stringify({ hooks: { enabled: true, tokn: "x" } }));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ["webhooks --help, a config that is not JSON", ["webhooks", "--help", "--config", unreadable], "Usage: gateway webhooks [options] [command]"],
+    ["webhooks --help, an invalid hooks section", ["webhooks", "--help", "--config", invalid], "Usage: gateway webhooks [options] [command]"],
+    ["help webhooks", ["help", "webhooks", "--config", invalid], "Usage: gateway webhooks [options] [command]"],
+    ["webhooks deliveries -h", ["webhooks", "deliveries", "-h", "--config", invalid], "Usage: gateway webhooks deliveries [options] [command]"],
+  ])("%s printed the config's problems and exited 1 instead of the help (now: the help by name, exit 0, the problems on stderr)", async (_, args, usage) => {
+    const r = await run(...args);
+    expect(r.code).toBe(0);
+    expect(r.out.join("\n")).toContain(usage);
+    expect(r.err.length).toBeGreaterThan(0);
+    for (const line of r.err) expect(line).toMatch(/^gateway: cannot load plugin commands: invalid config /);
+  });
+
+  it("the group's help names its commands from the manifest", async () => {
+    const r = await run("webhooks", "--help", "--config", invalid);
+    for (const name of ["test", "mail", "deliveries", "runs"]) expect(r.out.join("\n")).toMatch(new RegExp(`^  ${name}\\b`, "m"));
+  });
+
+  it("the command itself, without --help, still stops with the problems and exit 1", async () => {
+    const r = await run("webhooks", "deliveries", "list", "--config", invalid);
+    expect(r.code).toBe(1);
+    expect(r.out).toEqual([]);
   });
 });
