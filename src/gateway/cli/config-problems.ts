@@ -34,11 +34,16 @@ export async function pluginConfigProblems(config: GatewayConfig): Promise<Confi
   }
 }
 
-/** `e` (the gateway's own problems) with the plugins' problems of the same config file added. */
+/**
+ * `e` (the gateway's own problems) with the plugins' problems of the same config file added —
+ * those `e` does not list already (a plugin command's load fails on the plugins' problems
+ * themselves, which must not be printed twice).
+ */
 export async function withPluginProblems(e: GatewayConfigError, source: ConfigSource | undefined): Promise<GatewayConfigError> {
   if (!source || e.problems.every((p) => p.key === undefined)) return e;
   // The file as read for the start (never read again: a pipe, `--config <(…)`, can be read only once).
   const config = fallbackGatewayConfig(source.raw, { configPath: source.located.path, configDir: source.configDir });
-  const more = config ? await pluginConfigProblems(config) : [];
+  const listed = new Set(e.problems.map((p) => `${p.key ?? ""}\n${p.rule}`));
+  const more = (config ? await pluginConfigProblems(config) : []).filter((p) => !listed.has(`${p.key ?? ""}\n${p.rule}`));
   return more.length > 0 ? GatewayConfigError.of(e.file, [...e.problems, ...more]) : e;
 }

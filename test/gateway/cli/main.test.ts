@@ -60,4 +60,12 @@ describe("plugin command help with a config the plugins cannot be activated with
     expect(r.code).toBe(1);
     expect(r.out).toEqual([]);
   });
+
+  it("a plugin command with a wrong plugin section printed each problem twice (now once, as gateway start does)", async () => {
+    const r = await run("webhooks", "deliveries", "list", "--config", invalid);
+    expect(r.err).toEqual([
+      `gateway: cannot load plugin commands: invalid config ${invalid}: hooks.token is required when hooks.enabled is true`,
+      `gateway: cannot load plugin commands: invalid config ${invalid}: hooks.tokn is not a known key (did you mean hooks.token?)`,
+    ]);
+  });
 });
