@@ -1,7 +1,10 @@
 /**
  * `gateway plugins install <dir|tgz>`: copies a plugin directory (without its
  * `node_modules`, `.git` and `.gateway`) or unpacks an `npm pack` tarball into
- * `<stateDir>/plugins/<id>/`, after checking its manifest. Dependencies the
+ * `<stateDir>/plugins/<id>/`, after checking its manifest. Like the rest of the state dir
+ * (src/host-contract/private-fs.ts) it is private: the state dir and `plugins/` are created
+ * 0700, and what is installed loses the group's and others' bits (a file 0644 becomes 0600,
+ * an executable keeps its owner's x; symlinks to the host's dependencies are left as they are). Dependencies the
  * gateway already has in a satisfying version are linked from the gateway's
  * `node_modules`; otherwise `npm install --omit=dev` runs in the plugin dir.
  */
@@ -11,6 +14,7 @@ import path from "node:path";
 import * as tar from "tar";
 import { readManifest } from "./manifest";
 import { linkHostDependencies } from "./link-dependencies";
+import { mkdirPrivate } from "../../host-contract/private-fs";
 
 export interface InstallResult {
   id: string;
@@ -37,10 +41,21 @@ function defaultNpmInstall(dir: string): void {
   if (res.status !== 0) throw new Error(`npm install failed in ${dir} (exit ${res.status ?? res.signal})`);
 }
 
+/** Clears the group's and others' permission bits of `dir` and everything below it (symlinks are not followed). */
+function makePrivate(dir: string): void {
+  const walk = (p: string) => {
+    const st = fs.lstatSync(p);
+    if (st.isSymbolicLink()) return;
+    fs.chmodSync(p, st.mode & 0o700);
+    if (st.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+  };
+  walk(dir);
+}
+
 export async function installPlugin(opts: InstallOptions): Promise<InstallResult> {
   const source = path.resolve(opts.source);
   if (!fs.existsSync(source)) throw new Error(`${opts.source} does not exist`);
-  fs.mkdirSync(opts.pluginsDir, { recursive: true });
+  mkdirPrivate(opts.pluginsDir);
   const staging = fs.mkdtempSync(path.join(opts.pluginsDir, ".staging-"));
   try {
     if (fs.statSync(source).isDirectory()) {
@@ -65,6 +80,7 @@ export async function installPlugin(opts: InstallOptions): Promise<InstallResult
       (opts.npmInstall ?? defaultNpmInstall)(staging);
       dependencies = "npm-install";
     }
+    makePrivate(staging);
     if (fs.existsSync(target)) fs.rmSync(target, { recursive: true, force: true });
     fs.renameSync(staging, target);
     return { id, version, dir: target, ...(replaced ? { replaced } : {}), dependencies };

@@ -78,3 +78,29 @@ describe("installPlugin", () => {
     await expect(installPlugin({ source: f, pluginsDir: path.join(dir, "plugins"), hostRoot: dir })).rejects.toThrow(`${f} is neither a directory nor a .tgz file`);
   });
 });
+
+const posixOnly = process.platform === "win32" ? it.skip : it;
+
+describe("installPlugin: private state", () => {
+  posixOnly("an install into a new state dir made the state dir and plugins/ 0755 and kept the copied files 0644: now 0700 and 0600, an executable keeps its owner's x", async () => {
+    const previous = process.umask(0o022);
+    try {
+      const src = writePlugin(tmpDir(), "src", manifestOf("private"));
+      fs.chmodSync(path.join(src, "plugin.json"), 0o644);
+      fs.mkdirSync(path.join(src, "bin"), { mode: 0o755 });
+      fs.writeFileSync(path.join(src, "bin", "tool.sh"), "#!/bin/sh\n", { mode: 0o755 });
+      const stateDir = path.join(tmpDir(), "state");
+      const pluginsDir = path.join(stateDir, "plugins");
+      const res = await installPlugin({ source: src, pluginsDir, hostRoot: hostRoot({}) });
+      const mode = (p: string) => fs.statSync(p).mode & 0o777;
+      expect(mode(stateDir)).toBe(0o700);
+      expect(mode(pluginsDir)).toBe(0o700);
+      expect(mode(res.dir)).toBe(0o700);
+      expect(mode(path.join(res.dir, "plugin.json"))).toBe(0o600);
+      expect(mode(path.join(res.dir, "bin"))).toBe(0o700);
+      expect(mode(path.join(res.dir, "bin", "tool.sh"))).toBe(0o700);
+    } finally {
+      process.umask(previous);
+    }
+  });
+});
