@@ -14,7 +14,7 @@
  *   opts.json ? out.json(body) : out.text(formatTable(["ID"], [[cell(id)]], "none"));
  */
 import type { Command } from "commander";
-import { terminalSafe, terminalSafeLine } from "../host-contract/terminal-text";
+import { terminalSafe, terminalSafeJson, terminalSafeLine } from "../host-contract/terminal-text";
 
 export interface CliOutput {
   /** Human-readable text on stdout: control characters escaped, line feeds and tabs kept. */
@@ -30,12 +30,9 @@ export interface CliOutput {
 /** A value for one line or one table cell: line feeds and tabs escaped too. */
 export const cell = terminalSafeLine;
 
-/** Characters JSON.stringify leaves raw that a terminal may act on: C1 controls and bidi overrides. */
-const JSON_RAW_CONTROLS = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `JSON.stringify(value, null, 2)` with the characters above as `\u` escapes (the same JSON value). */
+/** `--json` output and a newline: JSON whose C1 controls and bidi overrides are `\u` escapes (src/host-contract/terminal-text.ts). */
 export function jsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2).replace(JSON_RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
+  return `${terminalSafeJson(value)}\n`;
 }
 
 export function cliOutput(cmd: Command): CliOutput {

@@ -11,7 +11,7 @@ import type { Command } from "commander";
 import type { GatewayConfig } from "../config/gateway-config";
 import { STATE_FILES } from "../paths";
 import { cliErrors } from "./cli-error";
-import { terminalSafeLine } from "../../host-contract/terminal-text";
+import { terminalSafeJson, terminalSafeLine } from "../../host-contract/terminal-text";
 
 export interface PluginsIo {
   out: (line: string) => void;
@@ -39,7 +39,8 @@ export function registerPluginsCommand(program: Command, io: PluginsIo): void {
     .action((opts: { config?: string; json?: boolean }) => {
       const list = rows().listPlugins(load(io, opts.config));
       if (opts.json) {
-        io.out(JSON.stringify(list, null, 2));
+        // A plugin's name, a reason or a dir may hold C1 controls or bidi overrides, which JSON leaves raw.
+        io.out(terminalSafeJson(list));
         return;
       }
       // Six tab-separated columns on every line (`-` for none), each cell one line with no tab of its own.
