@@ -13,6 +13,7 @@ import type { RunningGateway } from "../gateway";
 import { parsePortOption } from "./cli-error";
 import { GatewayConfigError } from "../config/config-error";
 import { shellQuote } from "../../host-contract/shell-quote";
+import { terminalSafeLine } from "../../host-contract/terminal-text";
 
 export interface StartIo {
   out: (line: string) => void;
@@ -22,8 +23,12 @@ export interface StartIo {
   waitForStop: () => Promise<string>;
 }
 
-/** The start-up lines; `markShown` records that the demo hook token was printed once. */
-export function printStartup(gw: RunningGateway, loaded: LoadedConfig, out: (line: string) => void, markShown: (token: NonNullable<LoadedConfig["demoToken"]>) => void): void {
+/**
+ * The start-up lines; `markShown` records that the demo hook token was printed once. Each line
+ * with its control characters escaped (SPEC §9): a plugin's line says what its manifest says.
+ */
+export function printStartup(gw: RunningGateway, loaded: LoadedConfig, write: (line: string) => void, markShown: (token: NonNullable<LoadedConfig["demoToken"]>) => void): void {
+  const out = (line: string) => write(terminalSafeLine(line));
   const { config, located, demoToken } = loaded;
   out(`config: ${config.configPath ?? "demo default (no --config, $GATEWAY_CONFIG or ./gateway.config.json)"}`);
   out(`state: ${config.stateDir}`);
