@@ -16,6 +16,7 @@ export const GATEWAY_CLIENT_CATALOGUE = {
   notJson: { message: "the gateway at {url} answered {status} without a JSON body; is --url the hooks path of this gateway?" },
   refused: { message: "{url} answered {status} {code}: {error}" },
   hooksDisabled: { message: "hooks are not enabled in this config (hooks.enabled is not true), so there is no hook route to ask" },
+  urlInvalid: { message: '--url must be the http:// or https:// URL of the gateway\'s hooks path, e.g. http://127.0.0.1:18789/hooks (got "{got}")' },
 } as const;
 
 /** A failure the command reports on stderr with exit code 1. */
@@ -41,7 +42,19 @@ export interface GatewayClient {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** Whether `url` is an absolute http(s) URL (what `--url` must be). */
+function isAbsoluteHttpUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
 export function createGatewayClient(opts: { baseUrl: string; token: string; timeoutMs?: number }): GatewayClient {
+  // Refused before any request (was: "not reachable at notaurl (ERR_INVALID_URL); start it with `gateway start`").
+  if (!isAbsoluteHttpUrl(opts.baseUrl)) throw gatewayClientErrors.urlInvalid({ got: opts.baseUrl });
   const baseUrl = opts.baseUrl.replace(/\/+$/, "");
   async function send(method: "GET" | "POST", path: string): Promise<GatewayAnswer> {
     const url = `${baseUrl}${path}`;
