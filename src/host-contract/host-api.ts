@@ -17,7 +17,7 @@ import type { Command } from "commander";
 import type { HookInspector } from "./inspection";
 import type { HostMetrics } from "./metrics";
 
-export const HOST_API_VERSION = "1.5.0";
+export const HOST_API_VERSION = "1.4.0";
 
 /** Levels of reasoning effort a run can ask for (the request field, mapping and `hooks.mail` key `thinking`). */
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -237,7 +237,7 @@ export interface PluginApi {
    */
   readonly metrics?: HostMetrics;
 
-  /** (1.5, optional) Where the host's gateway for this config runs now, `http://host:port` (its actual port: `--port` may differ from the config's); undefined when none runs. */
+  /** (1.4, optional) Where the host's gateway for this config runs now, `http://host:port` (its actual port: `--port` may differ from the config's); undefined when none runs. */
   runningGatewayUrl?(): string | undefined;
   registerHttpRoute(route: HttpRouteRegistration): void;
   registerService(service: ServiceRegistration): void;

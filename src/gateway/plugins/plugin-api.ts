@@ -43,7 +43,7 @@ export interface PluginApiOptions {
   onPreset: (preset: HookPresetContribution) => void;
   /** The plugin's metrics port (host API 1.3); absent in CLI mode. */
   metrics?: HostMetrics;
-  /** Where the gateway of this state dir runs now (host API 1.5). */
+  /** Where the gateway of this state dir runs now (host API 1.4). */
   runningGatewayUrl?: () => string | undefined;
 }
 
