@@ -17,6 +17,15 @@
 import type { DeliveryDetail } from "../../../host-contract/inspection";
 import { REDACTED } from "../../../host-contract/redaction";
 
+/**
+ * Characters a terminal's line discipline or line editor acts on when they are pasted
+ * (C0 but tab and line feed — Ctrl-C, Ctrl-U, ESC … —, DEL, C1). Quotes do not help: they
+ * act before the shell parses anything, so a pasted Ctrl-U erases the line typed so far
+ * and what follows runs as a command of its own. A body holding one is piped from its
+ * base64 instead, which holds none and keeps every byte (a carriage return included).
+ */
+const PASTE_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
 /** Headers curl sets itself, or that describe the stored connection rather than the request. */
 const LEFT_OUT = new Set(["host", "content-length", "connection", "transfer-encoding", "expect", "accept-encoding", "keep-alive"]);
 
@@ -55,7 +64,8 @@ export function curlCommand(d: DeliveryDetail, origin: string): string {
     const shown = name === "authorization" && value === REDACTED ? `Bearer ${REDACTED}` : value;
     parts.push(`-H ${word(`${name}: ${shown}`, variable)}`);
   }
-  if (d.body !== undefined) parts.push(`--data-binary ${singleQuoted(d.body)}`);
-  else if (d.bodyBase64 !== undefined) return `printf %s ${singleQuoted(d.bodyBase64)} | base64 -d | ${[...parts, "--data-binary @-"].join(" \\\n  ")}`;
+  const base64 = d.body !== undefined && PASTE_UNSAFE.test(d.body) ? Buffer.from(d.body, "utf8").toString("base64") : d.bodyBase64;
+  if (d.body !== undefined && base64 === undefined) parts.push(`--data-binary ${singleQuoted(d.body)}`);
+  else if (base64 !== undefined) return `printf %s ${singleQuoted(base64)} | base64 -d | ${[...parts, "--data-binary @-"].join(" \\\n  ")}`;
   return parts.join(" \\\n  ");
 }
