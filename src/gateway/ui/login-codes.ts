@@ -17,6 +17,8 @@ import type { HostLogger } from "../../host-contract/host-api";
 import { operatorClient, type OperatorThrottle } from "../http/operator-throttle";
 import { sessionCookie } from "./ui-auth";
 import type { UiSessionStore } from "./ui-sessions";
+import { html } from "./html";
+import { renderPage } from "./views/layout";
 import { renderLogin } from "./views/login-view";
 
 export const DEFAULT_LOGIN_CODE_TTL_MS = 5 * 60 * 1000;
@@ -81,12 +83,35 @@ export interface LoginLinkDeps {
 }
 
 /**
- * `GET /ui/login?code=…`: a right code starts a session and redirects (303) to the
+ * True when the browser says another site started the request (`Sec-Fetch-Site`
+ * `cross-site` or `same-site`: a link on a web page, an <img> of a hostile page), not
+ * the operator (`none`: typed, opened from a terminal) nor the dashboard itself.
+ */
+function startedByAnotherSite(req: Request): boolean {
+  const site = req.get("sec-fetch-site");
+  return site !== undefined && site !== "none" && site !== "same-origin";
+}
+
+/**
+ * The answer to a login link another site opened: nothing spent or counted, and a link
+ * to the same URL. Followed from this page, the request is the dashboard's own, so the
+ * session cookie (SameSite=Strict) is sent on the redirect that follows the login.
+ */
+function confirmLoginLink(res: Response, code: string): void {
+  const content = html`<p>This one-time login link was opened from another site, so it has not been used yet (a page of another site could otherwise spend it, or count wrong codes against this address).</p>
+<p><a id="login-link" href="/ui/login?code=${encodeURIComponent(code)}">Log in to the dashboard</a></p>`;
+  res.type("html").send(renderPage({ title: "Log in", section: "login", content }));
+}
+
+/**
+ * `GET /ui/login?code=…`: opened from another site (Sec-Fetch-Site), a page with a
+ * link to the same URL that spends and counts nothing; else a right code starts a session and redirects (303) to the
  * deliveries page; a blocked client gets 429 whatever it sends; a wrong, used or
  * expired code is counted as a wrong operator token and gets the login form (401).
  */
 export function createLoginLinkHandler(deps: LoginLinkDeps): (req: Request, res: Response, code: string) => void {
   return (req, res, code) => {
+    if (startedByAnotherSite(req)) return confirmLoginLink(res, code);
     const client = operatorClient(req);
     const wait = deps.throttle.blockedFor(client);
     if (wait > 0) return deps.refuseBlocked(req, res, wait, LOGIN_LINK_TARGET);
