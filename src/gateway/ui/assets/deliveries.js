@@ -7,6 +7,12 @@
  * of its row, if the row is on the page. A `gap` event says the server skipped
  * updates while this tab did not read (its buffer was full).
  *
+ * One stream serves every dashboard tab of the browser (a Web Lock picks the tab that
+ * holds it, a BroadcastChannel relays its events; each tab applies its own filters):
+ * a browser keeps at most 6 connections to one host, so a stream per tab left a
+ * seventh tab unable to load any page. Without those APIs (not a secure context)
+ * each tab opens its own.
+ *
  * The browser reconnects by itself after a dropped connection; when it gives up
  * (an answer that is not a stream: 401 after a restart, 503 with too many feeds)
  * the page opens a new feed after 1 s, 2 s, 4 s … at most 60 s apart.
@@ -101,46 +107,106 @@
     return tr;
   }
 
-  var delayMs = 1000;
-  var retryTimer;
-  function connect() {
-    var source = new EventSource(tbody.dataset.live);
-    source.addEventListener("open", function () {
-      delayMs = 1000;
-      say(liveText());
-    });
-    source.addEventListener("delivery", function (event) {
-      var r = JSON.parse(event.data);
-      if (tbody.querySelector('tr[data-id="' + CSS.escape(r.id) + '"]')) return;
+  // What the page's valid filters let through (the feed's own rule, delivery-filters.ts matchesFilters).
+  var params = new URL(tbody.dataset.live, location.href).searchParams;
+  var wantHook = params.get("hook");
+  var wantStatus = params.get("status");
+  function passes(r) {
+    if (wantHook !== null && r.hook !== wantHook) return false;
+    if (wantStatus === null) return true;
+    if (/^[1-5]xx$/i.test(wantStatus)) return String(r.status).charAt(0) === wantStatus.charAt(0);
+    return String(r.status) === wantStatus;
+  }
+
+  // One event of the feed (from this tab's stream or relayed by the tab that holds it).
+  var handle = {
+    delivery: function (data) {
+      var r = JSON.parse(data);
+      if (!passes(r) || tbody.querySelector('tr[data-id="' + CSS.escape(r.id) + '"]')) return;
       tbody.insertBefore(rowOf(r), tbody.firstChild);
       var empty = document.getElementById("no-deliveries");
       if (empty) empty.remove();
       added += 1;
       say(liveText());
-    });
+    },
     // A run started or finished: its row's Run cell changes in place.
-    source.addEventListener("run", function (event) {
-      var r = JSON.parse(event.data);
+    run: function (data) {
+      var r = JSON.parse(data);
       var tr = tbody.querySelector('tr[data-id="' + CSS.escape(r.id) + '"]');
       var run = tr && tr.querySelector("td.run");
       if (run) run.textContent = r.runStatus;
-    });
-    source.addEventListener("gap", function (event) {
-      missed += JSON.parse(event.data).missed;
+    },
+    gap: function (data) {
+      missed += JSON.parse(data).missed;
       say(liveText());
+    },
+    // The stream's state: null when it is open, else what to say.
+    state: function (problem) {
+      say(problem === null ? liveText() : problem);
+    },
+  };
+
+  var delayMs = 1000;
+  var retryTimer;
+  var state = "Connecting to the live feed…";
+  /** Opens the stream; `relay` (when given) hears every event and state change too. */
+  function connect(url, relay) {
+    var tell = function (kind, data) {
+      handle[kind](data);
+      if (relay) relay(kind, data);
+    };
+    var setState = function (problem) {
+      state = problem;
+      tell("state", problem);
+    };
+    var source = new EventSource(url);
+    source.addEventListener("open", function () {
+      delayMs = 1000;
+      setState(null);
+    });
+    ["delivery", "run", "gap"].forEach(function (kind) {
+      source.addEventListener(kind, function (event) {
+        tell(kind, event.data);
+      });
     });
     source.addEventListener("error", function () {
       if (source.readyState !== EventSource.CLOSED) {
-        say("Live feed interrupted; reconnecting…");
+        setState("Live feed interrupted; reconnecting…");
         return;
       }
       // The browser gave up on this stream: open a new one later, waiting longer each time.
       source.close();
-      say("Live feed interrupted; trying again in " + Math.round(delayMs / 1000) + " s…");
+      setState("Live feed interrupted; trying again in " + Math.round(delayMs / 1000) + " s…");
       clearTimeout(retryTimer);
-      retryTimer = setTimeout(connect, delayMs);
+      retryTimer = setTimeout(function () {
+        connect(url, relay);
+      }, delayMs);
       delayMs = Math.min(delayMs * 2, 60000);
     });
   }
-  connect();
+
+  /*
+   * One stream for all the dashboard's tabs. A browser keeps at most 6 connections
+   * to one host, and each stream holds one: with a stream per tab, a seventh tab
+   * (any page of the gateway) never loaded. The tab that holds the Web Lock opens
+   * the stream, unfiltered, and relays every event over a BroadcastChannel; each tab
+   * applies its own filters. When that tab goes, another one takes the lock over.
+   */
+  if (!navigator.locks || typeof BroadcastChannel === "undefined") return connect(tbody.dataset.live);
+  var channel = new BroadcastChannel("gw-ui-live-feed");
+  var leading = false;
+  channel.addEventListener("message", function (m) {
+    var msg = m.data || {};
+    if (msg.kind === "hello") {
+      if (leading) channel.postMessage({ kind: "state", data: state });
+    } else if (!leading && Object.prototype.hasOwnProperty.call(handle, msg.kind)) handle[msg.kind](msg.data);
+  });
+  channel.postMessage({ kind: "hello" });
+  navigator.locks.request("gw-ui-live-feed", function () {
+    leading = true;
+    connect("/ui/api/events", function (kind, data) {
+      channel.postMessage({ kind: kind, data: data });
+    });
+    return new Promise(function () {});
+  });
 })();
