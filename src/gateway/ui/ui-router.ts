@@ -62,9 +62,12 @@ declare module "express-serve-static-core" {
   }
 }
 
-/** A `next` target after login: a dashboard path only (never another host). */
+/**
+ * A `next` target after login: a dashboard path only (never another host), with the
+ * characters of a path and query (`+` is a space in a form's query: `?search=deal+won`).
+ */
 function safeNext(value: unknown): string {
-  return typeof value === "string" && /^\/ui\/[A-Za-z0-9/_?=&%.-]*$/.test(value) && !value.includes("//") ? value : "/ui/deliveries";
+  return typeof value === "string" && /^\/ui\/[A-Za-z0-9/_?=&%.~+*!'(),;:@$-]*$/.test(value) && !value.includes("//") ? value : "/ui/deliveries";
 }
 
 export function createDashboard(opts: DashboardOptions): Dashboard {
