@@ -46,7 +46,7 @@ describe("sender-controlled text on the pages", () => {
   it("the delivery page shows the body, header values and the answer as text", async () => {
     const res = await get(uiApp({ inspector: createFakeInspector({ deliveries: [d] }) }).app, "/ui/deliveries/d-evil");
     expect(res.status).toBe(200);
-    expect(res.text).toContain(`<pre id="body" class="text" data-view="pretty">${ESCAPED}</pre>`);
+    expect(res.text).toContain(`<pre id="body" class="text" data-view="pretty">\n${ESCAPED}</pre>`);
     expect(res.text).toContain(`<tr><th scope="row">x-evil</th><td><code>${ESCAPED}</code></td></tr>`);
     expect(res.text).not.toContain("<script>window");
     expect(res.text).not.toContain("<img src=x");

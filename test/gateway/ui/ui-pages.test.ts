@@ -80,7 +80,7 @@ describe("/ui pages", () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain("<code>POST /hooks/github</code>");
     expect(res.text).toContain("<tr><th scope=\"row\">authorization</th><td><code>[redacted]</code></td></tr>");
-    expect(res.text).toContain('<pre id="body" class="text" data-view="pretty">{\n  &quot;action&quot;: &quot;opened&quot;\n}</pre>');
+    expect(res.text).toContain('<pre id="body" class="text" data-view="pretty">\n{\n  &quot;action&quot;: &quot;opened&quot;\n}</pre>');
     expect(inspector.dryRuns).toEqual([{ hook: "github", body: '{"action":"opened"}', headers: delivery().headers }]);
     expect(res.text).toMatch(/<li><span class="run-queued">queued<\/span>.*<li><span class="run-running">running<\/span>.*<li><span class="run-succeeded">succeeded<\/span>/s);
     expect(res.text).toContain("Opened.");
@@ -110,7 +110,7 @@ describe("/ui pages", () => {
     for (let reload = 0; reload < 2; reload++) {
       const res = await request(app).get(post.headers.location!).set("Authorization", bearer);
       expect(res.text).toContain('id="dry-run-result"');
-      expect(res.text).toContain('<textarea id="dry-body" name="body" rows="6">{&quot;a&quot;:1}</textarea>');
+      expect(res.text).toContain('<textarea id="dry-body" name="body" rows="6">\n{&quot;a&quot;:1}</textarea>');
     }
     expect(inspector.dryRuns).toEqual([{ hook: "github", body: '{"a":1}', headers: { "x-github-event": "push", "content-type": "application/json" } }]);
   });

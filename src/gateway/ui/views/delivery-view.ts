@@ -53,7 +53,7 @@ function runSection(runs: DeliveryPageData["runs"]): SafeHtml {
     run
       ? html`<article class="run"><h3>Run <code>${id}</code>: <span class="run-${run.status}">${run.status}</span></h3>
 ${dl([["Action", run.name], ["Session", run.sessionKey]])}${timeline(run)}
-${run.summary !== undefined ? html`<h4>Summary</h4><pre class="text">${run.summary}</pre>` : ""}</article>`
+${run.summary !== undefined ? html`<h4>Summary</h4><pre class="text">\n${run.summary}</pre>` : ""}</article>`
       : html`<article class="run"><h3>Run <code>${id}</code></h3><p class="muted">No longer in the run store.</p></article>`,
   )}`;
 }
@@ -86,6 +86,10 @@ ${rows.map(([k, v]) => html`<tr><th scope="row">${k}</th><td><code>${v}</code></
 </tbody></table>`;
 }
 
+/*
+ * The HTML parser drops one line feed right after <pre> and <textarea>: sender text that
+ * starts with a blank line goes after a line feed of ours, so it keeps its own.
+ */
 function requestSection(d: DeliveryDetail, origin: string): SafeHtml {
   const body = bodyText(d.body, d.bodyBase64, d.headers["content-type"]);
   const raw = d.body ?? d.bodyBase64;
@@ -96,7 +100,7 @@ function requestSection(d: DeliveryDetail, origin: string): SafeHtml {
 ${
   body.kind === "none"
     ? html`<p class="muted">The body was not stored.</p>`
-    : html`<pre id="body" class="text" data-view="pretty">${body.text}</pre>${raw !== undefined && raw !== body.text ? html`<pre id="body-raw" class="text" data-view="raw" hidden>${raw}</pre>` : ""}`
+    : html`<pre id="body" class="text" data-view="pretty">\n${body.text}</pre>${raw !== undefined && raw !== body.text ? html`<pre id="body-raw" class="text" data-view="raw" hidden>\n${raw}</pre>` : ""}`
 }</section>`;
 }
 

@@ -41,9 +41,9 @@ ${data.csrf ? html`<input type="hidden" name="${CSRF_FIELD}" value="${data.csrf}
 <label for="dry-hook">Hook (the path after the hooks prefix)</label>
 <input id="dry-hook" name="hook" value="${f.hook}" required maxlength="200" placeholder="github">
 <label for="dry-headers">Headers (one <code>name: value</code> per line)</label>
-<textarea id="dry-headers" name="headers" rows="3">${f.headers}</textarea>
+<textarea id="dry-headers" name="headers" rows="3">\n${f.headers}</textarea>
 <label for="dry-body">Body</label>
-<textarea id="dry-body" name="body" rows="6">${f.body}</textarea>
+<textarea id="dry-body" name="body" rows="6">\n${f.body}</textarea>
 <button type="submit">Dry run</button>
 </form>
 ${data.problem ? html`<p class="error" role="alert">${data.problem}</p>` : ""}
