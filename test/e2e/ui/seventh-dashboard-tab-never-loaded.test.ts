@@ -9,7 +9,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createFakeInspector, delivery } from "../../helpers/fake-inspector";
 import { until } from "../../helpers/until";
 import { OPERATOR_TOKEN, uiApp } from "../../gateway/ui/ui-app";
@@ -17,29 +17,47 @@ import { launchChromium, logIn, newContext } from "./dashboard-browser";
 
 const TABS = 9;
 
+/** The dashboard over a fake inspector on an ephemeral port (one per test: the feed counts are the server's). */
+async function serve(): Promise<{ ui: ReturnType<typeof uiApp>; base: string; close(): Promise<void> }> {
+  const ui = uiApp({ inspector: createFakeInspector({ deliveries: [delivery({ id: "d-0" })] }), now: Date.now });
+  const server = http.createServer(ui.app);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    ui,
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      ui.dashboard.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
 describe("many dashboard tabs in one browser, in headless Chromium", () => {
   let browser: Browser;
-  let server: http.Server;
+  let context: BrowserContext;
   let base: string;
   let ui: ReturnType<typeof uiApp>;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ui = uiApp({ inspector: createFakeInspector({ deliveries: [delivery({ id: "d-0" })] }), now: Date.now });
-    server = http.createServer(ui.app);
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    ui.dashboard.close();
-    await new Promise<void>((r) => server.close(() => r()));
+  });
+  beforeEach(async () => {
+    ({ ui, base, close } = await serve());
+    context = await newContext(browser);
+  });
+  afterEach(async () => {
+    await context.close();
+    await close();
   });
 
   const row = (page: Page, id: string) => page.locator(`#delivery-rows tr[data-id="${id}"]`);
 
   it(`${TABS} Deliveries tabs all load, share one feed, and each shows the new deliveries its filters let through, also after the tab holding the feed closes`, async () => {
-    const context = await newContext(browser);
     const first = await context.newPage();
     await logIn(first, base, OPERATOR_TOKEN);
     const tabs: Page[] = [first];
@@ -59,11 +77,30 @@ describe("many dashboard tabs in one browser, in headless Chromium", () => {
     expect(await row(last, "d-gh").count()).toBe(0);
     expect(await last.locator("#live-status").innerText()).toBe("Live: 1 new delivery since the page loaded.");
 
+    // The tab holding the feed closes: another one takes it over, and new deliveries reach the tabs again.
     await first.close();
-    await until(() => ui.dashboard.liveFeeds().open === 1 && ui.inspector.listeners() === 1, "another tab to take the feed over");
-    ui.inspector.emit(delivery({ id: "d-crm-2", hook: "crm" }));
-    await row(last, "d-crm-2").waitFor();
-    await row(tabs[1]!, "d-crm-2").waitFor();
-    await context.close();
-  });
+    let n = 0;
+    await until(async () => {
+      ui.inspector.emit(delivery({ id: `d-crm-after-${++n}`, hook: "crm" }));
+      return (await row(last, `d-crm-after-${n}`).count()) === 1 || (await row(last, `d-crm-after-${n - 1}`).count()) === 1;
+    }, "a delivery after the takeover to reach the last tab", { timeoutMs: 15_000, intervalMs: 250 });
+    await row(tabs[1]!, `d-crm-after-${n}`).waitFor();
+    await until(() => ui.dashboard.liveFeeds().open === 1 && ui.inspector.listeners() === 1, "one feed again");
+  }, 60_000);
+
+  it("logged out and in again, a new tab makes the shared feed, waiting to try again, connect at once", async () => {
+    const holder = await context.newPage();
+    await logIn(holder, base, OPERATOR_TOKEN);
+    await until(() => ui.dashboard.liveFeeds().open === 1, "the feed to open");
+    const other = await context.newPage();
+    await other.goto(`${base}/ui/mappings`);
+    await Promise.all([other.waitForURL(`${base}/ui/login`), other.getByRole("button", { name: "Log out" }).click()]);
+    ui.inspector.emit(delivery({ id: "d-after-logout" }));
+    // Refused (401) again and again, the stream waits longer each time: 1 s, 2 s, 4 s …
+    await holder.locator("#live-status", { hasText: "trying again in 4 s" }).waitFor({ timeout: 15_000 });
+    await logIn(other, base, OPERATOR_TOKEN);
+    await until(() => ui.dashboard.liveFeeds().open === 1, "the feed to open again at once", { timeoutMs: 2000 });
+    ui.inspector.emit(delivery({ id: "d-logged-in-again" }));
+    await row(other, "d-logged-in-again").waitFor({ timeout: 2000 });
+  }, 60_000);
 });

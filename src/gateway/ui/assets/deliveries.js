@@ -148,6 +148,8 @@
 
   var delayMs = 1000;
   var retryTimer;
+  /** Set while the stream waits to be opened again: opens it now. */
+  var retryNow = null;
   var state = "Connecting to the live feed…";
   /** Opens the stream; `relay` (when given) hears every event and state change too. */
   function connect(url, relay) {
@@ -178,9 +180,12 @@
       source.close();
       setState("Live feed interrupted; trying again in " + Math.round(delayMs / 1000) + " s…");
       clearTimeout(retryTimer);
-      retryTimer = setTimeout(function () {
+      retryNow = function () {
+        clearTimeout(retryTimer);
+        retryNow = null;
         connect(url, relay);
-      }, delayMs);
+      };
+      retryTimer = setTimeout(retryNow, delayMs);
       delayMs = Math.min(delayMs * 2, 60000);
     });
   }
@@ -197,8 +202,11 @@
   var leading = false;
   channel.addEventListener("message", function (m) {
     var msg = m.data || {};
+    // A tab that opens (after logging in again, say) makes a waiting stream try again at once.
     if (msg.kind === "hello") {
-      if (leading) channel.postMessage({ kind: "state", data: state });
+      if (!leading) return;
+      channel.postMessage({ kind: "state", data: state });
+      if (retryNow) retryNow();
     } else if (!leading && Object.prototype.hasOwnProperty.call(handle, msg.kind)) handle[msg.kind](msg.data);
   });
   channel.postMessage({ kind: "hello" });
