@@ -6,6 +6,9 @@
  *   event: delivery
  *   data: <DeliveryRow as one line of JSON>
  *
+ * A stream that names the last delivery its client saw (`Last-Event-ID`, `?after=`)
+ * first gets the ones recorded since (feed-resume.ts).
+ *
  * When the inspector offers `subscribeRuns`, a run that starts or finishes sends
  * its delivery's row again (the Run cell changed), as `event: run` with no id:
  *
@@ -34,6 +37,7 @@
 import type { Request, Response } from "express";
 import type { DeliveryQuery, DeliverySummary, HookInspector } from "../../host-contract/inspection";
 import { matchesFilters } from "./delivery-filters";
+import { missedSince } from "./feed-resume";
 import { deliveryRow } from "./views/delivery-row";
 
 export const DEFAULT_KEEP_ALIVE_MS = 25_000;
@@ -59,8 +63,11 @@ export interface LiveFeedStats {
 }
 
 export interface LiveFeed {
-  /** `allowed` is asked before each event and keep-alive: once false (the session logged out or expired) the stream ends. */
-  stream(req: Request, res: Response, inspector: HookInspector, query: DeliveryQuery, allowed?: () => boolean): void;
+  /**
+   * `allowed` is asked before each event and keep-alive: once false (the session logged out or expired) the stream ends.
+   * `after`: the id of the last delivery the client saw; the ones recorded since are sent first (feed-resume.ts).
+   */
+  stream(req: Request, res: Response, inspector: HookInspector, query: DeliveryQuery, allowed?: () => boolean, after?: string): void;
   closeAll(): void;
   open(): number;
   stats(): LiveFeedStats;
@@ -134,7 +141,7 @@ export function createLiveFeed(opts: { keepAliveMs?: number } = {}): LiveFeed {
     return last.text;
   };
   return {
-    stream(req, res, inspector, query, allowed = () => true) {
+    stream(req, res, inspector, query, allowed = () => true, after = undefined) {
       if (streams.size >= MAX_STREAMS) {
         res.status(503).setHeader("Retry-After", "10");
         res.json({ ok: false, code: "too_many_streams", error: `At most ${MAX_STREAMS} live feeds may be open at once; close a dashboard tab.` });
@@ -148,6 +155,12 @@ export function createLiveFeed(opts: { keepAliveMs?: number } = {}): LiveFeed {
       const out = feedWriter(res, counts);
       out.event(() => `retry: ${RETRY_MS}\n\n`);
       const runStatus = (id: string) => inspector.getRun(id)?.status;
+      // What the client missed since the last delivery it saw, read in the tick it subscribes (nothing falls between).
+      if (after !== undefined) {
+        const { rows, skipped } = missedSince(inspector, query, after);
+        if (skipped > 0) out.event(() => `event: gap\ndata: {"missed":${skipped}}\n\n`);
+        for (const d of rows) out.event(() => deliveryEvent(d, runStatus));
+      }
       const unsubscribe = inspector.subscribe((d) => {
         if (!allowed()) return end();
         if (matchesFilters(d, query)) out.event(() => deliveryEvent(d, runStatus));

@@ -23,6 +23,7 @@ import { renderPage, type PageFrame, type UiSection } from "./views/layout";
 import { parseHeaderLines, renderMappingsContent, type DryRunForm } from "./views/mappings-view";
 import { renderOverviewContent } from "./views/overview-view";
 import type { UiSessionStore } from "./ui-sessions";
+import { resumeId } from "./feed-resume";
 
 /** The overview's time window and how many rows it reads at most. */
 const OVERVIEW_MINUTES = 60;
@@ -78,10 +79,12 @@ export function mountPages(router: Router, opts: PagesOptions): void {
   router.get("/api/events", (req, res) => {
     const f = parseDeliveryFilters(req.query as Record<string, unknown>, opts.now());
     if (f.problem) return sendUiError(req, res, 400, "invalid_filter", f.problem);
+    const after = resumeId(req);
+    if (typeof after === "object") return sendUiError(req, res, 400, "invalid_filter", after.problem);
     const p = res.locals.principal;
     // A logged-out or expired session's feed ends at its next event or keep-alive (Bearer: the token cannot change).
     const allowed = p?.kind === "session" ? () => opts.sessions.get(p.session.id) !== undefined : () => true;
-    opts.feed.stream(req, res, inspector, f.query, allowed);
+    opts.feed.stream(req, res, inspector, f.query, allowed, after);
   });
 
   const replays = createFormResults<{ of: string } & NonNullable<DeliveryPageData["replay"]>>({ now: opts.now, size: (v) => JSON.stringify(v).length });

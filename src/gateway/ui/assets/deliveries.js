@@ -50,6 +50,8 @@
   if (!tbody.dataset.live || typeof EventSource === "undefined") return;
   var added = 0;
   var missed = 0;
+  // The newest delivery of the feed seen so far: a stream opened again resumes after it (?after=, feed-resume.ts).
+  var lastId = null;
 
   function say(text) {
     if (status) status.textContent = text;
@@ -122,6 +124,8 @@
   var handle = {
     delivery: function (data) {
       var r = JSON.parse(data);
+      // Delivery ids are UUIDs (the feed refuses any other `after`).
+      if (/^[0-9a-f-]{36}$/i.test(r.id)) lastId = r.id;
       if (!passes(r) || tbody.querySelector('tr[data-id="' + CSS.escape(r.id) + '"]')) return;
       tbody.insertBefore(rowOf(r), tbody.firstChild);
       var empty = document.getElementById("no-deliveries");
@@ -161,7 +165,8 @@
       state = problem;
       tell("state", problem);
     };
-    var source = new EventSource(url);
+    // The browser's own reconnection sends Last-Event-ID; a new stream says where to resume in its URL.
+    var source = new EventSource(lastId === null ? url : url + (url.indexOf("?") < 0 ? "?" : "&") + "after=" + encodeURIComponent(lastId));
     source.addEventListener("open", function () {
       delayMs = 1000;
       setState(null);
