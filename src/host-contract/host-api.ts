@@ -17,7 +17,7 @@ import type { Command } from "commander";
 import type { HookInspector } from "./inspection";
 import type { HostMetrics } from "./metrics";
 
-export const HOST_API_VERSION = "1.4.0";
+export const HOST_API_VERSION = "1.5.0";
 
 /** Levels of reasoning effort a run can ask for (the request field, mapping and `hooks.mail` key `thinking`). */
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -51,11 +51,7 @@ export interface SystemEventMeta {
   [key: string]: unknown;
 }
 
-/**
- * The longest bound of one agent run, in seconds (24 h): the upper limit of
- * `agents.defaults.timeoutSeconds` and of a request's `timeoutSeconds`. A host whose own
- * setting allows more (or none: OpenClaw's 0) gives the plugin this bound.
- */
+/** The longest bound of one agent run in seconds (24 h): the limit of `agents.defaults.timeoutSeconds` and a request's `timeoutSeconds`; a host allowing more (or none: OpenClaw's 0) gives this. */
 export const MAX_RUN_TIMEOUT_SECONDS = 86_400;
 
 /** `runtime.models.policy()`: see there. */
@@ -75,6 +71,8 @@ export interface RunTurnRequest {
   timeoutMs: number;
   /** Aborted when the run times out or is cancelled; runners must honour it. */
   signal: AbortSignal;
+  /** The plugin's id of the run, the same at every start of it (added in 1.5; hosts may ignore it). */
+  runId?: string;
 }
 
 export interface RunTurnResult {
@@ -142,6 +140,8 @@ export interface HostRuntime {
   agents: {
     /** Runs one agent turn. Reusing a session key continues that session's conversation. */
     runTurn(req: RunTurnRequest): Promise<RunTurnResult>;
+    /** Optional (1.5): the turn of `runId` outlived a restart of the plugin's services in this process; runTurn joins it (docs/host-contract.md). */
+    stillRunning?(runId: string): boolean;
   };
   channels: {
     /** Channel ids the host offers right now (built-in and plugin-provided). */

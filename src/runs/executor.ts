@@ -122,7 +122,7 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
 
     const end = await boundedTurn(
       (turnSignal) => {
-        const req: RunTurnRequest = { sessionKey: action.sessionKey, message: action.message, timeoutMs: action.timeoutSeconds * 1000, signal: turnSignal };
+        const req: RunTurnRequest = { sessionKey: action.sessionKey, message: action.message, timeoutMs: action.timeoutSeconds * 1000, signal: turnSignal, runId: run.id };
         if (action.model !== undefined) req.model = action.model;
         if (action.thinking !== undefined) req.thinking = action.thinking;
         return runtime.agents.runTurn(req);

@@ -62,12 +62,14 @@ export interface RecoveryDeps {
   owe(id: string, patch: Parameters<RunStore["update"]>[1], transition: string): void;
   /** Posts a recorded summary and clears its pending flag; false when it could not be posted. */
   repost(run: Unreported): Promise<boolean>;
+  /** The host's `agents.stillRunning`: the run's turn goes on in the host (it is joined, not run again). */
+  stillRunning?(runId: string): boolean;
 }
 
 export interface RecoveryResult {
   /** Summaries that could not be posted (to be retried). */
   unreported: Unreported[];
-  /** Runs found running and queued again (`retryInterrupted`), to be scheduled with the queued ones. */
+  /** Runs found running and queued again (`retryInterrupted`, or their turn goes on in the host), to be scheduled with the queued ones. */
   requeued: RunRecord[];
   interrupted: number;
   reposted: number;
@@ -112,6 +114,12 @@ export async function carryOutRecovery(plan: RecoveryPlan, deps: RecoveryDeps): 
   // Found running beside other runs: this start is not counted against it (taken back in the write that queues it again).
   const uncounted = plan.running.length > 1 ? 1 : 0;
   for (const run of plan.running) {
+    if (deps.stillRunning?.(run.id)) {
+      // The service stopped, the host did not (a config reload): joining the turn runs nothing again.
+      if (persist(run.id, { status: "queued" }, "queued (its turn goes on in the host)")) result.requeued.push({ ...run, status: "queued" });
+      logger.info("run's turn goes on in the host; queued to join it", { runId: run.id });
+      continue;
+    }
     // A run found running was started at least once (a row from before attempts were counted says 0).
     const attempts = Math.max(run.attempts ?? 0, 1) - uncounted;
     if (config.retryInterrupted && attempts < MAX_RUN_ATTEMPTS) {

@@ -188,7 +188,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   async function recover(): Promise<void> {
     const plan = recovery ?? readRecoveryPlan(store);
     recovery = undefined;
-    const done = await carryOutRecovery(plan, { config, logger, emitter, clock, persist, repost, owe: retry.owe });
+    const done = await carryOutRecovery(plan, { config, logger, emitter, clock, persist, repost, owe: retry.owe, stillRunning: (id) => runtime.agents.stillRunning?.(id) === true });
     for (const run of done.unreported) unreported.set(run.id, run);
     for (const run of [...plan.queued, ...done.requeued]) addQueued(run);
     logger.info("run queue recovered", { queued: queued.length, interrupted: done.interrupted, requeued: done.requeued.length, reposted: done.reposted });

@@ -69,6 +69,16 @@ describe("run queue", () => {
       expect(h.store.get("r-running")?.summaryPending).toBe(false);
     });
 
+    it("a run whose turn still goes on in the host (a config reload restarted only the service) is joined, not recorded interrupted", async () => {
+      const h = createHarness({ store: seeded() });
+      const agents = h.host.api.runtime.agents as { stillRunning?: (runId: string) => boolean };
+      agents.stillRunning = (runId) => runId === "r-running";
+      await h.queue.start();
+      expect((await h.finished("r-running")).status).toBe("succeeded");
+      expect(h.host.turns.find((t) => t.message === "was running")).toMatchObject({ runId: "r-running" });
+      expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).not.toContain(`Hook CRM (interrupted): ${INTERRUPTED_REASON}`);
+    });
+
     it("re-queues runs found running when retryInterrupted is set", async () => {
       const h = createHarness({ store: seeded(), config: { retryInterrupted: true } });
       await h.queue.start();

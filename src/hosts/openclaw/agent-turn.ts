@@ -15,6 +15,11 @@
  * Timeouts: the plugin bounds the wait (`timeoutMs`, and the abort signal); OpenClaw's
  * plugin runtime offers no way to cancel a run, so a run the plugin gave up on ends
  * under OpenClaw's own `agents.defaults.timeoutSeconds`.
+ * Reloads: OpenClaw restarts the plugin's service on a config change while its runs go
+ * on in the same process. The OpenClaw run of each plugin run is kept process-wide
+ * (not per activation: the next activation is another instance), so the next start
+ * joins it (`stillRunning`, then `runTurn` with the same `runId` waits for that run)
+ * instead of recording the run interrupted or starting it again.
  */
 import type { RunTurnRequest, RunTurnResult } from "../../host-contract/host-api";
 import type { OpenClawRuntime } from "./openclaw-api";
@@ -24,6 +29,21 @@ import type { ServiceScope } from "./service-scope";
 const WAIT_SLICE_MS = 30_000;
 /** Messages read back to find the reply (the reply is the newest assistant message). */
 const MESSAGES_READ = 20;
+
+/** An OpenClaw run started for a plugin run, and until when the plugin waits for it. */
+interface StartedTurn {
+  runId: string;
+  sessionKey: string;
+  deadline: number;
+}
+
+const TURNS = Symbol.for("inbound-webhooks.openclaw.turns");
+
+/** Plugin run id → its OpenClaw run, for every activation of the plugin in this process. */
+function turnsOfProcess(): Map<string, StartedTurn> {
+  const holder = globalThis as { [TURNS]?: Map<string, StartedTurn> };
+  return (holder[TURNS] ??= new Map());
+}
 
 /** `hook:github:o/r#1` → `agent:main:hook:github:o/r#1` (a key already in OpenClaw's form is kept). */
 export function openClawSessionKey(agentId: string, sessionKey: string): string {
@@ -65,32 +85,53 @@ function aborted(signal: AbortSignal): Promise<"aborted"> {
   });
 }
 
+export interface SubagentTurns {
+  runTurn(req: RunTurnRequest): Promise<RunTurnResult>;
+  /** The OpenClaw run of plugin run `runId` was started in this process and may still go on (host contract `agents.stillRunning`). */
+  stillRunning(runId: string): boolean;
+}
+
 /** `primary`: the agent's configured model; naming it passes no override (OpenClaw refuses overrides unless allowed). */
-export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, scope: ServiceScope, primary?: string): (req: RunTurnRequest) => Promise<RunTurnResult> {
+export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, scope: ServiceScope, primary?: string): SubagentTurns {
   // Every OpenClaw call of a run is made in the service's context, never the request's that queued the run (service-scope.ts).
   const subagent = {
     run: (p: Parameters<OpenClawRuntime["subagent"]["run"]>[0]) => scope.run(() => runtime.subagent.run(p)),
     waitForRun: (p: Parameters<OpenClawRuntime["subagent"]["waitForRun"]>[0]) => scope.run(() => runtime.subagent.waitForRun(p)),
     getSessionMessages: (p: Parameters<OpenClawRuntime["subagent"]["getSessionMessages"]>[0]) => scope.run(() => runtime.subagent.getSessionMessages(p)),
   };
-  return async (req) => {
+  const turns = turnsOfProcess();
+
+  /** The OpenClaw run of `req`: the one an earlier activation started for the same plugin run, else a new one. */
+  async function startOrJoin(req: RunTurnRequest): Promise<StartedTurn | RunTurnResult> {
+    const known = req.runId !== undefined ? turns.get(req.runId) : undefined;
+    if (known) return known;
     const params: { sessionKey: string; message: string; deliver: boolean; provider?: string; model?: string } = {
       sessionKey: openClawSessionKey(agentId, req.sessionKey),
       message: req.message,
       deliver: false,
     };
     if (req.model !== undefined && req.model !== primary) Object.assign(params, splitModelRef(req.model));
-    let started: { runId: string; sessionKey?: string };
     try {
-      started = await subagent.run(params);
+      const started = await subagent.run(params);
+      const turn = { runId: started.runId, sessionKey: started.sessionKey ?? params.sessionKey, deadline: Date.now() + req.timeoutMs };
+      for (const [id, t] of turns) if (t.deadline <= Date.now()) turns.delete(id);
+      if (req.runId !== undefined) turns.set(req.runId, turn);
+      return turn;
     } catch (e) {
       return { status: "error", error: `OpenClaw refused the run: ${e instanceof Error ? e.message : String(e)}` };
     }
-    const deadline = Date.now() + req.timeoutMs;
+  }
+
+  /** Waits for the OpenClaw run until it ends (then it is forgotten), its deadline passes, or the signal aborts (then it is kept, to be joined). */
+  async function waitFor(req: RunTurnRequest, started: StartedTurn): Promise<RunTurnResult> {
     const stop = aborted(req.signal);
+    const end = (result: RunTurnResult): RunTurnResult => {
+      if (req.runId !== undefined && !req.signal.aborted) turns.delete(req.runId);
+      return result;
+    };
     for (;;) {
-      const left = deadline - Date.now();
-      if (left <= 0 || req.signal.aborted) return { status: "timeout", error: `OpenClaw's run ${started.runId} did not finish within ${Math.round(req.timeoutMs / 1000)} s` };
+      const left = started.deadline - Date.now();
+      if (left <= 0 || req.signal.aborted) return end({ status: "timeout", error: `OpenClaw's run ${started.runId} did not finish within ${Math.round(req.timeoutMs / 1000)} s` });
       const slice = Math.min(left, WAIT_SLICE_MS);
       const askedAt = Date.now();
       const waited = await Promise.race([subagent.waitForRun({ runId: started.runId, timeoutMs: slice }), stop]);
@@ -99,10 +140,18 @@ export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, s
       // "timeout" is either the wait's own bound (the run goes on) or the run's end: only an ended run has endedAt or answers early.
       const waitEnded = waited.endedAt === undefined && Date.now() - askedAt >= slice - 1000;
       if (waited.status === "timeout" && waitEnded) continue;
-      if (waited.status === "timeout") return { status: "timeout", error: waited.error ?? `OpenClaw's run ${started.runId} timed out` };
-      if (waited.status === "error") return { status: "error", error: waited.error ?? `OpenClaw's run ${started.runId} failed without a reason` };
-      const { messages } = await subagent.getSessionMessages({ sessionKey: started.sessionKey ?? params.sessionKey, limit: MESSAGES_READ });
-      return { status: "ok", reply: lastAssistantText(messages) ?? "" };
+      if (waited.status === "timeout") return end({ status: "timeout", error: waited.error ?? `OpenClaw's run ${started.runId} timed out` });
+      if (waited.status === "error") return end({ status: "error", error: waited.error ?? `OpenClaw's run ${started.runId} failed without a reason` });
+      const { messages } = await subagent.getSessionMessages({ sessionKey: started.sessionKey, limit: MESSAGES_READ });
+      return end({ status: "ok", reply: lastAssistantText(messages) ?? "" });
     }
+  }
+
+  return {
+    async runTurn(req) {
+      const started = await startOrJoin(req);
+      return "status" in started ? started : waitFor(req, started);
+    },
+    stillRunning: (runId) => (turns.get(runId)?.deadline ?? 0) > Date.now(),
   };
 }

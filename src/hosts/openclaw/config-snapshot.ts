@@ -28,6 +28,13 @@ export const PLUGIN_ID = "inbound-webhooks";
 export const SECTION_KEY = `plugins.entries.${PLUGIN_ID}.config`;
 /** Defaults that differ from the embedded gateway's. */
 export const OPENCLAW_DEFAULTS = { enabled: true, path: "/webhooks", transformsDir: "webhooks/transforms" } as const;
+/**
+ * The longest `runs.shutdownGraceSeconds` inside OpenClaw: OpenClaw gives a plugin service
+ * 5 s to stop when it restarts it on a config change (and fails the reload past that), and
+ * the run queue waits the grace plus up to 1 s. Nothing is lost by the shorter wait: the
+ * runs go on in OpenClaw and the next start joins them (agent-turn.ts).
+ */
+export const OPENCLAW_MAX_STOP_GRACE_SECONDS = 2;
 /** OpenClaw's default gateway port (its `gateway.port` default). */
 const OPENCLAW_DEFAULT_PORT = 18789;
 
@@ -45,6 +52,15 @@ function runBound(seconds: number): number {
   return seconds === 0 || seconds > MAX_RUN_TIMEOUT_SECONDS ? MAX_RUN_TIMEOUT_SECONDS : seconds;
 }
 
+/** The section with `runs.shutdownGraceSeconds` at most OPENCLAW_MAX_STOP_GRACE_SECONDS (a value of the wrong type is left for the plugin to report). */
+function withStopGrace(hooks: Record<string, unknown>): Record<string, unknown> {
+  if (hooks.runs !== undefined && (hooks.runs === null || typeof hooks.runs !== "object" || Array.isArray(hooks.runs))) return hooks;
+  const runs = section(hooks.runs);
+  const grace = runs.shutdownGraceSeconds;
+  if (grace !== undefined && (typeof grace !== "number" || grace <= OPENCLAW_MAX_STOP_GRACE_SECONDS)) return hooks;
+  return { ...hooks, runs: { ...runs, shutdownGraceSeconds: OPENCLAW_MAX_STOP_GRACE_SECONDS } };
+}
+
 /** The plugin's config snapshot built from OpenClaw's config and `plugins.entries.inbound-webhooks.config`. */
 export function openClawSnapshot(openclaw: Readonly<Record<string, unknown>>, pluginConfig: Record<string, unknown> | undefined): Record<string, unknown> {
   const gateway = section(openclaw.gateway);
@@ -52,7 +68,7 @@ export function openClawSnapshot(openclaw: Readonly<Record<string, unknown>>, pl
   const defaults = section(section(openclaw.agents).defaults);
   const port = typeof gateway.port === "number" ? gateway.port : OPENCLAW_DEFAULT_PORT;
   return {
-    hooks: { ...OPENCLAW_DEFAULTS, ...section(pluginConfig) },
+    hooks: withStopGrace({ ...OPENCLAW_DEFAULTS, ...section(pluginConfig) }),
     // OpenClaw's gateway.bind is a mode (loopback, lan, …); `openclaw inbound-webhooks …` run on the gateway's host and use loopback.
     gateway: { bind: "127.0.0.1", port, ...(typeof auth.token === "string" ? { auth: { token: auth.token } } : {}) },
     agents: { defaults: typeof defaults.timeoutSeconds === "number" ? { timeoutSeconds: runBound(defaults.timeoutSeconds) } : {} },

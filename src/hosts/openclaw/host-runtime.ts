@@ -80,7 +80,7 @@ export function createOpenClawHostRuntime(opts: OpenClawHostRuntimeOptions): Hos
     heartbeat: {
       requestNow: ({ reason }) => runtime.system.requestHeartbeat({ source: "hook", intent: "immediate", reason, agentId }),
     },
-    agents: { runTurn: createSubagentTurns(runtime, agentId, opts.scope, primaryModel(config)) },
+    agents: createSubagentTurns(runtime, agentId, opts.scope, primaryModel(config)),
     channels: {
       list: () => [...offered],
       resolveLast: (sessionKey) => lastRouteOf(runtime.agent?.session?.getSessionEntry?.({ sessionKey, agentId })),

@@ -16,7 +16,7 @@ function fakeRuntime(waits: OpenClawWaitResult[], messages: unknown[] = []) {
   return { runtime, calls };
 }
 
-const turn = (over: Partial<Parameters<ReturnType<typeof createSubagentTurns>>[0]> = {}) => ({ sessionKey: "hook:x", message: "m", timeoutMs: 60_000, signal: new AbortController().signal, ...over });
+const turn = (over: Partial<Parameters<ReturnType<typeof createSubagentTurns>["runTurn"]>[0]> = {}) => ({ sessionKey: "hook:x", message: "m", timeoutMs: 60_000, signal: new AbortController().signal, ...over });
 
 describe("agent turns through OpenClaw's subagent runtime", () => {
   it("maps the session key to OpenClaw's agent form and a model ref to provider + model", () => {
@@ -30,7 +30,7 @@ describe("agent turns through OpenClaw's subagent runtime", () => {
       { role: "user", content: "m" },
       { role: "assistant", content: [{ type: "text", text: "the " }, { type: "text", text: "reply" }] },
     ]);
-    const result = await createSubagentTurns(runtime, "main", createServiceScope(), "fake/fake-1")(turn({ model: "other/m2" }));
+    const result = await createSubagentTurns(runtime, "main", createServiceScope(), "fake/fake-1").runTurn(turn({ model: "other/m2" }));
     expect(result).toEqual({ status: "ok", reply: "the reply" });
     expect(calls.run).toEqual([{ sessionKey: "agent:main:hook:x", message: "m", deliver: false, provider: "other", model: "m2" }]);
     expect(calls.wait).toHaveLength(2);
@@ -39,29 +39,48 @@ describe("agent turns through OpenClaw's subagent runtime", () => {
 
   it("passes no override when the run names the agent's own model", async () => {
     const { runtime, calls } = fakeRuntime([{ status: "ok", endedAt: 1 }]);
-    await createSubagentTurns(runtime, "main", createServiceScope(), "fake/fake-1")(turn({ model: "fake/fake-1" }));
+    await createSubagentTurns(runtime, "main", createServiceScope(), "fake/fake-1").runTurn(turn({ model: "fake/fake-1" }));
     expect(calls.run[0]).toEqual({ sessionKey: "agent:main:hook:x", message: "m", deliver: false });
   });
 
   it("reports OpenClaw's error, its terminal timeout, and a refused start", async () => {
     const error = fakeRuntime([{ status: "error", error: "model exploded" }]);
-    expect(await createSubagentTurns(error.runtime, "main", createServiceScope())(turn())).toEqual({ status: "error", error: "model exploded" });
+    expect(await createSubagentTurns(error.runtime, "main", createServiceScope()).runTurn(turn())).toEqual({ status: "error", error: "model exploded" });
     const timeout = fakeRuntime([{ status: "timeout", endedAt: 5, error: "agent timeout" }]);
-    expect(await createSubagentTurns(timeout.runtime, "main", createServiceScope())(turn())).toEqual({ status: "timeout", error: "agent timeout" });
+    expect(await createSubagentTurns(timeout.runtime, "main", createServiceScope()).runTurn(turn())).toEqual({ status: "timeout", error: "agent timeout" });
     const { runtime } = fakeRuntime([]);
     runtime.subagent.run = async () => {
       throw new Error("missing scope: operator.write");
     };
-    expect(await createSubagentTurns(runtime, "main", createServiceScope())(turn())).toEqual({ status: "error", error: "OpenClaw refused the run: missing scope: operator.write" });
+    expect(await createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn())).toEqual({ status: "error", error: "OpenClaw refused the run: missing scope: operator.write" });
   });
 
   it("stops waiting when the run's signal aborts", async () => {
     const { runtime } = fakeRuntime([]);
     runtime.subagent.waitForRun = () => new Promise(() => undefined);
     const abort = new AbortController();
-    const pending = createSubagentTurns(runtime, "main", createServiceScope())(turn({ signal: abort.signal }));
+    const pending = createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn({ signal: abort.signal }));
     abort.abort();
     expect((await pending).status).toBe("timeout");
+  });
+
+  it("a run whose service OpenClaw restarted (config reload) joins its OpenClaw run instead of starting another", async () => {
+    const { runtime, calls } = fakeRuntime([], [{ role: "assistant", content: "joined reply" }]);
+    runtime.subagent.waitForRun = () => new Promise(() => undefined);
+    const stopping = new AbortController();
+    const before = createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn({ runId: "run-reload-1", signal: stopping.signal }));
+    await new Promise((r) => setImmediate(r));
+    stopping.abort();
+    await before;
+    // The next activation (another instance, as after OpenClaw's reload) sees the turn going on and joins it.
+    const after = createSubagentTurns(runtime, "main", createServiceScope());
+    expect(after.stillRunning("run-reload-1")).toBe(true);
+    runtime.subagent.waitForRun = async (p: unknown) => (calls.wait.push(p), { status: "ok" as const, endedAt: 2 });
+    expect(await after.runTurn(turn({ runId: "run-reload-1" }))).toEqual({ status: "ok", reply: "joined reply" });
+    expect(calls.run).toHaveLength(1);
+    expect(calls.wait).toEqual([{ runId: "oc-run-1", timeoutMs: expect.any(Number) }]);
+    expect(after.stillRunning("run-reload-1")).toBe(false);
+    expect(after.stillRunning("never-started")).toBe(false);
   });
 
   it("finds no reply in a transcript without assistant text", () => {

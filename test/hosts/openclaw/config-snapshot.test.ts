@@ -1,4 +1,4 @@
-import { openClawSnapshot, renameProblemKeys, SECTION_KEY } from "../../../src/hosts/openclaw/config-snapshot";
+import { OPENCLAW_MAX_STOP_GRACE_SECONDS, openClawSnapshot, renameProblemKeys, SECTION_KEY } from "../../../src/hosts/openclaw/config-snapshot";
 import { resolveConfig, resolveHooksSecrets } from "../../../src/config/resolve";
 
 describe("openClawSnapshot", () => {
@@ -20,6 +20,14 @@ describe("openClawSnapshot", () => {
   it("reads OpenClaw's agents.defaults.timeoutSeconds as the default run bound", () => {
     const config = resolveConfig(openClawSnapshot({ agents: { defaults: { timeoutSeconds: 90 } } }, { token: "hook-token-0123456789" }), { configDir: "/tmp" });
     expect(config.defaultTimeoutSeconds).toBe(90);
+  });
+
+  it("a stop with runs in flight fits in the 5 s OpenClaw gives a plugin service when a config reload restarts it (runs.shutdownGraceSeconds at most 2)", () => {
+    const grace = (section: Record<string, unknown>) => resolveConfig(openClawSnapshot({}, { token: "hook-token-0123456789", ...section }), { configDir: "/tmp" }).runs.shutdownGraceSeconds;
+    expect(grace({})).toBe(OPENCLAW_MAX_STOP_GRACE_SECONDS);
+    expect(grace({ runs: { shutdownGraceSeconds: 600, maxConcurrent: 2 } })).toBe(OPENCLAW_MAX_STOP_GRACE_SECONDS);
+    expect(grace({ runs: { shutdownGraceSeconds: 0.5 } })).toBe(0.5);
+    expect(OPENCLAW_MAX_STOP_GRACE_SECONDS + 1).toBeLessThan(5);
   });
 });
 
