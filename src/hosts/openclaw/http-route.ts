@@ -34,6 +34,16 @@ export function hooksPathCollision(prefix: string, config: Readonly<Record<strin
   return `${SECTION_KEY}.path "${prefix}" is inside OpenClaw's own hooks path "${theirs}" (hooks.path), which OpenClaw answers before any plugin route; choose another path, e.g. "/webhooks"`;
 }
 
+/**
+ * The same problem for the section's configured path (`hooks.path` of the snapshot, written as the
+ * plugin normalises it), for a start that failed before any route was registered: it is listed with
+ * the plugin's own problems instead of after they are fixed.
+ */
+export function configuredPathCollision(hooks: Record<string, unknown>, config: Readonly<Record<string, unknown>>): string | undefined {
+  if (hooks.enabled === false || typeof hooks.path !== "string") return undefined;
+  return hooksPathCollision(`/${hooks.path.replace(/\/{2,}/g, "/").replace(/^\/+|\/+$/g, "")}`, config);
+}
+
 function trustedProxies(config: Readonly<Record<string, unknown>>): string[] {
   const gateway = config.gateway;
   const list = gateway && typeof gateway === "object" ? (gateway as { trustedProxies?: unknown }).trustedProxies : undefined;

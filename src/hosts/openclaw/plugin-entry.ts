@@ -21,7 +21,7 @@ import type { OpenClawPluginApi, OpenClawRuntime } from "./openclaw-api";
 import { openClawSnapshot, PLUGIN_ID, section } from "./config-snapshot";
 import { createOpenClawHostRuntime } from "./host-runtime";
 import { openClawLogger } from "./host-logger";
-import { hooksPathCollision, openClawRoute } from "./http-route";
+import { configuredPathCollision, hooksPathCollision, openClawRoute } from "./http-route";
 import { bridgeServices, inOpenClawTerms } from "./services";
 import { createServiceScope } from "./service-scope";
 import { addToOpenClawCli, OPENCLAW_CLI_DESCRIPTOR } from "./cli";
@@ -101,7 +101,10 @@ export function register(api: OpenClawPluginApi): void {
   try {
     activate(hostApi);
   } catch (e) {
-    throw inOpenClawTerms(e);
+    const error = inOpenClawTerms(e);
+    const collision = configuredPathCollision(section(hostApi.config.hooks), api.config);
+    if (collision !== undefined && !error.message.includes(collision)) error.message = `${error.message}\n${collision}`;
+    throw error;
   }
   const collisions = routes.flatMap((route) => hooksPathCollision(route.prefix, api.config) ?? []);
   if (collisions.length > 0) throw Object.assign(new Error(collisions.join("\n")), { name: "ConfigError" });

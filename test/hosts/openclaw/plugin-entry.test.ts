@@ -235,6 +235,22 @@ describe("the OpenClaw entry", () => {
     },
   );
 
+  it("a missing token hid a path inside OpenClaw's hooks path until the next start: registration fails naming both", () => {
+    const fake = fakeOpenClaw(state.dir, { path: "/hooks/in" });
+    const api = { ...fake.api, config: { ...fake.api.config, hooks: { enabled: true, token: "openclaw-own-hook-token-0123" } } };
+    let message = "";
+    try {
+      plugin.register(api);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message.split("\n")).toEqual([
+      "plugins.entries.inbound-webhooks.config.token is required when plugins.entries.inbound-webhooks.config.enabled is true",
+      'plugins.entries.inbound-webhooks.config.path "/hooks/in" is inside OpenClaw\'s own hooks path "/hooks" (hooks.path), which OpenClaw answers before any plugin route; choose another path, e.g. "/webhooks"',
+    ]);
+    expect(fake.routes).toEqual([]);
+  });
+
   it.each([
     ["/hooks", { enabled: false }],
     ["/hooksx", { enabled: true, token: "openclaw-own-hook-token-0123" }],
