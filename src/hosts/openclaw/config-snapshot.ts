@@ -87,3 +87,25 @@ const HOOKS_KEY = /(^|[^\w.-])hooks(?=[.[])|^()hooks(?= )/gm;
 export function renameProblemKeys(message: string): string {
   return message.replace(HOOKS_KEY, (_m, before: string | undefined) => `${before ?? ""}${SECTION_KEY}`);
 }
+
+/** As HOOKS_KEY, and not after a `/` either: an answer may echo a request path such as `/webhooks/hooks.json`. */
+const ANSWER_HOOKS_KEY = /(^|[^\w./-])hooks(?=[.[])/g;
+
+/**
+ * A JSON answer of the plugin with the section's keys in its `error` sentence written as
+ * OpenClaw's (`hooks.maxBodyBytes` → `plugins.entries.inbound-webhooks.config.maxBodyBytes`):
+ * inside OpenClaw, `hooks.*` are OpenClaw's own keys. Any other text is returned as it is.
+ */
+export function inOpenClawAnswerTerms(text: string): string {
+  if (!text.includes("hooks")) return text;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const error = (body as { error?: unknown } | null)?.error;
+  if (typeof error !== "string") return text;
+  const renamed = error.replace(ANSWER_HOOKS_KEY, (_m, before: string) => `${before}${SECTION_KEY}`);
+  return renamed === error ? text : JSON.stringify({ ...(body as object), error: renamed });
+}

@@ -136,6 +136,24 @@ describe("the OpenClaw entry", () => {
     }
   });
 
+  it("a 413 inside OpenClaw named hooks.maxBodyBytes (OpenClaw's own key for its /hooks): it names the plugin's section key", async () => {
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN, maxBodyBytes: 100 });
+    plugin.register(fake.api);
+    const server = serve(fake.routes[0]!).listen(0, "127.0.0.1");
+    try {
+      await fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger });
+      const res = await request(server).post("/webhooks/wake").set("Authorization", `Bearer ${TOKEN}`).send({ text: "x".repeat(200) });
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ ok: false, code: "payload_too_large", error: "The request body is larger than plugins.entries.inbound-webhooks.config.maxBodyBytes allows (100 bytes)." });
+      expect(Number(res.headers["content-length"])).toBe(Buffer.byteLength(res.text));
+      const path = await request(server).post("/webhooks/hooks.json").set("Authorization", `Bearer ${TOKEN}`).send({});
+      expect(path.body.error).toContain("/webhooks/hooks.json");
+    } finally {
+      await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
+      server.close();
+    }
+  });
+
   it("refuses an explicit channel OpenClaw does not offer with 400, naming what is offered", async () => {
     const fake = fakeOpenClaw(state.dir, { token: TOKEN });
     plugin.register(fake.api);
