@@ -4,12 +4,16 @@
  * JSON. Debug lines are kept only when OpenClaw keeps them (its logger has `debug`
  * and `runtime.logging.shouldLogVerbose()` — verbose mode or a file log level of
  * debug — says so); otherwise `isLevelEnabled("debug")` is false and the plugin does
- * not build its per-request debug lines at all.
+ * not build its per-request debug lines at all. The message (the plugin's own sentence, never
+ * request data: that is in the meta) names the section's keys as OpenClaw's
+ * (`hooks.runs.retryInterrupted` → `plugins.entries.inbound-webhooks.config.runs.retryInterrupted`).
  */
 import type { HostLogger } from "../../host-contract/host-api";
 import type { OpenClawLogger } from "./openclaw-api";
+import { renameProblemKeys } from "./config-snapshot";
 
-function logLine(message: string, meta: Record<string, unknown> | undefined): string {
+function logLine(text: string, meta: Record<string, unknown> | undefined): string {
+  const message = renameProblemKeys(text);
   if (!meta) return message;
   const { module, plugin: _plugin, ...rest } = meta;
   const head = typeof module === "string" ? `[${module}] ${message}` : message;

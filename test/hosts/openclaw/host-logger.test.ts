@@ -10,6 +10,11 @@ describe("the plugin's logger on OpenClaw's", () => {
     expect(lines).toEqual(['info [runs] run finished {"runId":"r1"}']);
   });
 
+  it("a log line inside OpenClaw named hooks.runs.retryInterrupted (OpenClaw's own hooks section): it names the plugin's section key, the meta untouched", () => {
+    openClawLogger(oc).warn("run was running when the gateway stopped; queued again (hooks.runs.retryInterrupted)", { module: "runs", url: "/webhooks/hooks.x" });
+    expect(lines).toEqual(['warn [runs] run was running when the gateway stopped; queued again (plugins.entries.inbound-webhooks.config.runs.retryInterrupted) {"url":"/webhooks/hooks.x"}']);
+  });
+
   it("reports debug as discarded unless OpenClaw keeps debug lines (verbose or file level debug)", () => {
     expect(openClawLogger(oc, () => false).isLevelEnabled!("debug")).toBe(false);
     expect(openClawLogger(oc, () => true).isLevelEnabled!("debug")).toBe(true);
