@@ -52,6 +52,19 @@ function runBound(seconds: number): number {
   return seconds === 0 || seconds > MAX_RUN_TIMEOUT_SECONDS ? MAX_RUN_TIMEOUT_SECONDS : seconds;
 }
 
+/**
+ * OpenClaw's gateway token as the plugin reads `gateway.auth.token` (the hook token must differ
+ * from it): plain text; OpenClaw's SecretRef of the env source as `{ env }`; none configured →
+ * `{ env: "OPENCLAW_GATEWAY_TOKEN" }`, OpenClaw's fallback. Tokens of other sources (file, exec,
+ * store) are not compared. An unset variable compares with nothing.
+ */
+function gatewayToken(auth: Record<string, unknown>): string | { env: string } | undefined {
+  if (typeof auth.token === "string") return auth.token;
+  if (auth.token === undefined) return { env: "OPENCLAW_GATEWAY_TOKEN" };
+  const ref = section(auth.token);
+  return ref.source === "env" && typeof ref.id === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(ref.id) ? { env: ref.id } : undefined;
+}
+
 /** The section with `runs.shutdownGraceSeconds` at most OPENCLAW_MAX_STOP_GRACE_SECONDS (a value of the wrong type is left for the plugin to report). */
 function withStopGrace(hooks: Record<string, unknown>): Record<string, unknown> {
   if (hooks.runs !== undefined && (hooks.runs === null || typeof hooks.runs !== "object" || Array.isArray(hooks.runs))) return hooks;
@@ -67,10 +80,11 @@ export function openClawSnapshot(openclaw: Readonly<Record<string, unknown>>, pl
   const auth = section(gateway.auth);
   const defaults = section(section(openclaw.agents).defaults);
   const port = typeof gateway.port === "number" ? gateway.port : OPENCLAW_DEFAULT_PORT;
+  const token = gatewayToken(auth);
   return {
     hooks: withStopGrace({ ...OPENCLAW_DEFAULTS, ...section(pluginConfig) }),
     // OpenClaw's gateway.bind is a mode (loopback, lan, …); `openclaw inbound-webhooks …` run on the gateway's host and use loopback.
-    gateway: { bind: "127.0.0.1", port, ...(typeof auth.token === "string" ? { auth: { token: auth.token } } : {}) },
+    gateway: { bind: "127.0.0.1", port, ...(token !== undefined ? { auth: { token } } : {}) },
     agents: { defaults: typeof defaults.timeoutSeconds === "number" ? { timeoutSeconds: runBound(defaults.timeoutSeconds) } : {} },
   };
 }

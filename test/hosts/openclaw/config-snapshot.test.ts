@@ -22,6 +22,18 @@ describe("openClawSnapshot", () => {
     expect(config.defaultTimeoutSeconds).toBe(90);
   });
 
+  it("a hook token equal to OpenClaw's gateway token from OPENCLAW_GATEWAY_TOKEN or an env SecretRef was accepted: the start fails naming the key", () => {
+    const same = "shared-token-0123456789abcdef";
+    const start = (openclaw: Record<string, unknown>, env: NodeJS.ProcessEnv) =>
+      () => resolveHooksSecrets(resolveConfig(openClawSnapshot(openclaw, { token: same }), { configDir: "/tmp" }), { configDir: "/tmp", env });
+    const rule = "must differ from gateway.auth.token";
+    expect(start({}, { OPENCLAW_GATEWAY_TOKEN: same })).toThrow(rule);
+    expect(start({ gateway: { auth: { token: { source: "env", provider: "default", id: "GW_TOKEN" } } } }, { GW_TOKEN: same })).toThrow(rule);
+    expect(start({ gateway: { auth: { token: same } } }, {})).toThrow(rule);
+    expect(start({}, {})).not.toThrow();
+    expect(start({ gateway: { auth: { token: { source: "exec", provider: "vault", id: "gw" } } } }, {})).not.toThrow();
+  });
+
   it("a stop with runs in flight fits in the 5 s OpenClaw gives a plugin service when a config reload restarts it (runs.shutdownGraceSeconds at most 2)", () => {
     const grace = (section: Record<string, unknown>) => resolveConfig(openClawSnapshot({}, { token: "hook-token-0123456789", ...section }), { configDir: "/tmp" }).runs.shutdownGraceSeconds;
     expect(grace({})).toBe(OPENCLAW_MAX_STOP_GRACE_SECONDS);
