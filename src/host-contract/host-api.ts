@@ -17,7 +17,7 @@ import type { Command } from "commander";
 import type { HookInspector } from "./inspection";
 import type { HostMetrics } from "./metrics";
 
-export const HOST_API_VERSION = "1.5.0";
+export const HOST_API_VERSION = "1.4.0";
 
 /** Levels of reasoning effort a run can ask for (the request field, mapping and `hooks.mail` key `thinking`). */
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
@@ -71,7 +71,7 @@ export interface RunTurnRequest {
   timeoutMs: number;
   /** Aborted when the run times out or is cancelled; runners must honour it. */
   signal: AbortSignal;
-  /** The plugin's id of the run, the same at every start of it (added in 1.5; hosts may ignore it). */
+  /** The plugin's id of the run, the same at every start of it (added in 1.4; hosts may ignore it). */
   runId?: string;
 }
 
@@ -140,7 +140,7 @@ export interface HostRuntime {
   agents: {
     /** Runs one agent turn. Reusing a session key continues that session's conversation. */
     runTurn(req: RunTurnRequest): Promise<RunTurnResult>;
-    /** Optional (1.5): the turn of `runId` outlived a restart of the plugin's services in this process; runTurn joins it (docs/host-contract.md). */
+    /** Optional (1.4): the turn of `runId` outlived a restart of the plugin's services in this process; runTurn joins it (docs/host-contract.md). */
     stillRunning?(runId: string): boolean;
   };
   channels: {

@@ -116,7 +116,9 @@ export async function carryOutRecovery(plan: RecoveryPlan, deps: RecoveryDeps): 
   for (const run of plan.running) {
     if (deps.stillRunning?.(run.id)) {
       // The service stopped, the host did not (a config reload): joining the turn runs nothing again.
-      if (persist(run.id, { status: "queued" }, "queued (its turn goes on in the host)")) result.requeued.push({ ...run, status: "queued" });
+      // Queued even when that state cannot be stored (disk full): its start is stored over it, and retried until it is.
+      persist(run.id, { status: "queued" }, "queued (its turn goes on in the host)");
+      result.requeued.push({ ...run, status: "queued" });
       logger.info("run's turn goes on in the host; queued to join it", { runId: run.id });
       continue;
     }

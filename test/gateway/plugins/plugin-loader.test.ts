@@ -221,7 +221,7 @@ describe("plugin loader", () => {
     expect(fs.statSync(api.stateDir).isDirectory()).toBe(true);
     expect(api.configDir).toBe(t.root);
     expect(api.configPath).toBe(t.configPath);
-    expect(api.hostApiVersion).toBe("1.5.0");
+    expect(api.hostApiVersion).toBe("1.4.0");
     expect((api.config.custom as { a: number }).a).toBe(1);
     expect(Object.isFrozen(api.config.custom)).toBe(true);
   });
