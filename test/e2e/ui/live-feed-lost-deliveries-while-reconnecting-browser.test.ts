@@ -6,33 +6,19 @@
  * own reconnection (the server ended the stream) and the page's new stream after a
  * refusal (logged out, then in again).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { deliveryId } from "../../../src/http/ledger/delivery-id";
-import { createFakeInspector, delivery } from "../../helpers/fake-inspector";
+import { delivery } from "../../helpers/fake-inspector";
 import { until } from "../../helpers/until";
 import { OPERATOR_TOKEN, uiApp } from "../../gateway/ui/ui-app";
 import { launchChromium, logIn, newContext } from "./dashboard-browser";
+import { serveFakeInspectorDashboard } from "./fake-inspector-dashboard";
 
 /** Delivery ids as the ledger makes them (UUIDv7), each one a millisecond after the one before. */
 let clock = Date.now();
 const nextId = () => deliveryId(++clock);
 
-async function serve(): Promise<{ ui: ReturnType<typeof uiApp>; base: string; close(): Promise<void> }> {
-  const ui = uiApp({ inspector: createFakeInspector({ deliveries: [delivery({ id: nextId(), hook: "old" })] }), now: Date.now });
-  const server = http.createServer(ui.app);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    ui,
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      ui.dashboard.close();
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
+const serve = () => serveFakeInspectorDashboard([delivery({ id: nextId(), hook: "old" })]);
 
 describe("the Deliveries page's live feed after it was down, in headless Chromium", () => {
   let browser: Browser;

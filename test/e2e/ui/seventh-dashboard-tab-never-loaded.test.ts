@@ -7,31 +7,16 @@
  * applies its own filters, and when that tab closes another one takes over.
  * Checked in headless Chromium.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createFakeInspector, delivery } from "../../helpers/fake-inspector";
+import { delivery } from "../../helpers/fake-inspector";
 import { until } from "../../helpers/until";
 import { OPERATOR_TOKEN, uiApp } from "../../gateway/ui/ui-app";
 import { launchChromium, logIn, newContext } from "./dashboard-browser";
+import { serveFakeInspectorDashboard } from "./fake-inspector-dashboard";
 
 const TABS = 9;
 
-/** The dashboard over a fake inspector on an ephemeral port (one per test: the feed counts are the server's). */
-async function serve(): Promise<{ ui: ReturnType<typeof uiApp>; base: string; close(): Promise<void> }> {
-  const ui = uiApp({ inspector: createFakeInspector({ deliveries: [delivery({ id: "d-0" })] }), now: Date.now });
-  const server = http.createServer(ui.app);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    ui,
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      ui.dashboard.close();
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
+const serve = () => serveFakeInspectorDashboard([delivery({ id: "d-0" })]);
 
 describe("many dashboard tabs in one browser, in headless Chromium", () => {
   let browser: Browser;

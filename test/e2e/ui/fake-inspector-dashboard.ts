@@ -1,0 +1,31 @@
+/**
+ * The dashboard over a fake inspector, served on an ephemeral port, for the browser
+ * tests that drive the live feed themselves (`ui.inspector.emit`, `ui.dashboard.close`):
+ * one per test, as the feed counts are the server's.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { DeliveryDetail } from "../../../src/host-contract/inspection";
+import { createFakeInspector } from "../../helpers/fake-inspector";
+import { uiApp } from "../../gateway/ui/ui-app";
+
+export interface FakeInspectorDashboard {
+  ui: ReturnType<typeof uiApp>;
+  base: string;
+  close(): Promise<void>;
+}
+
+export async function serveFakeInspectorDashboard(deliveries: DeliveryDetail[]): Promise<FakeInspectorDashboard> {
+  const ui = uiApp({ inspector: createFakeInspector({ deliveries }), now: Date.now });
+  const server = http.createServer(ui.app);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    ui,
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      ui.dashboard.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
