@@ -33,7 +33,7 @@ import type { ModuleLogger } from "../core/logger";
 import { migrate } from "./migrations";
 import { checkWal } from "./wal-check";
 import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
-import { convertToIncrementalVacuum, reclaimFreePages } from "./vacuum";
+import { convertToIncrementalVacuum, reclaimFreePages, setIncrementalOnEmptyFile } from "./vacuum";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
 import { createWriteBatch, type WriteBatch } from "./write-batch";
 import { startCheckpointer } from "./checkpointer";
@@ -144,6 +144,7 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
   const db = openOrExplain(file);
   try {
     try {
+      setIncrementalOnEmptyFile(db, file);
       db.pragma("journal_mode = WAL");
       quickCheck(db, file, logger);
     } catch (e) {

@@ -3,7 +3,8 @@
  * deleted pages as free pages inside the file; with `auto_vacuum = INCREMENTAL` they can
  * be released a few at a time (`PRAGMA incremental_vacuum`) without rewriting the file.
  *
- * - A new database gets INCREMENTAL before its first table (free).
+ * - A new database gets INCREMENTAL before its first page is written (free): before
+ *   `journal_mode = WAL`, which writes page 1 of an empty file and so fixes the mode.
  * - An existing file (created before this version) needs one full VACUUM to switch. It
  *   runs once, at open, before anything else is written — and only when the state dir
  *   and the temp dir each have room for a copy of the file plus a margin (VACUUM copies
@@ -17,6 +18,7 @@
  *   shrinks at the next WAL checkpoint.
  *
  * @example
+ *   setIncrementalOnEmptyFile(db, file);          // at open, first
  *   convertToIncrementalVacuum(db, file, logger); // at open, before migrations
  *   reclaimFreePages(db);                          // then every minute
  */
@@ -44,6 +46,11 @@ function fileBytes(file: string): number {
   } catch {
     return 0;
   }
+}
+
+/** Sets INCREMENTAL on a new, empty file (no bytes, no -wal); call it before `journal_mode = WAL`. */
+export function setIncrementalOnEmptyFile(db: SqliteDatabase, file: string): void {
+  if (fileBytes(file) === 0 && fileBytes(`${file}-wal`) === 0) db.pragma("auto_vacuum = INCREMENTAL");
 }
 
 /** Switches the database to incremental vacuum (see above). Never throws for lack of room or a failed VACUUM: logs and goes on. */

@@ -55,6 +55,16 @@ describe("incremental vacuum", () => {
     expect(bytes()).toBeLessThan(2 * 1024 * 1024);
   });
 
+  it("regression: a new database was created without incremental vacuum (journal_mode = WAL had written its first page), so its second start rewrote it with a full VACUUM", () => {
+    const first = openPluginDatabase({ dir: tmp.dir, logger: log.logger, maintenanceIntervalMs: 3_600_000 });
+    expect(first.db.pragmaValue("auto_vacuum")).toBe(2);
+    first.close();
+    const second = openPluginDatabase({ dir: tmp.dir, logger: log.logger, maintenanceIntervalMs: 3_600_000 });
+    expect(second.db.pragmaValue("auto_vacuum")).toBe(2);
+    expect(log.lines.filter((l) => l.message.includes("incremental vacuum"))).toEqual([]);
+    second.close();
+  });
+
   it("the maintenance timer gives a big prune back by itself, step after step (4 MiB each) until only the slack is left", async () => {
     const database = fill(1, 20);
     expect(database.db.pragmaValue("freelist_count") as number).toBeGreaterThan(2000);
