@@ -6,8 +6,11 @@
  * - signatures are not checked again (the original was verified; its signature
  *   headers are not even stored);
  * - idempotency is bypassed (the point of a replay is to run again);
- * - a delivery refused at authentication (401, 429) is never replayed: its body was
- *   never authenticated, and replaying it would let it through.
+ * - a delivery refused before it authenticated (the row's `refused`: 401, a bad
+ *   signature, the auth throttle's 429, a 404/405 answered before the credential) is
+ *   never replayed: its body was never authenticated, and replaying it would let it
+ *   through. A status alone does not say so: a correctly signed request that the rate
+ *   limit answered 429 was authenticated, and is replayed.
  *
  * @example
  *   const replay = createReplayer({ config, accept, ledger });
@@ -36,9 +39,6 @@ export interface ReplayerDeps {
   /** Unexpected failures (a bug) are logged here, like the router does. */
   onUnexpected?: (e: unknown) => void;
 }
-
-/** Statuses of requests refused before they were authenticated. */
-const NEVER_AUTHENTICATED = new Set([401, 429]);
 
 type Stored = NonNullable<ReturnType<LedgerStore["get"]>>;
 
@@ -76,7 +76,7 @@ export function createReplayer(deps: ReplayerDeps): Replayer {
   return async function replay(id, client) {
     const stored = ledger.get(id);
     if (!stored) throw hookErrors.deliveryNotFound();
-    if (NEVER_AUTHENTICATED.has(stored.status)) throw hookErrors.deliveryRefusedAtAuthentication({ code: stored.code ?? String(stored.status) });
+    if (stored.refused === true) throw hookErrors.deliveryRefusedAtAuthentication({ code: stored.code ?? String(stored.status) });
     if (!stored.bodyStored) throw hookErrors.deliveryBodyNotStored();
 
     const startedAt = clock();
