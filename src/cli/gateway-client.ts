@@ -17,6 +17,7 @@ export const GATEWAY_CLIENT_CATALOGUE = {
   refused: { message: "{url} answered {status} {code}: {error}" },
   hooksDisabled: { message: "hooks are not enabled in this config (hooks.enabled is not true), so there is no hook route to ask" },
   urlInvalid: { message: '--url must be the http:// or https:// URL of the gateway\'s hooks path, e.g. http://127.0.0.1:18789/hooks (got "{got}")' },
+  idInvalid: { message: '"{id}" is not an id: a delivery or run id is one path segment (such as 019a7c3e-5f1b-7c2d-9e4f-0123456789ab), not . or .. or nothing; nothing was sent' },
 } as const;
 
 /** A failure the command reports on stderr with exit code 1. */
@@ -25,6 +26,18 @@ export class GatewayClientError extends Error {
 }
 
 export const gatewayClientErrors = createErrorCatalogue(GATEWAY_CLIENT_CATALOGUE, ({ message }) => new GatewayClientError(message));
+
+/**
+ * An id as one path segment of a request. `.` and `..` are path steps to every URL parser
+ * (`deliveries/../replay` is `{path}/replay`), and nothing is no segment: those are refused
+ * before any request. Anything else is percent-encoded.
+ *
+ * @example idSegment("019a…") // "019a…"; idSegment("..") throws
+ */
+export function idSegment(id: string): string {
+  if (id === "" || id === "." || id === "..") throw gatewayClientErrors.idInvalid({ id });
+  return encodeURIComponent(id);
+}
 
 export interface GatewayAnswer {
   status: number;

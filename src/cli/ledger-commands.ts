@@ -12,7 +12,7 @@ import { hooksBaseUrl } from "../config/mail-hook-url";
 import { resolveHooksSecrets } from "../config/resolve";
 import type { PluginApi } from "../host-contract/host-api";
 import type { DeliveryDetail, DeliverySummary, RunSummary } from "../host-contract/inspection";
-import { createGatewayClient, GatewayClientError, gatewayClientErrors, type GatewayClient } from "./gateway-client";
+import { createGatewayClient, GatewayClientError, gatewayClientErrors, idSegment, type GatewayClient } from "./gateway-client";
 import { deliveryTable, deliveryText, runTable, runText } from "./ledger-text";
 import { cliOutput, type CliOutput } from "./output";
 
@@ -41,7 +41,6 @@ const query = (params: Record<string, string | undefined>): string => {
   const q = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
   return q ? `?${q}` : "";
 };
-const enc = encodeURIComponent;
 
 /** Runs a command body with the command's output; a client failure is one line on stderr and exit 1. */
 function action<A extends unknown[]>(cmd: Command, fn: (out: CliOutput, ...args: A) => Promise<void>) {
@@ -86,7 +85,7 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
       action(show, async (out, id: string, opts: CommonOptions) => {
-        const body = await gatewayClientFor(deps, opts.url).get(`/deliveries/${enc(id)}`);
+        const body = await gatewayClientFor(deps, opts.url).get(`/deliveries/${idSegment(id)}`);
         if (opts.json) out.json(body);
         else out.text(deliveryText(body.delivery as DeliveryDetail));
       }),
@@ -101,7 +100,7 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
       action(replay, async (out, id: string, opts: CommonOptions) => {
-        const answer = await gatewayClientFor(deps, opts.url).post(`/deliveries/${enc(id)}/replay`);
+        const answer = await gatewayClientFor(deps, opts.url).post(`/deliveries/${idSegment(id)}/replay`);
         const deliveryId = answer.headers.get("x-delivery-id") ?? undefined;
         if (opts.json) out.json({ status: answer.status, deliveryId, body: answer.body ?? null });
         else out.text(`${deliveryId ? `Replayed ${id} as delivery ${deliveryId}` : `Replay of ${id}`}: ${answer.status}\n${answer.body ? `${JSON.stringify(answer.body, null, 2)}\n` : ""}`);
@@ -134,7 +133,7 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
       action(runShow, async (out, id: string, opts: CommonOptions) => {
-        const body = await gatewayClientFor(deps, opts.url).get(`/runs/${enc(id)}`);
+        const body = await gatewayClientFor(deps, opts.url).get(`/runs/${idSegment(id)}`);
         if (opts.json) out.json(body);
         else out.text(runText(body.run as RunSummary));
       }),

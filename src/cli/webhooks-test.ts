@@ -16,7 +16,7 @@ import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingEngine } from "../mappings/engine";
 import { DryRunCommandError, dryRunCommandErrors } from "./dry-run-failure";
 import type { DeliveryDetail } from "../host-contract/inspection";
-import { GatewayClientError } from "./gateway-client";
+import { GatewayClientError, idSegment } from "./gateway-client";
 import { gatewayClientFor } from "./ledger-commands";
 import { cliOutput } from "./output";
 
@@ -85,7 +85,7 @@ function failureText(f: DryRunFailure, opts: DryRunOptions, config: HooksConfig)
 
 /** The request a stored delivery holds, fetched from the running gateway's ledger. */
 async function storedRequest(deps: DryRunDeps, id: string, url: string | undefined): Promise<Pick<DryRunRequest, "headers" | "query" | "body">> {
-  const { delivery } = (await gatewayClientFor(deps, url).get(`/deliveries/${encodeURIComponent(id)}`)) as { delivery: DeliveryDetail };
+  const { delivery } = (await gatewayClientFor(deps, url).get(`/deliveries/${idSegment(id)}`)) as { delivery: DeliveryDetail };
   const body = delivery.body !== undefined ? Buffer.from(delivery.body, "utf8") : delivery.bodyBase64 !== undefined ? Buffer.from(delivery.bodyBase64, "base64") : undefined;
   if (!body) throw dryRunCommandErrors.deliveryWithoutBody({ id });
   const search = delivery.url.includes("?") ? delivery.url.slice(delivery.url.indexOf("?") + 1) : "";
