@@ -81,6 +81,7 @@ export const HOOK_ERROR_CATALOGUE = {
   hooksPathItself: { code: "not_found", status: 404, message: "No hook at {hooksPath} itself; POST to {hooksPath}/wake, {hooksPath}/agent or a mapped hook." },
   hookPathUndecodable: { code: "not_found", status: 404, message: "No hook has this name: the path after {hooksPath}/ is not valid percent-encoded UTF-8." },
   hookPathRefused: { code: "not_found", status: 404, message: "No hook has this name: the path after {hooksPath}/ {rule}." },
+  replayPathNotBelow: { code: "not_found", status: 404, message: "This delivery was recorded at a path that is not below hooks.path ({hooksPath}) today, so no hook of this gateway answers it." },
   noHookMatches: { code: "not_found", status: 404, message: `No hook matches {hookPath}; ${USE_ROUTES}` },
   noHookMatchesThisPath: { code: "not_found", status: 404, message: `No hook matches this path; ${USE_ROUTES}` },
   runNotFound: { code: "not_found", status: 404, message: "No run with this id (unknown, or from before the run store was cleared)." },

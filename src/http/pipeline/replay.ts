@@ -45,16 +45,19 @@ type Stored = NonNullable<ReturnType<LedgerStore["get"]>>;
 /**
  * The path below `hooks.path` of a stored URL, as the live request's router read it: a URL
  * in absolute form (`http://host/hooks/x`, as a forward proxy sends it) is routed by its
- * path, so its scheme and authority are dropped first (as Express's mount does).
+ * path, so its scheme and authority are dropped first (as Express's mount does). Undefined
+ * when the URL is not below `hooks.path` (recorded under another `hooks.path`).
  */
-function pathBelow(hooksPath: string, url: string): string {
+function pathBelow(hooksPath: string, url: string): string | undefined {
   let pathPart = url.split("?")[0] ?? "";
   if (!pathPart.startsWith("/")) {
     const authority = pathPart.indexOf("://");
     const slash = authority === -1 ? -1 : pathPart.indexOf("/", authority + 3);
     pathPart = slash === -1 ? "" : pathPart.slice(slash);
   }
-  return pathPart.startsWith(hooksPath) ? pathPart.slice(hooksPath.length) : "";
+  // Below the mount point by whole segments, as the live router is: `/hooks2/x` is not below `/hooks` (SPEC §4.1).
+  const below = pathPart.slice(hooksPath.length);
+  return pathPart.startsWith(hooksPath) && (below === "" || below.startsWith("/")) ? below : undefined;
 }
 
 export function createReplayer(deps: ReplayerDeps): Replayer {
@@ -64,7 +67,9 @@ export function createReplayer(deps: ReplayerDeps): Replayer {
 
   /** The stored request through the accept path (verification already done, idempotency off). */
   async function run(stored: Stored, requestId: string, client: string): Promise<Answer> {
-    const route = parseHookRoute(pathBelow(config.path, stored.url), config.path);
+    const below = pathBelow(config.path, stored.url);
+    if (below === undefined) return refusal(hookErrors.replayPathNotBelow({ hooksPath: config.path }), "route", true);
+    const route = parseHookRoute(below, config.path);
     const req: HookRequest = { requestId, method: stored.method, route, ...(route.ok ? { hook: hookName(route.route) } : {}), headers: { ...stored.headers }, query: flatQuery(stored.url), rawUrl: stored.url, url: stored.url, client };
     if (!route.ok) return refusal(route.error, "route", true);
     if (isLedgerRoute(route.route)) return refusal(hookErrors.methodNotAllowedOnLedger({ allowed: allowedMethod(route.route), route: `${config.path}/${hookName(route.route)}` }), "route", true);
