@@ -14,7 +14,7 @@ import { isMailError } from "../mail/mail-error";
 import { formatRunSummary, runMailCommand, type MailRunFlags } from "../mail/watcher/mail-run";
 import { runMailSetup, type MailSetupFlags } from "../mail/setup/mail-setup";
 import { formatSetupSummary, setupJson } from "../mail/setup/setup-report";
-import { cliOutput } from "./output";
+import { cell, cliOutput } from "./output";
 
 export interface MailCliDeps {
   api: PluginApi;
@@ -56,15 +56,19 @@ function fail(cmd: Command, name: string, e: unknown, json: boolean | undefined)
   return out.fail(`webhooks mail ${name}: ${e.message}`, `webhooks.mail.${e.code}`);
 }
 
-/** A logger that prints the watcher's decisions on stderr (info and up; debug with --verbose). */
+/**
+ * A logger that prints the watcher's decisions on stderr (info and up; debug with --verbose).
+ * Each line is one log line: the message and every value have line feeds and tabs escaped too,
+ * so a value a server chose (an IMAP error text, a hook's error code) cannot start a forged line.
+ */
 function consoleLogger(note: (s: string) => void, verbose: boolean): { logger: ModuleLogger; close(): void } {
   const line = (level: string) => (message: string, meta?: Record<string, unknown>) => {
     if (level === "debug" && !verbose) return;
     const { plugin: _p, module: _m, ...rest } = meta ?? {};
     const extra = Object.entries(rest)
-      .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+      .map(([k, v]) => `${k}=${cell(typeof v === "string" ? v : String(JSON.stringify(v)))}`)
       .join(" ");
-    note(`${new Date().toISOString()} ${level.toUpperCase()} mail: ${message}${extra ? ` (${extra})` : ""}\n`);
+    note(`${new Date().toISOString()} ${level.toUpperCase()} mail: ${cell(message)}${extra ? ` (${extra})` : ""}\n`);
   };
   const root = createPluginLogger({ debug: line("debug"), info: line("info"), warn: line("warn"), error: line("error") });
   return { logger: root.forModule("mail"), close: () => root.close() };

@@ -105,6 +105,20 @@ test("run --once delivers what is new and exits 0; a second --once finds nothing
   expect(again.err).not.toContain(TOKEN);
 });
 
+test("a hook error code with a line feed cannot forge a log line of run on stderr", async () => {
+  const raw = mailConfig();
+  const env = { IMAP_PW: fx.imap.password };
+  expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
+  await fx.imap.append(plainMessage("forged log line", "hello").raw);
+  const forged = "2026-01-01T00:00:00.000Z ERROR mail: forged";
+  fx.receiver.respondWith({ status: 400, body: { ok: false, code: `bad\n${forged}\tx` } });
+  const r = await cli(raw, ["mail", "run", "--once"], { env });
+  expect(r.code).toBe(0);
+  const lines = r.err.split("\n");
+  expect(lines.some((l) => l.startsWith(forged))).toBe(false);
+  expect(lines.find((l) => l.includes("ERROR mail: mail batch rejected by the gateway; skipping it"))).toContain(`code=bad\\x0a${forged}\\x09x`);
+});
+
 test("run --once with a wrong password: a clear error and exit code 1", async () => {
   const r = await cli(mailConfig(), ["mail", "run", "--once"], { env: { IMAP_PW: "not-the-password" } });
   expect(r.code).toBe(1);
