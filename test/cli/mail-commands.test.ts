@@ -119,6 +119,21 @@ test("a hook error code with a line feed cannot forge a log line of run on stder
   expect(lines.find((l) => l.includes("ERROR mail: mail batch rejected by the gateway; skipping it"))).toContain(`code=bad\\x0a${forged}\\x09x`);
 });
 
+test("a hook error code with a line feed cannot forge a line of run's error message, and is cut at 100 characters", async () => {
+  const raw = mailConfig();
+  const env = { IMAP_PW: fx.imap.password };
+  expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
+  await fx.imap.append(plainMessage("forged error line", "hello").raw);
+  const forged = "webhooks mail run: forged";
+  fx.receiver.respondWith({ status: 404, body: { ok: false, code: `bad\n${forged}${"y".repeat(5000)}` } });
+  const r = await cli(raw, ["mail", "run", "--once"], { env });
+  expect(r.code).toBe(1);
+  const lines = r.err.split("\n");
+  expect(lines.some((l) => l.startsWith(forged))).toBe(false);
+  const error = lines.find((l) => l.startsWith("webhooks mail run: The hook at"));
+  expect(error).toContain(`(HTTP 404 bad\\x0a${forged}${"y".repeat(100 - 4 - forged.length)}); check hooks.mail.hookUrl`);
+});
+
 test("run --once with a wrong password: a clear error and exit code 1", async () => {
   const r = await cli(mailConfig(), ["mail", "run", "--once"], { env: { IMAP_PW: "not-the-password" } });
   expect(r.code).toBe(1);

@@ -12,6 +12,10 @@ import type { ModuleLogger } from "../../core/logger";
 import { backoffDelay, sleep, DEFAULT_POST_BACKOFF, type BackoffPolicy } from "./backoff";
 import type { MailBatch } from "./batch";
 import { mailErrors } from "../mail-error";
+import { terminalSafeLine } from "../../host-contract/terminal-text";
+
+/** Longest error code kept from a hook's answer (the gateway's codes are short identifiers). */
+const MAX_CODE_CHARS = 100;
 
 export type PostOutcome =
   | { kind: "delivered"; status: number; attempts: number; replayed: boolean }
@@ -82,7 +86,9 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
       const text = await res.text().catch(() => "");
       try {
         const parsed = JSON.parse(text) as { code?: unknown };
-        if (typeof parsed.code === "string") code = parsed.code;
+        // Whatever answers at the hook URL chose this text: keep it one line and bounded, as it
+        // goes into log lines and into the one-line error of `mail run`.
+        if (typeof parsed.code === "string") code = terminalSafeLine(parsed.code.slice(0, MAX_CODE_CHARS));
       } catch {
         // Not JSON (e.g. a proxy's error page): the status alone decides.
       }
