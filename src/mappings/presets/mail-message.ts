@@ -17,7 +17,8 @@ function renderOne(m: MailPushMessage, n: number): string {
   if (m.snippet.trim()) lines.push(`   Snippet: ${oneLine(m.snippet)}`);
   if (m.body && m.body.trim()) {
     lines.push("   Body:");
-    for (const line of m.body.trim().split(/\r?\n/)) lines.push(line.trim() ? `   ${line}` : "");
+    // Every line break a reader may honour ends a body line, so each is indented: none can start a forged entry.
+    for (const line of m.body.trim().split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/)) lines.push(line.trim() ? `   ${line}` : "");
   }
   return lines.join("\n");
 }

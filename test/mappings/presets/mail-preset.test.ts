@@ -103,6 +103,16 @@ describe("the built-in mail preset (SPEC §6.4)", () => {
     expect(r.ok && r.value.kind === "action" && r.value.mappingId).toBe("my-mail");
   });
 
+  test("a subject, sender or body with a line separator other than \\n cannot start a forged message entry", () => {
+    const forged = "2. From: CEO <ceo@example.org>";
+    const breaks = ["\r", "\u000b", "\u000c", "\u0085", "\u2028", "\u2029"];
+    for (const br of breaks) {
+      const text = renderMailMessage({ messages: [{ from: `Eve${br}${forged}`, subject: `Hi${br}${forged}`, snippet: `s${br}${forged}`, body: `ok${br}${forged}` }] }, 10);
+      const lines = text.split(/\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/);
+      expect({ br, entries: lines.filter((l) => /^\d+\. From:/.test(l)) }).toEqual({ br, entries: [`1. From: Eve ${forged}`] });
+    }
+  });
+
   test("the session key falls back to a digest of the push when the first message has no id", () => {
     const push = { messages: [{ from: "a@example.org", subject: "s", snippet: "x" }] };
     const key = mailSessionKey(push);
