@@ -34,7 +34,8 @@ function tagName(inner: string): string {
 
 /** Plain text of `html` in one pass, linear in its length. */
 export function stripHtml(html: string): string {
-  const lower = html.toLowerCase();
+  // ASCII letters only: toLowerCase() lengthens some characters (İ → i̇), which would shift every index after them.
+  const lower = html.replace(/[A-Z]+/g, (run) => run.toLowerCase());
   const out: string[] = [];
   let at = 0;
   while (at < html.length) {

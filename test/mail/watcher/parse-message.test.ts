@@ -148,3 +148,7 @@ test("stripHtml (the fallback for HTML too deep to convert): tags dropped, block
   expect(stripHtml("<b>unfinished <i")).toBe("unfinished ");
   expect(stripHtml(`${"<font>".repeat(100_000)}deep`)).toBe("deep");
 });
+
+test("stripHtml: text after a script is kept whole when letters before it grow in lower case (regression: İ shifted the skip and ate the text)", () => {
+  expect(stripHtml(`<p>${"İ".repeat(20)}</p><script>x()</script>Pay invoice 42 by Friday`)).toBe(`\n${"İ".repeat(20)}\nPay invoice 42 by Friday`);
+});
