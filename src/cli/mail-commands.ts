@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import type { Readable, Writable } from "node:stream";
 import type { HooksConfig } from "../config/types";
 import { resolveHooksSecrets } from "../config/resolve";
+import { redactText } from "../host-contract/redaction";
 import { createPluginLogger, type ModuleLogger } from "../logging/logger";
 import type { MappingEngine } from "../mappings/engine";
 import type { PluginApi } from "../host-contract/host-api";
@@ -52,8 +53,10 @@ function signalController(): { signal: AbortSignal; dispose(): void } {
 function fail(cmd: Command, name: string, e: unknown, json: boolean | undefined): never {
   if (!isMailError(e)) throw e;
   const out = cliOutput(cmd);
-  if (json) out.json({ ok: false, code: e.code, error: e.message });
-  return out.fail(`webhooks mail ${name}: ${e.message}`, `webhooks.mail.${e.code}`);
+  // The one redaction rule (SPEC §9) as for log lines: a hand-written hook URL may carry a query credential.
+  const message = redactText(e.message);
+  if (json) out.json({ ok: false, code: e.code, error: message });
+  return out.fail(`webhooks mail ${name}: ${message}`, `webhooks.mail.${e.code}`);
 }
 
 /**

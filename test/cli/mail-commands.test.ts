@@ -134,6 +134,23 @@ test("a hook error code with a line feed cannot forge a line of run's error mess
   expect(error).toContain(`(HTTP 404 bad\\x0a${forged}${"y".repeat(100 - 4 - forged.length)}); check hooks.mail.hookUrl`);
 });
 
+test("a query credential in a hand-written hooks.mail.hookUrl does not reach run's error message, as text or JSON", async () => {
+  const raw = mailConfig();
+  const env = { IMAP_PW: fx.imap.password };
+  expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
+  await fx.imap.append(plainMessage("credential in url", "hello").raw);
+  const url = new URL(fx.receiver.url);
+  url.search = "?access_token=query-secret-0123456789";
+  (raw.hooks as { mail: Record<string, unknown> }).mail.hookUrl = url.toString();
+  for (const json of [false, true]) {
+    const r = await cli(raw, ["mail", "run", "--once", ...(json ? ["--json"] : [])], { env });
+    expect(r.code).toBe(1);
+    expect(r.err + r.out).toContain("does not accept mail (HTTP 404 not_found)");
+    expect(r.err + r.out).toContain("access_token=[REDACTED]");
+    expect(r.err + r.out).not.toContain("query-secret-0123456789");
+  }
+});
+
 test("run --once with a wrong password: a clear error and exit code 1", async () => {
   const r = await cli(mailConfig(), ["mail", "run", "--once"], { env: { IMAP_PW: "not-the-password" } });
   expect(r.code).toBe(1);
