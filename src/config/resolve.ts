@@ -93,9 +93,12 @@ export function checkConfig(raw: Readonly<Record<string, unknown>>, ctx: Resolve
 
   if (!failed("agents.defaults.models")) problems.push(...checkModelAliases(cfg?.agents?.defaults?.models));
   const hookUrl = hooks?.mail?.hookUrl;
-  if (hookUrl !== undefined && !failed("hooks.mail.hookUrl") && !isUrl(hookUrl)) {
-    problems.push({ key: "hooks.mail.hookUrl", rule: "must be a valid URL" });
-    failedKeys.add("hooks.mail.hookUrl");
+  if (hookUrl !== undefined && !failed("hooks.mail.hookUrl")) {
+    const rule = hookUrlProblem(hookUrl);
+    if (rule) {
+      problems.push({ key: "hooks.mail.hookUrl", rule });
+      failedKeys.add("hooks.mail.hookUrl");
+    }
   }
   if (problems.length === 0) {
     const config = toHooksConfig(cfg!, raw, ctx);
@@ -214,13 +217,16 @@ function checkModelAliases(models: Record<string, { alias?: string }> | undefine
   return problems;
 }
 
-function isUrl(s: string): boolean {
+/** What is wrong with a hand-written hooks.mail.hookUrl, if anything. fetch refuses a URL with user:password@ (every post would fail). */
+function hookUrlProblem(s: string): string | undefined {
+  let url: URL;
   try {
-    new URL(s);
-    return true;
+    url = new URL(s);
   } catch {
-    return false;
+    return "must be a valid URL";
   }
+  if (url.username || url.password) return "must not carry credentials (user:password@): the watcher sends hooks.token in a header";
+  return undefined;
 }
 
 function resolveMail(mail: ValidatedMail, defaultHookUrl: string): MailConfig {

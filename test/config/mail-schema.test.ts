@@ -73,6 +73,12 @@ describe("hooks.mail", () => {
     expect(msg).not.toContain("Zq9");
   });
 
+  it("refuses a hookUrl with user:password@ without echoing it (regression: accepted, then every post failed inside fetch and was retried for ever)", () => {
+    const msg = problem({ imap, hookUrl: "http://hookuser:Pw-Zq9@127.0.0.1:18789/hooks/mail" });
+    expect(msg).toBe("hooks.mail.hookUrl must not carry credentials (user:password@): the watcher sends hooks.token in a header");
+    expect(msg).not.toContain("Zq9");
+  });
+
   it.each<[Record<string, unknown>, string]>([
     [{}, "hooks.mail.imap is required"],
     [{ imap: { user: "u", password: { env: "P" } } }, "hooks.mail.imap.host is required"],
