@@ -27,6 +27,8 @@ export type MailErrorCode =
   | "hook_misconfigured"
   /** Another watcher holds the lock for this mailbox. */
   | "watcher_locked"
+  /** The checkpoint file of the mailbox cannot be read as one; retrying cannot help. */
+  | "checkpoint_unreadable"
   /** `--once`: the hook did not accept a batch within the allowed wait (the batch is kept for the next run). */
   | "hook_unreachable";
 
@@ -107,6 +109,7 @@ export const MAIL_ERROR_CATALOGUE = {
     message: "Another mail watcher (pid {pid}) is already running for {user} on {host}/{mailbox}; stop it first (lock file {file}).",
   },
   watcherLockContended: { code: "watcher_locked", message: "Could not take the mail watcher lock {file}; another watcher keeps taking it." },
+  checkpointUnknownFormat: { code: "checkpoint_unreadable", message: "mail checkpoint {file} has an unknown format; move it away to start fresh." },
   hookRefusedToken: {
     code: "hook_misconfigured",
     message: "The hook at {hookUrl} refused the token (HTTP {status}); check hooks.token and restart the gateway after changing it.",

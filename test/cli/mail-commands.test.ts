@@ -14,6 +14,7 @@ import type { MailBatchPayload } from "../../src/mail/watcher/mail-payload";
 import { createPluginLogger } from "../../src/logging/logger";
 import { useMailFixture } from "../mail/helpers/mail-fixture";
 import { plainMessage } from "../mail/helpers/messages";
+import { createCheckpointStore } from "../../src/mail/watcher/checkpoint-store";
 
 const TOKEN = "cli-test-token-0123456789abcdefghij";
 const fx = useMailFixture("iw-mail-cli-");
@@ -149,6 +150,19 @@ test("a query credential in a hand-written hooks.mail.hookUrl does not reach run
     expect(r.err + r.out).toContain("access_token=[REDACTED]");
     expect(r.err + r.out).not.toContain("query-secret-0123456789");
   }
+});
+
+test("a damaged checkpoint: run --once exits 1 naming the file, as text and as JSON with its code", async () => {
+  const store = createCheckpointStore({ stateDir: path.join(fx.dir, "state"), mailbox: { host: "127.0.0.1", port: fx.imap.port, user: fx.imap.user, mailbox: "INBOX" } });
+  fs.mkdirSync(path.dirname(store.file), { recursive: true });
+  fs.writeFileSync(store.file, "");
+  const env = { IMAP_PW: fx.imap.password };
+  const r = await cli(mailConfig(), ["mail", "run", "--once"], { env });
+  expect(r.code).toBe(1);
+  expect(r.err).toContain(`webhooks mail run: mail checkpoint ${store.file} has an unknown format; move it away to start fresh.`);
+  const j = await cli(mailConfig(), ["mail", "run", "--once", "--json"], { env });
+  expect(j.code).toBe(1);
+  expect(JSON.parse(j.out)).toMatchObject({ ok: false, code: "checkpoint_unreadable" });
 });
 
 test("run --once with a wrong password: a clear error and exit code 1", async () => {

@@ -11,6 +11,7 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { writeFileAtomic } from "../../host-contract/atomic-write";
 import type { MailBatch } from "./batch";
+import { mailErrors } from "../mail-error";
 
 export interface MailboxIdentity {
   host: string;
@@ -61,7 +62,8 @@ export function createCheckpointStore(opts: { stateDir: string; mailbox: Mailbox
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
         throw e;
       }
-      const unknown = () => new Error(`mail checkpoint ${file} has an unknown format; move it away to start fresh`);
+      // A MailError the watcher treats as fatal: re-reading the same file cannot help.
+      const unknown = () => mailErrors.checkpointUnknownFormat({ file });
       let cp: Checkpoint | null;
       try {
         cp = JSON.parse(text) as Checkpoint | null;

@@ -67,7 +67,7 @@ export interface MailWatcher {
 export const DEFAULT_ONCE_MAX_WAIT_MS = 60_000;
 
 /** Errors after which retrying cannot help. */
-const FATAL = ["imap_auth_failed", "imap_mailbox_missing", "hook_misconfigured", "password_unavailable", "watcher_locked"] as const;
+const FATAL = ["imap_auth_failed", "imap_mailbox_missing", "hook_misconfigured", "password_unavailable", "watcher_locked", "checkpoint_unreadable"] as const;
 function isFatal(e: unknown): boolean {
   return FATAL.some((c) => isMailError(e, c));
 }

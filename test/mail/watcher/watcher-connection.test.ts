@@ -13,6 +13,7 @@ import { useMailFixture } from "../helpers/mail-fixture";
 import { testWatcher } from "../helpers/test-watcher";
 import { mailConfigFor, PASSWORD_ENV } from "../helpers/mail-config";
 import { plainMessage } from "../helpers/messages";
+import { createCheckpointStore } from "../../../src/mail/watcher/checkpoint-store";
 
 const fx = useMailFixture("iw-mail-state-");
 
@@ -148,4 +149,17 @@ test("without IDLE the watcher polls every pollSeconds", async () => {
   } finally {
     await noIdle.cleanup();
   }
+});
+
+test("a damaged checkpoint stops run() with the error naming the file (regression: run retried it for ever, logging only \"Error\")", async () => {
+  const store = createCheckpointStore({ stateDir: fx.dir, mailbox: { host: "127.0.0.1", port: fx.imap.port, user: fx.imap.user, mailbox: "INBOX" } });
+  fs.mkdirSync(path.dirname(store.file), { recursive: true });
+  fs.writeFileSync(store.file, "not json{");
+  const { w } = watcher(fx.imap);
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), 3000);
+  const err = await rejection(w.run(stop.signal));
+  clearTimeout(timer);
+  expect(isMailError(err, "checkpoint_unreadable")).toBe(true);
+  expect((err as Error).message).toBe(`mail checkpoint ${store.file} has an unknown format; move it away to start fresh.`);
 });
