@@ -23,7 +23,7 @@ import { Webhooks } from "@octokit/webhooks";
 import { until } from "../../helpers/until";
 import { githubExample } from "../../helpers/github-examples";
 import { startFakeModel, type FakeModel } from "./fake-model";
-import { findPrerequisites, freePort, OpenClawHost, ROOT } from "./openclaw-host";
+import { findPrerequisites, freePort, getJson, OpenClawHost, ROOT } from "./openclaw-host";
 
 const HOOK_TOKEN = "e2e-inbound-hook-token-0123456789";
 const BUILTIN_TOKEN = "e2e-openclaw-builtin-hook-token-0123";
@@ -49,7 +49,7 @@ function passed(name: string): void {
   const unique = (what: string) => `${what}-${crypto.randomBytes(5).toString("hex")}`;
   const post = (hookPath: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${host.baseUrl}${hookPath}`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
-  const get = async (hookPath: string) => (await (await fetch(`${host.baseUrl}${hookPath}`, { headers: { authorization: `Bearer ${HOOK_TOKEN}` } })).json()) as Record<string, any>;
+  const get = (hookPath: string) => getJson(`${host.baseUrl}${hookPath}`, HOOK_TOKEN);
   const detail = () => `--- gateway output (tail) ---\n${host.log().slice(-6000)}\n--- model requests: ${model.requests.length}`;
 
   /** Our route serves once it answers an unauthenticated POST with our 401 (before: OpenClaw's or our 503). */

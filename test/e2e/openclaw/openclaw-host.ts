@@ -120,3 +120,20 @@ export class OpenClawHost {
     clearTimeout(timer);
   }
 }
+
+/**
+ * GET `url` with a bearer token; the JSON answer. Tried again (up to 3 times) when the connection
+ * was reset: a poll every 500 ms on a loaded machine can write its request on a kept-alive
+ * connection the gateway is closing as idle (a CI run failed on one `read ECONNRESET` while a run
+ * was being polled). A GET is idempotent, so trying it again changes nothing.
+ */
+export async function getJson(url: string, token: string): Promise<Record<string, any>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, any>;
+    } catch (e) {
+      const code = (e as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= 3 || (code !== "ECONNRESET" && code !== "UND_ERR_SOCKET")) throw e;
+    }
+  }
+}

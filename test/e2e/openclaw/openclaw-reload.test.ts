@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { until } from "../../helpers/until";
 import { startFakeModel, type FakeModel } from "./fake-model";
-import { findPrerequisites, freePort, OpenClawHost, ROOT } from "./openclaw-host";
+import { findPrerequisites, freePort, getJson, OpenClawHost, ROOT } from "./openclaw-host";
 
 const HOOK_TOKEN = "e2e-reload-hook-token-0123456789";
 const GATEWAY_TOKEN = "e2e-reload-gateway-token-0123456789";
@@ -35,7 +35,7 @@ if (missing && !inCi) process.stderr.write(`\nOpenClaw reload e2e suite skipped:
   let model: FakeModel;
   let dir: string;
   const detail = () => `--- gateway output (tail) ---\n${host.log().slice(-8000)}\n--- model requests: ${model.requests.length}`;
-  const get = async (p: string) => (await (await fetch(`${host.baseUrl}${p}`, { headers: { authorization: `Bearer ${HOOK_TOKEN}` } })).json()) as Record<string, any>;
+  const get = (p: string) => getJson(`${host.baseUrl}${p}`, HOOK_TOKEN);
 
   beforeAll(async () => {
     if (missing) throw new Error(`CI=true and a prerequisite of the OpenClaw suite is missing: ${missing}`);
