@@ -7,12 +7,11 @@
  * sender text is now its own bidi isolate (dashboard.css): the sender's text can
  * reorder only itself. Checked in headless Chromium, by where the text is drawn.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
-import { createFakeInspector, delivery } from "../../helpers/fake-inspector";
-import { OPERATOR_TOKEN, uiApp } from "../../gateway/ui/ui-app";
+import { delivery } from "../../helpers/fake-inspector";
+import { OPERATOR_TOKEN } from "../../gateway/ui/ui-app";
 import { launchChromium, newContext } from "./dashboard-browser";
+import { serveFakeInspectorDashboard, type FakeInspectorDashboard } from "./fake-inspector-dashboard";
 
 const RLO = "\u202e";
 
@@ -28,22 +27,16 @@ function drawnInOrder(page: Page, before: string, after: string): Promise<boolea
 }
 
 describe("a bidi override in sender text, in headless Chromium", () => {
-  let server: http.Server;
+  let served: FakeInspectorDashboard;
   let base: string;
   let browser: Browser;
   let page: Page;
-  let ui: ReturnType<typeof uiApp>;
 
   beforeAll(async () => {
-    const inspector = createFakeInspector({
-      deliveries: [
-        delivery({ id: "d-1", hook: `${RLO}crm`, event: `${RLO}deal.won`, repeat: true, url: `/hooks/crm${RLO}x`, status: 401, code: "unauthorized" }),
-      ],
-    });
-    ui = uiApp({ inspector, now: Date.now });
-    server = http.createServer(ui.app);
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveFakeInspectorDashboard([
+      delivery({ id: "d-1", hook: `${RLO}crm`, event: `${RLO}deal.won`, repeat: true, url: `/hooks/crm${RLO}x`, status: 401, code: "unauthorized" }),
+    ]);
+    base = served.base;
     browser = await launchChromium();
     const context = await newContext(browser);
     await context.setExtraHTTPHeaders({ authorization: `Bearer ${OPERATOR_TOKEN}` });
@@ -51,8 +44,7 @@ describe("a bidi override in sender text, in headless Chromium", () => {
   });
   afterAll(async () => {
     await browser?.close();
-    ui.dashboard.close();
-    await new Promise<void>((r) => server.close(() => r()));
+    await served?.close();
   });
 
   it("the deliveries list: the badge after a hostile event and hook stays right of them", async () => {

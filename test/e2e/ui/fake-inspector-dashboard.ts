@@ -1,7 +1,7 @@
 /**
- * The dashboard over a fake inspector, served on an ephemeral port, for the browser
- * tests that drive the live feed themselves (`ui.inspector.emit`, `ui.dashboard.close`):
- * one per test, as the feed counts are the server's.
+ * The dashboard over a fake inspector holding `deliveries`, served on an ephemeral port,
+ * for the browser tests that set the ledger's rows themselves (and may drive the live
+ * feed: `ui.inspector.emit`, `ui.dashboard.close`).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -5,31 +5,24 @@
  * leading line feed of the pasted body (sending it again dry-ran another body).
  * Checked in headless Chromium, by what the elements hold.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
-import { createFakeInspector, delivery } from "../../helpers/fake-inspector";
-import { OPERATOR_TOKEN, uiApp } from "../../gateway/ui/ui-app";
+import { delivery } from "../../helpers/fake-inspector";
+import { OPERATOR_TOKEN } from "../../gateway/ui/ui-app";
 import { launchChromium, newContext } from "./dashboard-browser";
+import { serveFakeInspectorDashboard, type FakeInspectorDashboard } from "./fake-inspector-dashboard";
 
 describe("a body that starts with a blank line, in headless Chromium", () => {
-  let server: http.Server;
+  let served: FakeInspectorDashboard;
   let base: string;
   let browser: Browser;
   let page: Page;
-  let ui: ReturnType<typeof uiApp>;
 
   beforeAll(async () => {
-    const inspector = createFakeInspector({
-      deliveries: [
-        delivery({ id: "d-text", headers: { "content-type": "text/plain" }, body: "\n\nhello" }),
-        delivery({ id: "d-json", headers: { "content-type": "application/json" }, body: '\n{"a":1}' }),
-      ],
-    });
-    ui = uiApp({ inspector, now: Date.now });
-    server = http.createServer(ui.app);
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveFakeInspectorDashboard([
+      delivery({ id: "d-text", headers: { "content-type": "text/plain" }, body: "\n\nhello" }),
+      delivery({ id: "d-json", headers: { "content-type": "application/json" }, body: '\n{"a":1}' }),
+    ]);
+    base = served.base;
     browser = await launchChromium();
     const context = await newContext(browser);
     await context.setExtraHTTPHeaders({ authorization: `Bearer ${OPERATOR_TOKEN}` });
@@ -37,8 +30,7 @@ describe("a body that starts with a blank line, in headless Chromium", () => {
   });
   afterAll(async () => {
     await browser?.close();
-    ui.dashboard.close();
-    await new Promise<void>((r) => server.close(() => r()));
+    await served?.close();
   });
 
   it("a delivery's page shows the body with its leading blank lines, Pretty and Raw", async () => {
