@@ -62,7 +62,8 @@ export function ensureDemoOperatorToken(stateDir: string, randomBytes: (n: numbe
 
 /** Records that the token was printed, so later starts only show where it is stored. */
 export function markDemoTokenShown(token: DemoToken): void {
-  fs.writeFileSync(`${token.file}.shown`, "");
+  // 0600 like every file in the private state dir (an existing marker from an older version keeps its mode; it holds nothing).
+  fs.writeFileSync(`${token.file}.shown`, "", { mode: 0o600 });
 }
 
 /** The demo config snapshot (what `api.config` is for plugins when no file exists). */

@@ -31,6 +31,16 @@ describe("demo token files", () => {
     expect(fs.statSync(token.file).mode & 0o777).toBe(0o600);
   });
 
+  it("regression: the hook-token.shown marker was created 0644 in the private state dir; it is 0600 like every state file", () => {
+    const old = process.umask(0o022);
+    try {
+      markDemoTokenShown(ensureDemoToken(stateDir, bytes(1)));
+    } finally {
+      process.umask(old);
+    }
+    expect(fs.statSync(path.join(stateDir, "hook-token.shown")).mode & 0o777).toBe(0o600);
+  });
+
   it("an empty token file (left by an older version's interrupted write) is generated again and shown again", () => {
     const first = ensureDemoToken(stateDir, bytes(1));
     markDemoTokenShown(first);
