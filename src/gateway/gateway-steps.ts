@@ -13,6 +13,7 @@ import { discoverConfiguredPlugins } from "./plugins/discover";
 import { hooksStatus } from "./http/hooks-status";
 import { loadPlugins, type LoadedPlugins } from "./plugins/plugin-loader";
 import { createGatewayApp } from "./http/create-app";
+import { dashboardHostRule } from "./http/dashboard-hosts";
 import type { createGatewayMetrics } from "./metrics/gateway-metrics";
 import { createOperatorThrottle } from "./http/operator-throttle";
 import { createDashboard } from "./ui/ui-router";
@@ -94,9 +95,11 @@ export function buildGatewayApp(args: { config: GatewayConfig; authToken: string
   const { config, plugins, host, log } = args;
   const operatorThrottle = createOperatorThrottle();
   const loginCodes = args.authToken ? createLoginCodes() : undefined;
-  const dashboard = createDashboard({ authToken: args.authToken, inspectors: plugins.inspectors, logger: args.logger.child("ui"), journal: () => readJournalTail(host.journal.file), throttle: operatorThrottle, loginCodes });
+  const hosts = dashboardHostRule(config.bind, config.uiAllowedHosts);
+  const dashboard = createDashboard({ hosts, authToken: args.authToken, inspectors: plugins.inspectors, logger: args.logger.child("ui"), journal: () => readJournalTail(host.journal.file), throttle: operatorThrottle, loginCodes });
   const app = createGatewayApp({
     ui: dashboard.router,
+    hosts,
     operatorThrottle,
     isStopping: args.isStopping,
     routes: plugins.routes,

@@ -47,6 +47,11 @@ export const GATEWAY_CONFIG_SCHEMA = {
           additionalProperties: false,
           properties: { token: secretRefJsonSchema },
         },
+        ui: {
+          type: "object",
+          additionalProperties: false,
+          properties: { allowedHosts: { type: "array", items: { type: "string", minLength: 1 } } },
+        },
       },
     },
     plugins: {

@@ -42,6 +42,11 @@ export interface GatewayConfig {
   logFormat?: LogFormat;
   /** `gateway.trustProxy`: proxies whose X-Forwarded-For is believed; empty = none (the default). */
   trustProxy: string[];
+  /**
+   * `gateway.ui.allowedHosts`: host names the dashboard and `/api` answer besides the loopback ones
+   * (src/gateway/http/dashboard-hosts.ts); undefined when unset (a non-loopback bind then checks no Host).
+   */
+  uiAllowedHosts?: string[];
   /** `gateway.durability` (default: `hooks.durability`, else "process") of the journal and session logs. */
   durability: Durability;
   /** Absolute plugin directories from `plugins.paths[]`. */

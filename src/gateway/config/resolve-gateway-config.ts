@@ -14,6 +14,7 @@ import { GatewayConfigError } from "./config-error";
 import { GATEWAY_CONFIG_SCHEMA } from "./gateway-config-schema";
 import { DEFAULTS, type Durability, type GatewayConfig, type GatewaySecret, type LogFormat, type LogLevel, type RunnerConfig } from "./gateway-config";
 import { trustProxyProblems } from "./trust-proxy";
+import { allowedHostsProblems } from "./allowed-hosts";
 import { parseDuration } from "./duration";
 
 export interface ResolveOptions {
@@ -49,6 +50,8 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
     problems.push({ key: "agents.defaults.heartbeat.every", rule: 'must be a duration like "30m", "45s" or "1h", or 0 / "off" to disable' });
   }
   if (!failed("gateway.trustProxy")) problems.push(...trustProxyProblems(gw.trustProxy));
+  const allowedHosts = obj(gw.ui).allowedHosts as string[] | undefined;
+  if (!failed("gateway.ui.allowedHosts")) problems.push(...allowedHostsProblems(allowedHosts));
   const runner = failed("agents.runner") ? undefined : checkRunner(obj(agents.runner), problems);
   const defaultModel = (defaults.model as string | undefined) ?? (runner?.kind === "openai" ? runner.model : undefined);
   if (runner?.kind === "openai" && !defaultModel && !failed("agents.defaults.model")) {
@@ -77,6 +80,7 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
     logLevel: (gw.logLevel as LogLevel | undefined) ?? "info",
     ...(gw.logFormat === undefined ? {} : { logFormat: gw.logFormat as LogFormat }),
     trustProxy: [...((gw.trustProxy as string[] | undefined) ?? [])],
+    ...(allowedHosts === undefined ? {} : { uiAllowedHosts: [...allowedHosts] }),
     durability: durabilityOf(gw.durability, obj(raw.hooks).durability),
     pluginPaths: paths.map((p) => path.resolve(opts.configDir, p)),
     heartbeatEveryMs,

@@ -20,6 +20,7 @@ import { checkOperatorToken, createOperatorThrottle, operatorClient, type Operat
 import { publicPluginReport } from "./public-plugin-report";
 import type { RouteEntry } from "../plugins/route-table";
 import { createPluginDispatch } from "./plugin-dispatch";
+import { refuseForeignHosts, type DashboardHostRule } from "./dashboard-hosts";
 
 /** Body of `GET /api/status` (without `ok`); plugin reports are shown without paths. */
 export type GatewayStatus = Record<string, unknown> & { plugins?: readonly PluginReport[] };
@@ -45,8 +46,10 @@ export interface GatewayAppOptions {
   trustProxy?: readonly string[];
   /** Counts wrong operator tokens on `/api/*` and `/metrics`; give the dashboard the same one (default: a throttle of its own). */
   operatorThrottle?: OperatorThrottle;
-  /** The dashboard's router, mounted at `/ui` before the plugin routes. */
+  /** The dashboard's router, mounted at `/ui` before the plugin routes (give it the same `hosts`). */
   ui?: Router;
+  /** Host names `/api/*` answers (DNS-rebinding protection, dashboard-hosts.ts); absent: every Host. */
+  hosts?: DashboardHostRule;
 }
 
 /** Retry-After of the gateway's own 503 while it stops (the hooks plugin sends the same). */
@@ -118,6 +121,7 @@ export function createGatewayApp(opts: GatewayAppOptions): GatewayApp {
     }
     next();
   };
+  if (opts.hosts) app.use("/api", refuseForeignHosts(opts.hosts, (_req, res, status, code, error) => void res.status(status).json({ ok: false, code, error })));
   app.use("/api", operatorOnly);
   app.get("/api/status", (_req, res) => {
     const status = opts.status();

@@ -23,6 +23,7 @@ import { mountPages } from "./ui-pages";
 import { authenticate, clearedSessionCookie, hasCsrfToken, isSameOrigin, sessionCookie, type UiPrincipal } from "./ui-auth";
 import { renderLogin } from "./views/login-view";
 import { createLoginLinkHandler, type LoginCodes } from "./login-codes";
+import { refuseForeignHosts, type DashboardHostRule } from "../http/dashboard-hosts";
 
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -46,6 +47,8 @@ export interface DashboardOptions {
   journal?: () => readonly JournalEntry[];
   /** One-time login codes (`/ui/login?code=…`, printed by the demo start); none accepted when absent. */
   loginCodes?: LoginCodes;
+  /** Host names the dashboard answers (DNS-rebinding protection, checked before anything else); absent: every Host. */
+  hosts?: DashboardHostRule;
 }
 
 export interface Dashboard {
@@ -86,6 +89,7 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     res.setHeader("Cache-Control", "no-store");
     next();
   });
+  if (opts.hosts) router.use(refuseForeignHosts(opts.hosts, sendUiError, (req) => opts.logger.debug("dashboard request refused: Host not allowed", { method: req.method, client: operatorClient(req) })));
   router.get("/assets/:name", createAssetHandler(opts.assetsDir));
 
   const token = opts.authToken;

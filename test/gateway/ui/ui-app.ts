@@ -16,6 +16,8 @@ import type { JournalEntry } from "../../../src/gateway/journal/journal";
 import { createFakeInspector, type FakeInspector } from "../../helpers/fake-inspector";
 import type { LoginCodes } from "../../../src/gateway/ui/login-codes";
 import { startPluginApp, type PluginApp } from "../../helpers/plugin-app";
+import type { DashboardHostRule } from "../../../src/gateway/http/dashboard-hosts";
+import type { RouteEntry } from "../../../src/gateway/plugins/route-table";
 
 export const OPERATOR_TOKEN = "operator-token-0123456789abcdef";
 export const NOW = Date.parse("2026-11-22T10:30:00.000Z");
@@ -39,6 +41,10 @@ export function uiApp(
     logger?: HostLogger;
     /** The operator throttle's capacity of clients still counting (default the gateway's). */
     throttleMaxClients?: number;
+    /** Host names /ui and /api answer, as the gateway derives them from gateway.bind and gateway.ui.allowedHosts (default: every Host). */
+    hosts?: DashboardHostRule;
+    /** Plugin routes after /ui (default none). */
+    routes?: readonly RouteEntry[];
   } = {},
 ): UiApp {
   const inspector = opts.inspector === null ? undefined : (opts.inspector ?? createFakeInspector());
@@ -57,9 +63,20 @@ export function uiApp(
     ...(opts.journal ? { journal: opts.journal } : {}),
     ...(opts.loginCodes ? { loginCodes: opts.loginCodes } : {}),
     ...(opts.keepAliveMs !== undefined ? { keepAliveMs: opts.keepAliveMs } : {}),
+    ...(opts.hosts ? { hosts: opts.hosts } : {}),
   });
   const metrics = createGatewayMetrics({ logger: quiet });
-  const app = createGatewayApp({ routes: [], logger: opts.logger ?? quiet, status: () => ({}), ui: dashboard.router, authToken, metrics, operatorThrottle: throttle, trustProxy: opts.trustProxy });
+  const app = createGatewayApp({
+    routes: opts.routes ?? [],
+    logger: opts.logger ?? quiet,
+    status: () => ({}),
+    ui: dashboard.router,
+    authToken,
+    metrics,
+    operatorThrottle: throttle,
+    trustProxy: opts.trustProxy,
+    ...(opts.hosts ? { hosts: opts.hosts } : {}),
+  });
   return { app, inspector: inspector ?? createFakeInspector(), dashboard };
 }
 
