@@ -169,6 +169,10 @@ export function createDashboard(opts: DashboardOptions): Dashboard {
     res.redirect(303, "/ui/login");
   });
 
+  // Answered only while the request's login holds (401 JSON otherwise, above): the Deliveries page asks when its live
+  // feed is refused, to tell a tab whose session ended (log in again) from a gateway that is away or busy (try again).
+  router.get("/api/session", (_req, res) => res.json({ ok: true }));
+
   mountPages(router, { inspectors: opts.inspectors, feed, sessions, now, logger: opts.logger, ...(opts.journal ? { journal: opts.journal } : {}) });
   router.use(unreadableForm(opts.logger));
   router.use(malformedPath(opts.logger));

@@ -15,8 +15,9 @@ export interface FakeInspectorDashboard {
   close(): Promise<void>;
 }
 
-export async function serveFakeInspectorDashboard(deliveries: DeliveryDetail[]): Promise<FakeInspectorDashboard> {
-  const ui = uiApp({ inspector: createFakeInspector({ deliveries }), now: Date.now });
+/** `options` go to uiApp (e.g. a clock of the test's own for the sessions, a short keep-alive). */
+export async function serveFakeInspectorDashboard(deliveries: DeliveryDetail[], options: Omit<NonNullable<Parameters<typeof uiApp>[0]>, "inspector"> = {}): Promise<FakeInspectorDashboard> {
+  const ui = uiApp({ now: Date.now, ...options, inspector: createFakeInspector({ deliveries }) });
   const server = http.createServer(ui.app);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {

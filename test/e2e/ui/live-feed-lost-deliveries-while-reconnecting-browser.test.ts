@@ -73,8 +73,8 @@ describe("the Deliveries page's live feed after it was down, in headless Chromiu
     await other.goto(`${base}/ui/mappings`);
     await Promise.all([other.waitForURL(`${base}/ui/login`), other.getByRole("button", { name: "Log out" }).click()]);
     ui.inspector.emit(delivery({ id: nextId(), hook: "after-logout" }));
-    // Refused (401), the browser gives the stream up; the page opens a new one later.
-    await holder.locator("#live-status", { hasText: "trying again in" }).waitFor({ timeout: 15_000 });
+    // Refused (401), the browser gives the stream up; the page says the session ended and opens a new one later.
+    await holder.locator("#live-status", { hasText: "session has ended" }).waitFor({ timeout: 15_000 });
     await logIn(other, base, OPERATOR_TOKEN);
     await row(holder, "after-logout").waitFor({ timeout: 10_000 });
     expect(await row(holder, "after-logout").count()).toBe(1);

@@ -75,14 +75,17 @@ describe("many dashboard tabs in one browser, in headless Chromium", () => {
 
   it("logged out and in again, a new tab makes the shared feed, waiting to try again, connect at once", async () => {
     const holder = await context.newPage();
+    let refused = 0;
+    holder.on("response", (r) => void (r.url().includes("/ui/api/events") && r.status() === 401 && refused++));
     await logIn(holder, base, OPERATOR_TOKEN);
     await until(() => ui.dashboard.liveFeeds().open === 1, "the feed to open");
     const other = await context.newPage();
     await other.goto(`${base}/ui/mappings`);
     await Promise.all([other.waitForURL(`${base}/ui/login`), other.getByRole("button", { name: "Log out" }).click()]);
     ui.inspector.emit(delivery({ id: "d-after-logout" }));
-    // Refused (401) again and again, the stream waits longer each time: 1 s, 2 s, 4 s …
-    await holder.locator("#live-status", { hasText: "trying again in 4 s" }).waitFor({ timeout: 15_000 });
+    // Refused (401) again and again, the stream waits longer each time: 1 s, 2 s, 4 s … (the page says the session ended).
+    await holder.locator("#live-status", { hasText: "session has ended" }).waitFor({ timeout: 15_000 });
+    await until(() => refused >= 3, "the third refusal (the stream now waits 4 s)", { timeoutMs: 15_000 });
     await logIn(other, base, OPERATOR_TOKEN);
     await until(() => ui.dashboard.liveFeeds().open === 1, "the feed to open again at once", { timeoutMs: 2000 });
     ui.inspector.emit(delivery({ id: "d-logged-in-again" }));

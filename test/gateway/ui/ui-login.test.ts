@@ -125,3 +125,15 @@ describe("/ui login", () => {
     expect(res.headers["referrer-policy"]).toBe("no-referrer");
   });
 });
+
+describe("/ui/api/session (the Deliveries page asks it when its live feed is refused)", () => {
+  it("answers 200 while the login holds, 401 unauthorized once it is gone, and 200 for the Bearer token", async () => {
+    const { app } = withData();
+    const { cookie, csrf } = await login(app);
+    expect((await request(app).get("/ui/api/session").set("Cookie", cookie)).body).toEqual({ ok: true });
+    await request(app).post("/ui/logout").set("Cookie", cookie).set("Host", "127.0.0.1").set("Origin", "http://127.0.0.1").type("form").send({ _csrf: csrf });
+    const gone = await request(app).get("/ui/api/session").set("Cookie", cookie);
+    expect([gone.status, gone.body.code]).toEqual([401, "unauthorized"]);
+    expect((await request(app).get("/ui/api/session").set("Authorization", `Bearer ${OPERATOR_TOKEN}`)).status).toBe(200);
+  });
+});

@@ -15,7 +15,10 @@
  *
  * The browser reconnects by itself after a dropped connection; when it gives up
  * (an answer that is not a stream: 401 after a restart, 503 with too many feeds)
- * the page opens a new feed after 1 s, 2 s, 4 s … at most 60 s apart.
+ * the page opens a new feed after 1 s, 2 s, 4 s … at most 60 s apart. It first asks
+ * /ui/api/session whether its login still holds: when the session has ended (logged
+ * out, expired, the gateway restarted) the page says so, with a link to log in again,
+ * instead of "trying again" (it still tries, so logging in elsewhere resumes it).
  *
  * Times show "5 min ago" (the exact UTC time is the title), refreshed every 20 s
  * with the rule of src/gateway/ui/views/time-format.ts.
@@ -120,6 +123,18 @@
     return String(r.status) === wantStatus;
   }
 
+  /** What the state says when the session has ended (a value, not text: each tab links to its own page). */
+  var LOGGED_OUT = { loggedOut: true };
+  function sayLoggedOut() {
+    if (!status) return;
+    var link = document.createElement("a");
+    link.href = "/ui/login?next=" + encodeURIComponent(location.pathname + location.search);
+    link.textContent = "Log in again";
+    status.textContent = "Your dashboard session has ended (logged out or expired), so the live feed stopped. ";
+    status.appendChild(link);
+    status.appendChild(document.createTextNode(" to see new deliveries."));
+  }
+
   // One event of the feed (from this tab's stream or relayed by the tab that holds it).
   var handle = {
     delivery: function (data) {
@@ -144,8 +159,9 @@
       missed += JSON.parse(data).missed;
       say(liveText());
     },
-    // The stream's state: null when it is open, else what to say.
+    // The stream's state: null when it is open, LOGGED_OUT when the session has ended, else what to say.
     state: function (problem) {
+      if (problem && problem.loggedOut) return sayLoggedOut();
       say(problem === null ? liveText() : problem);
     },
   };
@@ -183,16 +199,34 @@
       }
       // The browser gave up on this stream: open a new one later, waiting longer each time.
       source.close();
-      setState("Live feed interrupted; trying again in " + Math.round(delayMs / 1000) + " s…");
+      var wait = delayMs;
+      delayMs = Math.min(delayMs * 2, 60000);
       clearTimeout(retryTimer);
-      retryNow = function () {
+      var retry = function () {
         clearTimeout(retryTimer);
         retryNow = null;
         connect(url, relay);
       };
-      retryTimer = setTimeout(retryNow, delayMs);
-      delayMs = Math.min(delayMs * 2, 60000);
+      retryNow = retry;
+      retryTimer = setTimeout(retry, wait);
+      // Refused because the session ended? Then "trying again" would never help: say so, with the way back.
+      sessionEnded(function (ended) {
+        if (retryNow === retry) setState(ended ? LOGGED_OUT : "Live feed interrupted; trying again in " + Math.round(wait / 1000) + " s…");
+      });
     });
+  }
+
+  /** Calls back true when the dashboard answers 401 (the login is gone), false otherwise (up, busy, or away). */
+  function sessionEnded(callback) {
+    if (typeof fetch !== "function") return callback(false);
+    fetch("/ui/api/session", { credentials: "same-origin", cache: "no-store" }).then(
+      function (res) {
+        callback(res.status === 401);
+      },
+      function () {
+        callback(false);
+      },
+    );
   }
 
   /*
