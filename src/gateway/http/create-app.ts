@@ -48,7 +48,7 @@ export interface GatewayAppOptions {
   operatorThrottle?: OperatorThrottle;
   /** The dashboard's router, mounted at `/ui` before the plugin routes (give it the same `hosts`). */
   ui?: Router;
-  /** Host names `/api/*` answers (DNS-rebinding protection, dashboard-hosts.ts); absent: every Host. */
+  /** Host names `/api/*` and `/metrics` answer (DNS-rebinding protection, dashboard-hosts.ts); absent: every Host. */
   hosts?: DashboardHostRule;
 }
 
@@ -121,7 +121,9 @@ export function createGatewayApp(opts: GatewayAppOptions): GatewayApp {
     }
     next();
   };
-  if (opts.hosts) app.use("/api", refuseForeignHosts(opts.hosts, (_req, res, status, code, error) => void res.status(status).json({ ok: false, code, error })));
+  // /metrics too: its wrong tokens count in the same operator throttle, so a rebound page could lock the operator out through it.
+  const foreignHost = opts.hosts && refuseForeignHosts(opts.hosts, (_req, res, status, code, error) => void res.status(status).json({ ok: false, code, error }));
+  if (foreignHost) app.use(["/api", "/metrics"], foreignHost);
   app.use("/api", operatorOnly);
   app.get("/api/status", (_req, res) => {
     const status = opts.status();

@@ -1,5 +1,5 @@
 /**
- * DNS-rebinding protection of the operator surface (`/ui`, `/api`): which `Host`
+ * DNS-rebinding protection of the operator surface (`/ui`, `/api`, `/metrics`): which `Host`
  * names it answers. A web page whose DNS name is rebound to 127.0.0.1 reaches a
  * loopback gateway as its own origin; only the `Host` header still carries the
  * page's name. So, as Jupyter (`allow_remote_access`) and webpack-dev-server
@@ -7,8 +7,9 @@
  * operator API only for loopback names (`localhost`, `*.localhost`, 127.0.0.0/8,
  * `[::1]`, any port) and the names of `gateway.ui.allowedHosts` (a reverse proxy's
  * public name). A gateway bound elsewhere is already reachable from other machines:
- * it checks only when that list is set. Hook routes, `/healthz` and `/metrics` are
- * never checked (webhook senders come through tunnels that forward a public Host).
+ * it checks only when that list is set. `/metrics` is checked too (its wrong tokens
+ * count in the operator throttle). Hook routes and `/healthz` are never checked
+ * (webhook senders come through tunnels that forward a public Host).
  *
  * @example
  *   const rule = dashboardHostRule("127.0.0.1", ["dash.example.com"]);
@@ -21,7 +22,7 @@ import { isLoopback } from "../../host-contract/gateway-address";
 
 export const HOST_NOT_ALLOWED = "host_not_allowed";
 export const HOST_NOT_ALLOWED_MESSAGE =
-  "The dashboard and the operator API answer only requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) or to a name listed in gateway.ui.allowedHosts (a protection against DNS rebinding); to reach them through a reverse proxy or another name, add that host name to gateway.ui.allowedHosts.";
+  "The dashboard, the operator API and /metrics answer only requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) or to a name listed in gateway.ui.allowedHosts (a protection against DNS rebinding); to reach them through a reverse proxy or another name, add that host name to gateway.ui.allowedHosts.";
 
 /** Which Host names the operator surface answers. */
 export interface DashboardHostRule {

@@ -6,7 +6,8 @@
  * the login form, the login link and `/api` until the operator throttle locked the
  * operator's own address out. Now a loopback gateway answers `/ui` and `/api` only
  * for loopback names and `gateway.ui.allowedHosts` (403 `host_not_allowed`, before
- * any credential is looked at); `/hooks`, `/healthz` and `/metrics` answer any Host.
+ * any credential is looked at); so does `/metrics`, whose wrong tokens count in the
+ * same throttle; `/hooks` and `/healthz` answer any Host.
  */
 import request from "supertest";
 import { dashboardHostRule } from "../../../src/gateway/http/dashboard-hosts";
@@ -72,11 +73,20 @@ describe("a page whose name is rebound to 127.0.0.1 reached the dashboard of a l
     expect((await request(a).get("/ui/login").set("Host", "dash.example.com.attacker.test")).status).toBe(403);
   });
 
-  it("/hooks, /healthz and /metrics answer any Host (webhook senders come through tunnels forwarding a public Host)", async () => {
+  it("/hooks and /healthz answer any Host (webhook senders come through tunnels forwarding a public Host)", async () => {
     const a = app();
     expect((await request(a).post("/hooks/wake").set("Host", "abc.trycloudflare.com")).status).toBe(200);
     expect((await request(a).get("/healthz").set("Host", "abc.trycloudflare.com")).status).toBe(200);
-    expect((await request(a).get("/metrics").set("Host", "abc.trycloudflare.com").set("Authorization", `Bearer ${OPERATOR_TOKEN}`)).status).toBe(200);
+  });
+
+  it("regression: its wrong Bearer tokens on /metrics locked the operator out of the dashboard (one throttle); /metrics answers 403 host_not_allowed to it, uncounted, and a loopback scrape still works", async () => {
+    const a = app();
+    for (let i = 0; i < 10; i++) {
+      const res = await request(a).get("/metrics").set("Host", REBOUND).set("Authorization", `Bearer wrong-${i}`);
+      expect([res.status, res.body.code]).toEqual([403, "host_not_allowed"]);
+    }
+    expect((await request(a).get("/metrics").set("Host", "localhost:18789").set("Authorization", `Bearer ${OPERATOR_TOKEN}`)).status).toBe(200);
+    expect((await loginFrom(a, "127.0.0.1:18789", OPERATOR_TOKEN)).status).toBe(303);
   });
 
   it("a gateway bound to another address checks no Host unless gateway.ui.allowedHosts is set; then it answers loopback names, its bind address and the list", async () => {
