@@ -38,6 +38,21 @@ export function standardWebhooksKey(secret: string): Buffer {
   return key;
 }
 
+/**
+ * The v1 digests of a signature list: space-separated `<version>,<signature>` entries,
+ * read as the reference libraries read them — what follows a second comma is ignored,
+ * so a header sent twice, which Node joins with ", " (`v1,A, v1,B`), keeps both.
+ */
+function v1Signatures(list: string): Buffer[] {
+  const out: Buffer[] = [];
+  for (const entry of list.split(" ")) {
+    const [version, signature] = entry.split(",", 2);
+    const digest = version === "v1" && signature !== undefined ? decodeDigest(signature, "base64") : undefined;
+    if (digest) out.push(digest);
+  }
+  return out;
+}
+
 /** Parses each secret once; throws (at start) on a secret that is not `whsec_<base64>` or base64. */
 export function standardWebhooksVerifier(opts: TimestampedOptions): Verifier {
   const keys = opts.secrets.map(standardWebhooksKey);
@@ -49,11 +64,7 @@ export function standardWebhooksVerifier(opts: TimestampedOptions): Verifier {
     if (signature === undefined || signature === "") return invalid(names.signature, `${names.signature} is missing`);
     if (id === undefined || id === "") return invalid(names.id, `${names.id} is missing`);
     if (ts === undefined || !TS_DIGITS.test(ts)) return checkTimestamp(names.timestamp, ts, opts.now(), opts.toleranceSeconds);
-    const presented = signature
-      .split(" ")
-      .filter((entry) => entry.startsWith("v1,"))
-      .map((entry) => decodeDigest(entry.slice(3), "base64"))
-      .filter((d): d is Buffer => d !== undefined);
+    const presented = v1Signatures(signature);
     if (presented.length === 0) return invalid(names.signature, `${names.signature} must list v1,<base64 signature> entries separated by spaces`);
     const expected = keys.map((k) => hmacSha256(k, `${id}.${ts}.`, req.rawBody));
     if (!presented.some((p) => matchesAny(p, expected))) return invalid(names.signature, `${names.signature} has no v1 signature that matches the request`);
