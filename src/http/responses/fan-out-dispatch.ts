@@ -28,16 +28,28 @@ export interface FanOutResult {
   events: number;
 }
 
+/**
+ * The refusal of a fan-out's bad elements: every problem named `items[<index>].<field>`.
+ * As for a single action (validationError), a model outside the allow-list or a channel
+ * the host does not offer keeps its own code when it is the only problem; anything more
+ * is `invalid_payload` listing them all.
+ */
+function itemsRefused(problems: ErrorDetail[], codes: ReadonlySet<HookError["code"]>, mappingId: string): HookError {
+  if (problems.length === 1 && codes.has("model_not_allowed")) return hookErrors.modelNotAllowed({ problem: problems[0].message }, { details: problems });
+  if (problems.length === 1 && codes.has("channel_unavailable")) return hookErrors.channelUnavailable({ problem: problems[0].message }, { details: problems });
+  return hookErrors.invalidFields({ subject: `items of mapping ${mappingId}`, count: problems.length, problems: problems.map((p) => p.message).join("; ") }, { details: problems });
+}
+
 export async function dispatchFanOut(input: FanOutInput, dispatcher: Dispatcher, vctx: ValidationContext): Promise<FanOutResult> {
   const agents: Array<{ index: number; action: AgentAction; source: ActionSource; idempotencyKey?: string }> = [];
   const wakes: Array<{ action: WakeAction; source: ActionSource }> = [];
   const problems: ErrorDetail[] = [];
-  let other: HookError | undefined;
+  const codes = new Set<HookError["code"]>();
   for (const item of input.items) {
     if (!item.raw) continue;
     const v = validateAction(item.raw, vctx, `item ${item.index} of mapping ${input.mappingId}`);
     if (!v.ok) {
-      if (v.error.code !== "invalid_payload") other ??= v.error;
+      codes.add(v.error.code);
       for (const d of v.error.details ?? [{ field: "", message: v.error.message }]) problems.push({ field: `items[${item.index}]${d.field ? `.${d.field}` : ""}`, message: d.message });
       continue;
     }
@@ -45,11 +57,7 @@ export async function dispatchFanOut(input: FanOutInput, dispatcher: Dispatcher,
     if (v.value.kind === "wake") wakes.push({ action: v.value, source });
     else agents.push({ index: item.index, action: v.value, source, ...(input.idempotencyKey !== undefined ? { idempotencyKey: `${input.idempotencyKey}#${item.index}` } : {}) });
   }
-  // A refusal of its own (model_not_allowed) keeps its code; field problems are listed together.
-  if (other) throw other;
-  if (problems.length > 0) {
-    throw hookErrors.invalidFields({ subject: `items of mapping ${input.mappingId}`, count: problems.length, problems: problems.map((p) => p.message).join("; ") }, { details: problems });
-  }
+  if (problems.length > 0) throw itemsRefused(problems, codes, input.mappingId);
   const accepted = dispatcher.agentBatch(agents.map(({ action, source, idempotencyKey }) => ({ action, source, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) })));
   if (!accepted.ok) throw accepted.error;
   const runs = accepted.value.map((r, i) => ({ index: agents[i].index, runId: r.runId, sessionKey: r.sessionKey }));
