@@ -30,10 +30,14 @@ export function signedMessageIdHeader(headers: Readonly<Record<string, string>>)
 
 const SECRET_PREFIX = "whsec_";
 
-/** The key of a `whsec_<base64>` (or bare base64) secret; throws on anything else. */
+/**
+ * The key of a `whsec_<base64>` (or bare base64) secret, with or without the base64
+ * padding (the `standardwebhooks` and `svix` libraries take both); throws on anything else.
+ */
 export function standardWebhooksKey(secret: string): Buffer {
   const b64 = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  const key = decodeDigest(b64, "base64");
+  const missing = (4 - (b64.length % 4)) % 4;
+  const key = missing === 3 ? undefined : decodeDigest(b64 + "=".repeat(missing), "base64");
   if (!key || key.length === 0) throw new Error("not a Standard Webhooks secret (whsec_<base64>)");
   return key;
 }

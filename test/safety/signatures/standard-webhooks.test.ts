@@ -5,12 +5,13 @@
  * parser with ", ". The reference libraries (`standardwebhooks`, `svix`) read each
  * space-separated entry as `<version>,<signature>` and ignore what follows a second
  * comma, so they verify such a header whichever copy carries the matching signature.
+ * They also take a `whsec_` secret written without its base64 padding.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
-import { createVerifier } from "../../../src/safety/signatures/create-verifier";
+import { createVerifier, verifySecretBytes } from "../../../src/safety/signatures/create-verifier";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const BODY = '{"type":"invoice.paid","id":"evt_1"}';
@@ -70,5 +71,24 @@ describe("standard-webhooks: a signature header sent twice", () => {
       header: "webhook-signature",
       message: "webhook-signature has no v1 signature that matches the request",
     });
+  });
+});
+
+describe("standard-webhooks: a whsec_ secret without base64 padding", () => {
+  // 32 random bytes are 43 base64 characters and one "=": some senders show the secret without it.
+  const KEY = Buffer.from("8f1c2a9e4b7d6c5a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a", "hex");
+  const UNPADDED = `whsec_${KEY.toString("base64").replace(/=+$/, "")}`;
+
+  it("verifies what the sender's library signs with it (regression: the start failed, 'is not a valid standard-webhooks secret')", () => {
+    expect(UNPADDED.endsWith("=")).toBe(false);
+    const signature = new StandardWebhook(UNPADDED).sign(ID, new Date(NOW), BODY);
+    expect(signature).toBe(new SvixWebhook(UNPADDED).sign(ID, new Date(NOW), BODY));
+    const unpadded = createVerifier({ scheme: "standard-webhooks", secrets: [UNPADDED], now: () => NOW });
+    expect(unpadded({ headers: { "webhook-id": ID, "webhook-timestamp": TS, "webhook-signature": signature }, rawBody: Buffer.from(BODY) })).toBeUndefined();
+    expect(verifySecretBytes("standard-webhooks", UNPADDED)).toBe(32);
+  });
+
+  it("a secret whose base64 cannot be complete (a length of 4n+1) is still refused", () => {
+    expect(() => createVerifier({ scheme: "standard-webhooks", secrets: [`${UNPADDED}AA`.slice(0, 6 + 41)] })).toThrow();
   });
 });
