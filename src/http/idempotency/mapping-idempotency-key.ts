@@ -10,29 +10,34 @@ import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { ok, type Result } from "../../core/errors";
 import type { MappingSelection } from "../../core/ports";
+import type { SignedIds } from "../../safety/signatures/signed-ids";
 import { extractIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH, PRINTABLE_KEY } from "./idempotency-key";
 
 export interface RequestIdempotencyKey {
-  /** The header it came from, or `mapping` for a rendered template. */
+  /** The header it came from, `mapping` for a rendered template, `signed body` for the signed body's event id. */
   from: string;
   key: string;
+  /** True when the signature covers it (a signed id header or body id): the sender's id of the event. */
+  signed?: boolean;
 }
 
 /**
  * `selection` is the mapping a mapped hook matched (direct hooks have no template). On a
- * verified path (`signedId`: the header the signature covers as the message id,
- * if the scheme has one) what the signature covers comes first — that id, then the
- * template over the signed body — so a captured request replayed with a new,
- * unsigned `Idempotency-Key` is still recognised as the same delivery.
+ * verified path (`verified`: what the signature covers as the delivery's id, if the
+ * scheme signs one, safety/signatures/signed-ids.ts) what the signature covers comes
+ * first — the signed id header, then the template, then the signed body's event id
+ * (Stripe's `id`, Slack's `event_id`) — so a sender's retry is one delivery without
+ * any `idempotencyKey`, and a captured request replayed with a new, unsigned
+ * `Idempotency-Key` is still recognised as the same delivery.
  */
 export function requestIdempotencyKey(
   headers: IncomingHttpHeaders,
   selection: Pick<MappingSelection, "idempotencyKey"> | undefined,
-  verified?: { signedId?: string },
+  verified?: SignedIds,
 ): Result<RequestIdempotencyKey | undefined> {
-  const signedId = verified?.signedId;
+  const signedId = verified?.header;
   const signedValue = signedId === undefined ? undefined : headers[signedId];
-  if (typeof signedValue === "string" && signedValue !== "") return ok({ from: signedId!, key: asKey(signedValue) });
+  if (typeof signedValue === "string" && signedValue !== "") return ok({ from: signedId!, key: asKey(signedValue), signed: true });
   const rendered = () => {
     const r = selection?.idempotencyKey();
     return r ? ok({ from: "mapping", key: asKey(r) }) : undefined;
@@ -40,6 +45,7 @@ export function requestIdempotencyKey(
   if (verified) {
     const fromTemplate = rendered();
     if (fromTemplate) return fromTemplate;
+    if (verified.bodyId !== undefined) return ok({ from: "signed body", key: asKey(verified.bodyId), signed: true });
   }
   const fromHeader = extractIdempotencyKey(headers);
   if (!fromHeader.ok) return fromHeader;

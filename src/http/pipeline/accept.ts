@@ -19,7 +19,7 @@ import type { HooksConfig } from "../../config/types";
 import { HookError } from "../../core/errors";
 import { outcome, type Outcome } from "../../core/outcome";
 import type { HookResponse, IdempotencyGuard, MappedHookResolver, MappingSelection } from "../../core/ports";
-import { signedMessageIdHeader } from "../../safety/signatures/standard-webhooks";
+import { signedIdsOf } from "../../safety/signatures/signed-ids";
 import { runIdempotencyKey } from "../../store/idempotency-store";
 import type { PathVerifier } from "../auth/signature-gate";
 import type { HookRoute, LedgerRoute } from "../hook-route";
@@ -53,6 +53,9 @@ export interface AcceptOptions {
 export type AcceptRoute = Exclude<HookRoute, LedgerRoute>;
 export type Accept = (req: HookRequest, route: AcceptRoute, rawBody: Buffer, options: AcceptOptions) => Promise<Answer>;
 
+/** The body hash recorded for a signed id's key (never a SHA-256 hex, so never equal to a body's). */
+const SIGNED_ID_HASH = "signed-id";
+
 /**
  * The outcome of an answer the idempotency guard replayed: the stored 2xx body is
  * one of the shapes of SPEC §4.2 (the guard stores status, body and headers only).
@@ -84,7 +87,7 @@ export function createAccept(deps: AcceptDeps): Accept {
     // What happened at the sender (SPEC §6.1 `event`), on the outcome of an answer and of a refusal alike.
     const eventName = selection?.event?.();
     const event = eventName !== undefined ? { event: eventName } : {};
-    const verified = options.verifiedBy && { signedId: options.verifiedBy.scheme === "standard-webhooks" ? signedMessageIdHeader(req.headers) : undefined };
+    const verified = options.verifiedBy && signedIdsOf(options.verifiedBy.scheme, req.headers, payload.value);
     // Checked even when idempotency is off (a replay, the dry run): a malformed key is refused as it was live.
     const keyed = requestIdempotencyKey(req.headers, selection, verified);
     if (!keyed.ok) return fail(keyed.error, selection ? { mappingId: selection.mappingId, ...event } : {});
@@ -112,7 +115,9 @@ export function createAccept(deps: AcceptDeps): Accept {
     let response: HookResponse & { replayed?: boolean };
     try {
       if (key !== undefined && deps.idempotency) {
-        const bodyHash = createHash("sha256").update(rawBody).digest("hex");
+        // A key the signature covers is the sender's own id of the event: its retries are that event even when other
+        // fields changed (Stripe's pending_webhooks), so they replay the first answer instead of 422 idempotency_key_reused.
+        const bodyHash = keyed.value?.signed ? SIGNED_ID_HASH : createHash("sha256").update(rawBody).digest("hex");
         response = await deps.idempotency.handle({ scope, key, bodyHash }, run);
       } else {
         response = await run();
