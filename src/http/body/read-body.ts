@@ -15,8 +15,16 @@ export interface ReadBodyOptions {
   timeoutMs: number;
 }
 
-export function tooLarge(limit: number): HookError {
-  return hookErrors.bodyTooLarge({ limit });
+/**
+ * The size rule of a body (SPEC §4.1, `hooks.maxBodyBytes`): the 413 for `size` bytes over `limit`,
+ * else undefined. One rule for a body being read (its declared length, then what has arrived) and
+ * for a body already in hand (a replay's stored body, the dry run's: src/http/pipeline/accept.ts),
+ * so a replay answers what its live request would answer today.
+ *
+ * @example bodySizeRefusal(300000, 262144) // 413 payload_too_large naming hooks.maxBodyBytes
+ */
+export function bodySizeRefusal(size: number, limit: number): HookError | undefined {
+  return size > limit ? hookErrors.bodyTooLarge({ limit }) : undefined;
 }
 
 /** The declared length, or undefined when absent/invalid (then the stream decides). */
@@ -33,8 +41,8 @@ function declaredLength(req: IncomingMessage): number | undefined {
  */
 export function readBody(req: IncomingMessage, options: ReadBodyOptions): Promise<Result<Buffer>> {
   const { limit, timeoutMs } = options;
-  const declared = declaredLength(req);
-  if (declared !== undefined && declared > limit) return Promise.resolve(err(tooLarge(limit)));
+  const declaredTooLarge = bodySizeRefusal(declaredLength(req) ?? 0, limit);
+  if (declaredTooLarge) return Promise.resolve(err(declaredTooLarge));
   if (req.readableEnded) {
     return Promise.resolve(err(hookErrors.bodyAlreadyConsumed()));
   }
@@ -57,9 +65,10 @@ export function readBody(req: IncomingMessage, options: ReadBodyOptions): Promis
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) {
+      const tooLarge = bodySizeRefusal(size, limit);
+      if (tooLarge) {
         chunks.length = 0;
-        finish(err(tooLarge(limit)));
+        finish(err(tooLarge));
         return;
       }
       chunks.push(chunk);

@@ -3,7 +3,7 @@
  * docs/architecture.md "Request lifecycle"): for an admitted request and its raw
  * body,
  *
- *   parse (every media type) → select the mapping once → idempotency → validate → dispatch
+ *   size → parse (every media type) → select the mapping once → idempotency → validate → dispatch
  *
  * returning the answer and its one Outcome. Live requests, replay (idempotency off,
  * verification already done) and the dry run (a recording dispatcher) all run it.
@@ -22,6 +22,7 @@ import type { HookResponse, IdempotencyGuard, MappedHookResolver, MappingSelecti
 import { signedIdsOf } from "../../safety/signatures/signed-ids";
 import { runIdempotencyKey } from "../../store/idempotency-store";
 import type { PathVerifier } from "../auth/signature-gate";
+import { bodySizeRefusal } from "../body/read-body";
 import type { HookRoute, LedgerRoute } from "../hook-route";
 import { requestIdempotencyKey } from "../idempotency/mapping-idempotency-key";
 import type { WaitGate } from "../responses/prefer-wait";
@@ -78,6 +79,10 @@ export function createAccept(deps: AcceptDeps): Accept {
       if (!(e instanceof HookError)) throw e;
       return refusal(e, "accept", true, extra);
     };
+    // Stage 7's rule on a body already in hand (a replay's stored body, the dry run's): today's limit,
+    // as a live request meets it while its body is read (a live body got here within it).
+    const tooLarge = bodySizeRefusal(rawBody.length, config.maxBodyBytes);
+    if (tooLarge) return refusal(tooLarge, "body", true);
     const payload = await parseRequestBody(rawBody, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     // A body that does not parse is refused at the body stage (the dry run reports it as such).
     if (!payload.ok) return refusal(payload.error, "body", true);
