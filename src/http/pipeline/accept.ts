@@ -3,7 +3,7 @@
  * docs/architecture.md "Request lifecycle"): for an admitted request and its raw
  * body,
  *
- *   size → parse (every media type) → select the mapping once → idempotency → validate → dispatch
+ *   encoding, size → parse (every media type) → select the mapping once → idempotency → validate → dispatch
  *
  * returning the answer and its one Outcome. Live requests, replay (idempotency off,
  * verification already done) and the dry run (a recording dispatcher) all run it.
@@ -14,6 +14,7 @@
  *   const answer = await accept(req, route, rawBody, { idempotency: true });
  */
 import { createHash } from "node:crypto";
+import { unsupportedEncoding } from "../../actions/body/media-type";
 import { parseRequestBody } from "../../actions/body/parse-request-body";
 import type { HooksConfig } from "../../config/types";
 import { HookError } from "../../core/errors";
@@ -79,10 +80,10 @@ export function createAccept(deps: AcceptDeps): Accept {
       if (!(e instanceof HookError)) throw e;
       return refusal(e, "accept", true, extra);
     };
-    // Stage 7's rule on a body already in hand (a replay's stored body, the dry run's): today's limit,
-    // as a live request meets it while its body is read (a live body got here within it).
-    const tooLarge = bodySizeRefusal(rawBody.length, config.maxBodyBytes);
-    if (tooLarge) return refusal(tooLarge, "body", true);
+    // Stages 6–7 on a body already in hand (a replay's stored body, the dry run's): today's rules, as a
+    // live request meets them before and while its body is read (a live body got here within them).
+    const bodyRefused = unsupportedEncoding(req.headers["content-encoding"]) ?? bodySizeRefusal(rawBody.length, config.maxBodyBytes);
+    if (bodyRefused) return refusal(bodyRefused, "body", true);
     const payload = await parseRequestBody(rawBody, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     // A body that does not parse is refused at the body stage (the dry run reports it as such).
     if (!payload.ok) return refusal(payload.error, "body", true);

@@ -84,4 +84,13 @@ describe("the dry run answers as the live request does", () => {
     expect([live.status, live.body.code]).toEqual([400, "invalid_json"]);
     expect([dry.ok, dry.lines[0]]).toEqual([false, "The body must be a JSON object, not an array. (invalid_json)"]);
   });
+
+  test("a gzip Content-Encoding: live 415, and the dry run (which rendered the body as plain) reports the same refusal", async () => {
+    const headers = { "Content-Type": "application/json", "Content-Encoding": "gzip" };
+    const live = await request(h.app).post("/hooks/note").set(bearer).set(headers).send(JSON.stringify({ text: "hi" }));
+    expect([live.status, live.body]).toEqual([415, { ok: false, code: "unsupported_media_type", error: "Content-Encoding gzip is not supported; send the body uncompressed." }]);
+    const dry = await inspector.dryRun({ hook: "note", body: JSON.stringify({ text: "hi" }), headers });
+    expect(dry).toEqual({ ok: false, lines: ["Content-Encoding gzip is not supported; send the body uncompressed. (unsupported_media_type)"] });
+    expect(h.host.systemEvents).toEqual([]);
+  });
 });
