@@ -180,7 +180,7 @@ export interface HooksConfig {
   mappings: MappingConfig[];
   /** Absolute path. */
   transformsDir: string;
-  /** Bound of one transform call. Default 5000. */
+  /** Bound of all the transform calls of one request (a forEach's items share it). Default 5000. */
   transformTimeoutMs: number;
   mail?: MailConfig;
   github?: GithubConfig;

@@ -37,6 +37,7 @@ export interface MappingVerify {
 /** What `build` needs from the engine. */
 export interface BuildDeps {
   loader: TransformLoader;
+  /** `hooks.transformTimeoutMs`: the time all the transform calls of one request share (a forEach's items together). */
   transformTimeoutMs: number;
   logger: ModuleLogger;
   /** `hooks.maxFanOut`: most elements one forEach request may turn into actions. */

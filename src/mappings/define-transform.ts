@@ -55,7 +55,7 @@ export interface TransformOverride {
 /** An override, or `null` to skip the request (204, nothing dispatched), or `undefined` to keep the mapping's action. */
 export type TransformResult = TransformOverride | null | undefined;
 
-/** A transform: may be async; bounded by `hooks.transformTimeoutMs`. */
+/** A transform: may be async; bounded by `hooks.transformTimeoutMs`, which all its calls of one request (a forEach's items) share. */
 export type TransformFn = (ctx: TransformContext) => TransformResult | Promise<TransformResult>;
 
 /**

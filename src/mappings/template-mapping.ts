@@ -15,7 +15,7 @@ import type { TransformContext, TransformOverride } from "./define-transform";
 import type { RequestContext } from "./request-context";
 import { compileTemplate, type CompiledTemplate } from "./templates/compile-template";
 import { TemplateSyntaxError } from "./templates/parse-template";
-import { runTransform } from "./transforms/run-transform";
+import { runTransform, transformBudget, type TransformBudget } from "./transforms/run-transform";
 import { resolveTransformModule } from "./transforms/transform-path";
 import { defaultEvent, eventName, MAX_EVENT_CHARS } from "./event-name";
 
@@ -80,11 +80,13 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
 
   /**
    * One action (null: the transform skipped it); `element` is the forEach item the
-   * transform sees. Its templates draw on the request's `ctx.budget` (rendered-bytes.ts).
+   * transform sees. Its templates draw on the request's `ctx.budget` (rendered-bytes.ts),
+   * its transform call on the request's `time` (every item's call shares it).
    */
   async function buildOne(
     ctx: RequestContext,
     deps: BuildDeps,
+    time: TransformBudget,
     element?: { item: unknown; index: number },
   ): Promise<Result<{ raw: RawAction; allowUnsafeExternalContent: boolean } | null>> {
     let override: TransformOverride | undefined;
@@ -100,7 +102,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
         ...(element ? { item: structuredClone(element.item), index: element.index } : {}),
       };
       const t = transform;
-      const run = await runTransform(() => deps.loader.load(t), tctx, deps.transformTimeoutMs);
+      const run = await runTransform(() => deps.loader.load(t), tctx, time);
       if (!run.ok) {
         deps.logger.error("transform failed", { mappingId: mapping.id, module: t.module, export: t.exportName, reason: run.reason, cause: run.cause, requestId: ctx.requestId, ...(element ? { index: element.index } : {}) });
         return err(hookErrors.transformFailed());
@@ -161,8 +163,10 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
       }
       // SPEC §9: every template here (the response's too) renders within ctx.budget, which throws
       // render_too_large before anything is dispatched (nothing of a refused request takes effect).
+      // SPEC §6.3: the transform calls of the request (one per forEach item) share one time budget.
+      const time = transformBudget(deps.transformTimeoutMs);
       if (!forEach) {
-        const one = await buildOne(ctx, deps);
+        const one = await buildOne(ctx, deps, time);
         if (!one.ok) return one;
         if (one.value === null) return ok({ kind: "skip", mappingId: mapping.id });
         const response = respond?.(ctx, one.value.raw.kind === "agent" ? AGENT_ROOTS : []);
@@ -172,7 +176,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
       if (!elements.ok) return elements;
       const items: BatchItem[] = [];
       for (const [index, item] of elements.value.entries()) {
-        const one = await buildOne({ ...ctx, extra: { item, index } }, deps, { item, index });
+        const one = await buildOne({ ...ctx, extra: { item, index } }, deps, time, { item, index });
         if (!one.ok) return one;
         items.push(one.value === null ? { index, allowUnsafeExternalContent: false } : { index, ...one.value });
       }

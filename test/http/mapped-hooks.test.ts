@@ -110,7 +110,7 @@ describe("mapped hooks over HTTP", () => {
       expect(h.host.systemEvents).toEqual([]);
       expect(h.host.heartbeats).toEqual([]);
       const logged = h.host.logs.find((l) => l.level === "error" && l.message === "transform failed");
-      expect(logged?.meta).toMatchObject({ mappingId: "slow", cause: "the transform did not finish within 300 ms" });
+      expect(logged?.meta).toMatchObject({ mappingId: "slow", cause: "the transform did not finish within 300 ms (hooks.transformTimeoutMs, shared by every transform call of the request)" });
     });
 
     test("credential headers and query parameters never reach templates or transforms; ordinary ones do", async () => {

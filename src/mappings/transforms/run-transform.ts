@@ -27,13 +27,37 @@ function describeThrown(e: unknown): string {
 }
 
 /**
- * Loads (via `load`) and runs the transform, bounded by `timeoutMs` in total.
- * A transform that blocks the event loop synchronously cannot be interrupted.
+ * The time the transform calls of one request share (`hooks.transformTimeoutMs`, SPEC §6.3): a
+ * `forEach` calls its transform once per item, and every call draws on this one budget, so a
+ * fan-out holds its request no longer than a single call may.
+ *
+ * @example const budget = transformBudget(5000); // once per request, then runTransform(load, ctx, budget) per call
  */
-export async function runTransform(load: () => Promise<TransformFn>, ctx: TransformContext, timeoutMs: number): Promise<TransformRun> {
+export interface TransformBudget {
+  /** `hooks.transformTimeoutMs`, as the cause names it. */
+  limitMs: number;
+  /** When the budget is spent, on the `performance.now()` clock. */
+  deadline: number;
+}
+
+/** The budget of one request, starting now. */
+export function transformBudget(limitMs: number): TransformBudget {
+  return { limitMs, deadline: performance.now() + limitMs };
+}
+
+/**
+ * Loads (via `load`) and runs the transform within what is left of the request's `budget`
+ * (loading included); a call when nothing is left fails at once, without running. A transform
+ * that blocks the event loop synchronously cannot be interrupted (the next call then finds the
+ * budget spent).
+ */
+export async function runTransform(load: () => Promise<TransformFn>, ctx: TransformContext, budget: TransformBudget): Promise<TransformRun> {
+  const spent: TransformRun = { ok: false, reason: "timeout", cause: `the transform did not finish within ${budget.limitMs} ms (hooks.transformTimeoutMs, shared by every transform call of the request)` };
+  const remainingMs = Math.ceil(budget.deadline - performance.now());
+  if (remainingMs <= 0) return spent;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<TransformRun>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, reason: "timeout", cause: `the transform did not finish within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(() => resolve(spent), remainingMs);
   });
   const work = (async (): Promise<TransformRun> => {
     let fn: TransformFn;

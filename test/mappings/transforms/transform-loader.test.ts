@@ -118,7 +118,7 @@ describe("transforms (SPEC §6.3)", () => {
     const { engine, logger } = engineFor([mapping({ id: "slow", transform: { module: "never.mjs" } })], { transformTimeoutMs: 100 });
     const r = await engine.resolve(hookInput("x", {}));
     expect(r.ok ? r.value : r.error.code).toBe("transform_failed");
-    expect(logger.at("error")[0].meta).toMatchObject({ mappingId: "slow", reason: "timeout", cause: "the transform did not finish within 100 ms" });
+    expect(logger.at("error")[0].meta).toMatchObject({ mappingId: "slow", reason: "timeout", cause: "the transform did not finish within 100 ms (hooks.transformTimeoutMs, shared by every transform call of the request)" });
   });
 
   test.each([
