@@ -11,12 +11,12 @@ import { compileForEach, forEachItems } from "./fan-out";
 import { compileResponse } from "./response-template";
 import type { BuildDeps, CompiledMapping, MappingOrigin } from "./compiled-mapping";
 import { renderDefaultContent } from "./default-content";
-import type { TransformContext, TransformOverride } from "./define-transform";
+import type { TransformContext, TransformFn, TransformOverride } from "./define-transform";
 import type { RequestContext } from "./request-context";
 import { compileTemplate, type CompiledTemplate } from "./templates/compile-template";
 import { TemplateSyntaxError } from "./templates/parse-template";
 import { runTransform, transformBudget, type TransformBudget } from "./transforms/run-transform";
-import { resolveTransformModule } from "./transforms/transform-path";
+import { resolveTransformModule, type ResolvedTransformModule } from "./transforms/transform-path";
 import { defaultEvent, eventName, MAX_EVENT_CHARS } from "./event-name";
 
 /** Mapping fields that are templates. */
@@ -45,6 +45,12 @@ function compileField(mapping: MappingConfig, field: TemplateField, key: string)
 /** The roots a `response` gets from the effect (respond.ts): an agent run's, a fan-out's; a wake's none. */
 const AGENT_ROOTS = ["runId", "sessionKey"] as const;
 const BATCH_ROOTS = ["runs", "events"] as const;
+
+/** What the transform calls of one request share: the time budget and the module as loaded at the first call. */
+interface RequestTransform {
+  time: TransformBudget;
+  load(t: ResolvedTransformModule): Promise<TransformFn>;
+}
 
 /** Sets `out[k]` unless the value is undefined or an empty string. */
 function put(out: Record<string, unknown>, k: string, v: unknown): void {
@@ -81,12 +87,12 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
   /**
    * One action (null: the transform skipped it); `element` is the forEach item the
    * transform sees. Its templates draw on the request's `ctx.budget` (rendered-bytes.ts),
-   * its transform call on the request's `time` (every item's call shares it).
+   * its transform call on the request's `calls` (every item's call shares them).
    */
   async function buildOne(
     ctx: RequestContext,
     deps: BuildDeps,
-    time: TransformBudget,
+    calls: RequestTransform,
     element?: { item: unknown; index: number },
   ): Promise<Result<{ raw: RawAction; allowUnsafeExternalContent: boolean } | null>> {
     let override: TransformOverride | undefined;
@@ -102,7 +108,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
         ...(element ? { item: structuredClone(element.item), index: element.index } : {}),
       };
       const t = transform;
-      const run = await runTransform(() => deps.loader.load(t), tctx, time);
+      const run = await runTransform(() => calls.load(t), tctx, calls.time);
       if (!run.ok) {
         deps.logger.error("transform failed", { mappingId: mapping.id, module: t.module, export: t.exportName, reason: run.reason, cause: run.cause, requestId: ctx.requestId, ...(element ? { index: element.index } : {}) });
         return err(hookErrors.transformFailed());
@@ -163,10 +169,12 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
       }
       // SPEC §9: every template here (the response's too) renders within ctx.budget, which throws
       // render_too_large before anything is dispatched (nothing of a refused request takes effect).
-      // SPEC §6.3: the transform calls of the request (one per forEach item) share one time budget.
-      const time = transformBudget(deps.transformTimeoutMs);
+      // SPEC §6.3: the transform calls of the request (one per forEach item) share one time budget
+      // and one version of the module (loaded, and checked for changes, at the first call).
+      let loaded: Promise<TransformFn> | undefined;
+      const calls: RequestTransform = { time: transformBudget(deps.transformTimeoutMs), load: (t) => (loaded ??= deps.loader.load(t)) };
       if (!forEach) {
-        const one = await buildOne(ctx, deps, time);
+        const one = await buildOne(ctx, deps, calls);
         if (!one.ok) return one;
         if (one.value === null) return ok({ kind: "skip", mappingId: mapping.id });
         const response = respond?.(ctx, one.value.raw.kind === "agent" ? AGENT_ROOTS : []);
@@ -176,7 +184,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
       if (!elements.ok) return elements;
       const items: BatchItem[] = [];
       for (const [index, item] of elements.value.entries()) {
-        const one = await buildOne({ ...ctx, extra: { item, index } }, deps, time, { item, index });
+        const one = await buildOne({ ...ctx, extra: { item, index } }, deps, calls, { item, index });
         if (!one.ok) return one;
         items.push(one.value === null ? { index, allowUnsafeExternalContent: false } : { index, ...one.value });
       }

@@ -1,7 +1,8 @@
 /**
  * Loads transform modules (`.js`, `.mjs`, `.cjs`, `.ts`) with jiti, caches the
  * chosen function per module + export, and reloads a module when its file
- * changes (checked by real path, mtime, ctime, size and inode on every call), so
+ * changes (checked by real path, mtime, ctime, size and inode on every load; a mapping
+ * loads once per request, src/mappings/template-mapping.ts), so
  * an edited transform takes effect on the next request without a restart.
  *
  * Transforms may `import { defineTransform } from "inbound-webhooks"`: the loader
