@@ -169,6 +169,8 @@ export interface DryRunInput {
   hook: string;
   body: string;
   headers: Record<string, string>;
+  /** The URL the request was sent to (a stored delivery's `url`): its query parameters are the dry run's, read as a live request's are. None: no query. */
+  url?: string;
 }
 
 /** The dry run's verdict: what the request would do, as text lines and as data. */

@@ -12,6 +12,7 @@ import type { HooksConfig } from "../config/types";
 import type { HostRuntime } from "../host-contract/host-api";
 import type { DeliverySummary, DryRunView, HookInspector, HooksSummary, MappingSummary, RunSummary } from "../host-contract/inspection";
 import { dryRunHook } from "../http/pipeline/dry-run";
+import { flatQuery } from "../http/request-input";
 import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingDescription, MappingEngine } from "../mappings/engine";
 import type { LedgerAccess } from "../http/ledger";
@@ -113,7 +114,9 @@ export function createHookInspector(deps: HookInspectorDeps): PluginInspector {
     },
     async dryRun(input): Promise<DryRunView> {
       const headers = Object.fromEntries(Object.entries(input.headers).map(([k, v]) => [k.toLowerCase(), v]));
-      const r = await dryRunHook({ name: input.hook, body: Buffer.from(input.body, "utf8"), headers, query: {} }, { config: deps.config, runtime: deps.runtime, mappings: deps.mappings });
+      // A stored delivery's query is read as its live request's was (src/http/request-input.ts).
+      const query = input.url !== undefined ? flatQuery(input.url) : {};
+      const r = await dryRunHook({ name: input.hook, body: Buffer.from(input.body, "utf8"), headers, query }, { config: deps.config, runtime: deps.runtime, mappings: deps.mappings });
       if (!r.ok) return { ok: false, lines: [r.error.message, ...r.error.lines] };
       const report = r.value;
       return {

@@ -103,7 +103,7 @@ export function mountPages(router: Router, opts: PagesOptions): void {
     if (opts.journal) data.effects = journalEffects(delivery, runs.map((r) => r.run), opts.journal());
     if (delivery.hook === undefined) data.dryRunNote = "The request named no hook.";
     else if (delivery.body === undefined) data.dryRunNote = "The body was not stored, so there is nothing to dry-run.";
-    else data.dryRun = await inspector.dryRun({ hook: delivery.hook, body: delivery.body, headers: delivery.headers });
+    else data.dryRun = await inspector.dryRun({ hook: delivery.hook, body: delivery.body, headers: delivery.headers, url: delivery.url });
     page(res, "deliveries", `Delivery ${delivery.id}`, renderDeliveryContent(data), { scripts: ["delivery.js"] });
   });
   // POST → 303 → GET: the page after a replay can be reloaded without replaying again.

@@ -81,7 +81,7 @@ describe("/ui pages", () => {
     expect(res.text).toContain("<code>POST /hooks/github</code>");
     expect(res.text).toContain("<tr><th scope=\"row\">authorization</th><td><code>[redacted]</code></td></tr>");
     expect(res.text).toContain('<pre id="body" class="text" data-view="pretty">\n{\n  &quot;action&quot;: &quot;opened&quot;\n}</pre>');
-    expect(inspector.dryRuns).toEqual([{ hook: "github", body: '{"action":"opened"}', headers: delivery().headers }]);
+    expect(inspector.dryRuns).toEqual([{ hook: "github", body: '{"action":"opened"}', headers: delivery().headers, url: "/hooks/github" }]);
     expect(res.text).toMatch(/<li><span class="run-queued">queued<\/span>.*<li><span class="run-running">running<\/span>.*<li><span class="run-succeeded">succeeded<\/span>/s);
     expect(res.text).toContain("Opened.");
   });
