@@ -18,6 +18,7 @@ import { TemplateSyntaxError } from "./templates/parse-template";
 import { runTransform, transformBudget, type TransformBudget } from "./transforms/run-transform";
 import { resolveTransformModule, type ResolvedTransformModule } from "./transforms/transform-path";
 import { defaultEvent, eventName, MAX_EVENT_CHARS } from "./event-name";
+import { messageBytes } from "./rendered-bytes";
 
 /** Mapping fields that are templates. */
 const TEMPLATE_FIELDS = ["textTemplate", "messageTemplate", "name", "sessionKey", "channel", "to", "model", "idempotencyKey", "event"] as const;
@@ -183,9 +184,14 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
       const elements = forEachItems(ctx.payload, forEach, mapping.id, deps.maxFanOut);
       if (!elements.ok) return elements;
       const items: BatchItem[] = [];
+      let messages = 0;
       for (const [index, item] of elements.value.entries()) {
         const one = await buildOne({ ...ctx, extra: { item, index } }, deps, calls, { item, index });
         if (!one.ok) return one;
+        // SPEC §9: the request's messages (a transform's too) come to at most maxRenderedBytes, which the
+        // engine checks on the outcome (outcomeRenderedBytes); a fan-out stops at the element that passes it.
+        messages += one.value === null ? 0 : messageBytes(one.value.raw);
+        if (messages > deps.maxRenderedBytes) return err(hookErrors.renderTooLarge({ max: deps.maxRenderedBytes }));
         items.push(one.value === null ? { index, allowUnsafeExternalContent: false } : { index, ...one.value });
       }
       const response = respond?.(ctx, BATCH_ROOTS);
