@@ -8,6 +8,7 @@ import type { MailConfig } from "../../config/types";
 import type { ModuleLogger } from "../../core/logger";
 import { MailError, mailErrors } from "../mail-error";
 import { describePasswordRef } from "../password";
+import { uidNextAfter } from "./highest-uid";
 
 /** What the watcher knows about the opened mailbox. */
 export interface MailboxState {
@@ -121,8 +122,7 @@ export async function openImapSession(opts: OpenImapSessionOptions): Promise<Ima
     mailbox = { uidValidity: String(mb.uidValidity), uidNext: Number(mb.uidNext) };
     if (!Number.isInteger(mailbox.uidNext) || mailbox.uidNext < 1) {
       // A server that does not report UIDNEXT: derive it from the highest UID present.
-      const all = (await client.search({ all: true }, { uid: true })) || [];
-      mailbox.uidNext = all.length > 0 ? Math.max(...all) + 1 : 1;
+      mailbox.uidNext = uidNextAfter((await client.search({ all: true }, { uid: true })) || []);
     }
   } catch (e) {
     client.close();

@@ -11,6 +11,7 @@ import type { Checkpoint, CheckpointStore, MailboxIdentity } from "./checkpoint-
 import type { HookPoster, PostLimits } from "./hook-poster";
 import type { ImapSession } from "./imap-session";
 import { parseMessage } from "./parse-message";
+import { highestUid } from "./highest-uid";
 
 /** Where to start when `--since` is given: a UID (inclusive) or a date (internal date, day granularity). */
 export type MailSince = { uid: number } | { date: Date };
@@ -117,7 +118,7 @@ export function createMailboxSync(opts: MailboxSyncOptions) {
     let cp = settleCheckpoint(session);
     if (cp.pending) {
       log.info("re-sending the batch that was in flight when the watcher stopped", { uids: cp.pending.uids, idempotencyKey: cp.pending.idempotencyKey });
-      const next = await deliver(cp.pending, cp, Math.max(...cp.pending.uids), summary, signal, state.post);
+      const next = await deliver(cp.pending, cp, highestUid(cp.pending.uids) ?? cp.lastUid, summary, signal, state.post);
       if (!next) return false;
       cp = next;
     }
