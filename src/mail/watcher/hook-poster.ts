@@ -16,6 +16,11 @@ import { terminalSafeLine } from "../../host-contract/terminal-text";
 
 /** Longest error code kept from a hook's answer (the gateway's codes are short identifiers). */
 const MAX_CODE_CHARS = 100;
+/**
+ * Most bytes of a hook's answer the watcher reads: the gateway's `{ ok, code, error }` is far
+ * smaller. Whatever answers at the hook URL may send gigabytes, or never end its body.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024;
 
 export type PostOutcome =
   | { kind: "delivered"; status: number; attempts: number; replayed: boolean }
@@ -58,6 +63,32 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   return Number.isNaN(at) ? undefined : Math.max(at - nowMs, 0);
 }
 
+/**
+ * The first `maxBytes` of an answer's body as text ("" when it cannot be read). A longer body
+ * is not read further: the rest is discarded and the connection closed. The attempt's
+ * timeout still bounds a body that trickles without end.
+ */
+async function readAnswerHead(res: Response, maxBytes: number): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // Cut off (timeout, reset): what arrived so far is all there is.
+  } finally {
+    // A no-op once the body ended; otherwise stops the download.
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8");
+}
+
 export function createHookPoster(opts: HookPosterOptions): HookPoster {
   const policy = opts.backoff ?? DEFAULT_POST_BACKOFF;
   const doFetch = opts.fetch ?? fetch;
@@ -83,7 +114,7 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       });
       let code: string | undefined;
-      const text = await res.text().catch(() => "");
+      const text = await readAnswerHead(res, MAX_ANSWER_BYTES);
       try {
         const parsed = JSON.parse(text) as { code?: unknown };
         // Whatever answers at the hook URL chose this text: keep it one line and bounded, as it

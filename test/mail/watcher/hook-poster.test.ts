@@ -1,9 +1,11 @@
 /** The hook poster against a real local HTTP receiver: headers, retries, Retry-After, give-up rules. */
-import { createHookPoster, parseRetryAfter } from "../../../src/mail/watcher/hook-poster";
+import { createHookPoster, parseRetryAfter, type PostOutcome } from "../../../src/mail/watcher/hook-poster";
 import { buildBatch } from "../../../src/mail/watcher/batch";
 import { isMailError } from "../../../src/mail/mail-error";
 import { startHookReceiver, type HookReceiver } from "../helpers/hook-receiver";
 import { createTestLogger } from "../helpers/test-logger";
+import { startEndlessAnswer, type EndlessAnswer } from "../helpers/endless-answer";
+import { until } from "../../helpers/until";
 
 const TOKEN = "poster-test-token-0123456789abcdef";
 const batch = buildBatch([{ uid: 7, message: { id: "p1@x", from: "a@x", subject: "s", snippet: "hi" } }]);
@@ -87,4 +89,46 @@ test("Retry-After: delta seconds or an HTTP date", () => {
   expect(parseRetryAfter("Tue, 04 Jun 2024 09:00:00 GMT", now)).toBe(0);
   expect(parseRetryAfter("soon", now)).toBeUndefined();
   expect(parseRetryAfter(null, now)).toBeUndefined();
+});
+
+describe("an answer whose body never ends", () => {
+  let endless: EndlessAnswer | undefined;
+  afterEach(async () => {
+    await endless?.close();
+    endless = undefined;
+  });
+
+  /** The post's outcome, or a failure when it took longer than a few seconds (the attempt timeout is far longer). */
+  async function postTo(url: string): Promise<PostOutcome | Error> {
+    const log = createTestLogger();
+    const p = createHookPoster({ hookUrl: url, token: TOKEN, logger: log.logger, backoff: { initialMs: 10, maxMs: 40, jitter: 0 }, requestTimeoutMs: 60_000 });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Error>((resolve) => (timer = setTimeout(() => resolve(new Error("the post was still reading the answer after 5 s")), 5000)));
+    try {
+      return await Promise.race([p.post(batch, live()).catch((e: Error) => e), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  test("a 202 with an endless body is delivered at once, after reading a bounded head of it", async () => {
+    endless = await startEndlessAnswer(202);
+    await expect(postTo(endless.url)).resolves.toEqual({ kind: "delivered", status: 202, attempts: 1, replayed: false });
+    await until(() => endless!.closedByClient === 1, "the watcher to hang up");
+    // What the server could push before the hang-up: the watcher's bounded read plus socket buffers, not the 64 MiB on offer.
+    expect(endless.bytesSent).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  test("a 400 with an endless body is rejected with its status at once (the cut answer has no code)", async () => {
+    endless = await startEndlessAnswer(400);
+    await expect(postTo(endless.url)).resolves.toEqual({ kind: "rejected", status: 400, code: undefined, attempts: 1 });
+    await until(() => endless!.closedByClient === 1, "the watcher to hang up");
+    expect(endless.requests).toBe(1);
+  });
+
+  test("a 401 with an endless body stops the watcher as misconfigured at once", async () => {
+    endless = await startEndlessAnswer(401);
+    const err = await postTo(endless.url);
+    expect(isMailError(err, "hook_misconfigured")).toBe(true);
+  });
 });
