@@ -39,7 +39,9 @@ export interface ImapSession {
   newUids(afterUid: number): Promise<number[]>;
   /** UIDs of messages whose internal date is on or after `date` (IMAP SEARCH SINCE, day granularity). */
   uidsSince(date: Date): Promise<number[]>;
-  /** Sources of the given UIDs (expunged ones are absent), each cut at `maxSourceBytes`. */
+  /** Which of the given UIDs are still in the mailbox. */
+  presentUids(uids: number[]): Promise<number[]>;
+  /** Sources of the given UIDs, each cut at `maxSourceBytes`; absent: expunged ones, and any the server returned no content for. */
   fetchSources(uids: number[], maxSourceBytes: number): Promise<FetchedSource[]>;
   /** IDLEs until new mail is announced, `ms` pass, the connection closes or `signal` aborts. */
   waitForChange(ms: number, signal: AbortSignal): Promise<WaitResult>;
@@ -164,6 +166,12 @@ export async function openImapSession(opts: OpenImapSessionOptions): Promise<Ima
     uidsSince: (date) =>
       wrap(async () => {
         const found = (await client.search({ since: date }, { uid: true })) || [];
+        return found.sort((a, b) => a - b);
+      }),
+    presentUids: (uids) =>
+      wrap(async () => {
+        if (uids.length === 0) return [];
+        const found = (await client.search({ uid: uids.join(",") }, { uid: true })) || [];
         return found.sort((a, b) => a - b);
       }),
     fetchSources: (uids, maxSourceBytes) =>

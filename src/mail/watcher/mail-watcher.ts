@@ -23,7 +23,8 @@ import { isMailError, MailError } from "../mail-error";
 import { resolvePassword } from "../password";
 import { acquireWatcherLock } from "./watcher-lock";
 
-export { SOURCE_FETCH_MAX_BYTES, type MailRunSummary, type MailSince } from "./mailbox-sync";
+export { type MailRunSummary, type MailSince } from "./mailbox-sync";
+export { SOURCE_FETCH_MAX_BYTES } from "./read-messages";
 
 export interface MailWatcherOptions {
   mail: MailConfig;
@@ -40,6 +41,8 @@ export interface MailWatcherOptions {
   since?: MailSince;
   reconnectBackoff?: BackoffPolicy;
   postBackoff?: BackoffPolicy;
+  /** Waits before fetching again a message the server returned without content (default 1 s, 5 s, 15 s). */
+  refetchDelaysMs?: readonly number[];
   fetch?: typeof fetch;
   random?: () => number;
   /** Clock of the post retries (milliseconds; default Date.now). */
@@ -81,7 +84,7 @@ export function createMailWatcher(opts: MailWatcherOptions): MailWatcher {
     createHookPoster({ hookUrl: opts.hookUrl, token: opts.token, logger: log, backoff: opts.postBackoff, fetch: opts.fetch, random: opts.random, now: opts.now });
   const open = opts.openSession ?? openImapSession;
   const reconnectPolicy = opts.reconnectBackoff ?? DEFAULT_RECONNECT_BACKOFF;
-  const sync = createMailboxSync({ mail, identity, store, poster, logger: log, maxBodyBytes: opts.maxBodyBytes });
+  const sync = createMailboxSync({ mail, identity, store, poster, logger: log, maxBodyBytes: opts.maxBodyBytes, refetchDelaysMs: opts.refetchDelaysMs });
 
   async function connect(): Promise<ImapSession> {
     const password = resolvePassword(mail.imap.password, { baseDir: opts.configDir, env: opts.env });

@@ -6,18 +6,15 @@
  */
 import type { MailConfig } from "../../config/types";
 import type { ModuleLogger } from "../../core/logger";
-import { splitIntoBatches, type MailBatch, type UidMessage } from "./batch";
+import { splitIntoBatches, type MailBatch } from "./batch";
 import type { Checkpoint, CheckpointStore, MailboxIdentity } from "./checkpoint-store";
 import type { HookPoster, PostLimits } from "./hook-poster";
 import type { ImapSession } from "./imap-session";
-import { parseMessage } from "./parse-message";
+import { createMessageReader } from "./read-messages";
 import { highestUid } from "./highest-uid";
 
 /** Where to start when `--since` is given: a UID (inclusive) or a date (internal date, day granularity). */
 export type MailSince = { uid: number } | { date: Date };
-
-/** Messages larger than this are parsed from their first bytes only. */
-export const SOURCE_FETCH_MAX_BYTES = 2 * 1024 * 1024;
 
 export interface MailRunSummary {
   /** Messages the gateway accepted (2xx). */
@@ -38,6 +35,8 @@ export interface MailboxSyncOptions {
   logger: ModuleLogger;
   /** hooks.maxBodyBytes: batches are split to stay within it. */
   maxBodyBytes: number;
+  /** Waits before fetching again a message the server returned without content (default DEFAULT_REFETCH_DELAYS_MS). */
+  refetchDelaysMs?: readonly number[];
 }
 
 /**
@@ -50,6 +49,7 @@ export type SyncState = { since?: MailSince; post?: PostLimits };
 export function createMailboxSync(opts: MailboxSyncOptions) {
   const { mail, identity, store, poster, logger: log } = opts;
   const maxMessages = Math.max(mail.maxMessages, 1);
+  const readMessages = createMessageReader({ mail, identity, logger: log, refetchDelaysMs: opts.refetchDelaysMs });
 
   /** Posts one batch and advances the checkpoint; undefined when stopped before the gateway answered. */
   async function deliver(batch: MailBatch, cp: Checkpoint, nextLastUid: number, summary: MailRunSummary, signal: AbortSignal, limits?: PostLimits): Promise<Checkpoint | undefined> {
@@ -96,24 +96,6 @@ export function createMailboxSync(opts: MailboxSyncOptions) {
     return store.save({ uidValidity: cp.uidValidity, lastUid });
   }
 
-  /** Fetches and parses the given UIDs; a message mailparser cannot read is sent as an envelope placeholder. */
-  async function readMessages(session: ImapSession, chunk: number[]): Promise<UidMessage[]> {
-    const sources = await session.fetchSources(chunk, SOURCE_FETCH_MAX_BYTES);
-    log.info("new mail", { uids: chunk, fetched: sources.length, bytes: sources.reduce((n, s) => n + (s.size ?? s.source.length), 0) });
-    const items: UidMessage[] = [];
-    for (const s of sources) {
-      const fallbackId = `${session.mailbox.uidValidity}.${s.uid}@${identity.host}`;
-      try {
-        const message = await parseMessage(s.source, { maxBytes: mail.maxBytes, includeBody: mail.includeBody, fallbackId, internalDate: s.internalDate });
-        items.push({ uid: s.uid, message });
-      } catch (e) {
-        log.warn("message could not be parsed; sending its envelope only", { uid: s.uid, size: s.size, error: (e as Error).name });
-        items.push({ uid: s.uid, message: { id: fallbackId, from: "(unknown sender)", subject: "(message could not be parsed)", snippet: "" } });
-      }
-    }
-    return items;
-  }
-
   return async function sync(session: ImapSession, state: SyncState, summary: MailRunSummary, signal: AbortSignal): Promise<boolean> {
     let cp = settleCheckpoint(session);
     if (cp.pending) {
@@ -132,9 +114,11 @@ export function createMailboxSync(opts: MailboxSyncOptions) {
       if (uids.length === 0) break;
       const chunk = uids.slice(0, maxMessages);
       const chunkEnd = chunk[chunk.length - 1]!;
-      const batches = splitIntoBatches(await readMessages(session, chunk), { maxMessages, maxBodyBytes: opts.maxBodyBytes });
+      const items = await readMessages(session, chunk, signal);
+      if (!items) return false;
+      const batches = splitIntoBatches(items, { maxMessages, maxBodyBytes: opts.maxBodyBytes });
       if (batches.length === 0) {
-        // Everything in the chunk was expunged before it could be fetched.
+        // Everything in the chunk was removed before it could be read (each one logged).
         cp = store.save({ uidValidity: cp.uidValidity, lastUid: chunkEnd });
         continue;
       }

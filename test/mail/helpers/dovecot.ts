@@ -29,6 +29,8 @@ export interface DovecotServer {
   append(raw: string | Buffer, mailbox?: string): Promise<number>;
   /** Creates a mailbox (folder). */
   createMailbox(name: string): Promise<void>;
+  /** Deletes and expunges one message by UID (as another mail client would). */
+  expunge(uid: number, mailbox?: string): Promise<void>;
   /** Sets the mailbox's UIDVALIDITY with doveadm (simulates a server-side mailbox rebuild). */
   setUidValidity(value: number, mailbox?: string): void;
   /** Stops the server (SIGTERM, bounded wait). Connections drop. */
@@ -192,6 +194,16 @@ export async function startDovecot(opts: StartDovecotOptions = {}): Promise<Dove
         const res = await client.append(mailbox, raw);
         if (!res || typeof res.uid !== "number") throw new Error("dovecot did not report the appended message's UID");
         return res.uid;
+      } finally {
+        await client.logout().catch(() => client.close());
+      }
+    },
+    async expunge(uid, mailbox = "INBOX") {
+      const client = connectClient();
+      await client.connect();
+      try {
+        await client.mailboxOpen(mailbox);
+        if (!(await client.messageDelete(String(uid), { uid: true }))) throw new Error(`dovecot did not delete UID ${uid} of ${mailbox}`);
       } finally {
         await client.logout().catch(() => client.close());
       }
