@@ -9,6 +9,7 @@ import type { MailConfig } from "../../../src/config/types";
 import { useMailFixture } from "../helpers/mail-fixture";
 import { testWatcher } from "../helpers/test-watcher";
 import { mailConfigFor } from "../helpers/mail-config";
+import { startEndlessAnswer } from "../helpers/endless-answer";
 import { alternativeMessage, htmlOnlyMessage, largeMessage, nonAsciiSubjectMessage, plainMessage } from "../helpers/messages";
 
 const TOKEN = "test-hook-token-0123456789abcdef";
@@ -163,4 +164,21 @@ test("the checkpoint file is keyed by mailbox and holds the UIDVALIDITY; nothing
   expect(text).not.toContain(TOKEN);
   expect(text).not.toContain("BODY-MARKER-7f3a");
   expect(text).not.toContain("secret stuff");
+});
+
+test("a hook that answers 202 with a body that never ends: runOnce delivers, advances the checkpoint and returns at once (regression: it read the body until the 30 s attempt timeout, holding all of it in memory)", async () => {
+  const endless = await startEndlessAnswer(202);
+  try {
+    const { w } = watcher({}, { hookUrl: endless.url });
+    await w.runOnce();
+    const uid = await fx.imap.append(plainMessage("to an endless hook", "x").raw);
+    const startedAt = Date.now();
+    await expect(w.runOnce()).resolves.toMatchObject({ delivered: 1, batches: 1, lastUid: uid });
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    expect(fx.checkpoint()).toMatchObject({ lastUid: uid });
+    expect(fx.checkpoint().pending).toBeUndefined();
+    expect(endless.bytesSent).toBeLessThan(32 * 1024 * 1024);
+  } finally {
+    await endless.close();
+  }
 });
