@@ -39,6 +39,8 @@ export interface ImapSession {
   newUids(afterUid: number): Promise<number[]>;
   /** UIDs of messages whose internal date is on or after `date` (IMAP SEARCH SINCE, day granularity). */
   uidsSince(date: Date): Promise<number[]>;
+  /** RFC822.SIZE of the given UIDs (removed ones are absent). */
+  sourceSizes(uids: number[]): Promise<Map<number, number>>;
   /** Which of the given UIDs are still in the mailbox. */
   presentUids(uids: number[]): Promise<number[]>;
   /** Sources of the given UIDs, each cut at `maxSourceBytes`; absent: expunged ones, and any the server returned no content for. */
@@ -167,6 +169,15 @@ export async function openImapSession(opts: OpenImapSessionOptions): Promise<Ima
       wrap(async () => {
         const found = (await client.search({ since: date }, { uid: true })) || [];
         return found.sort((a, b) => a - b);
+      }),
+    sourceSizes: (uids) =>
+      wrap(async () => {
+        const sizes = new Map<number, number>();
+        if (uids.length === 0) return sizes;
+        for await (const m of client.fetch(uids.join(","), { uid: true, size: true }, { uid: true })) {
+          if (typeof m.size === "number") sizes.set(m.uid, m.size);
+        }
+        return sizes;
       }),
     presentUids: (uids) =>
       wrap(async () => {

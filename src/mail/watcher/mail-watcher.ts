@@ -43,6 +43,8 @@ export interface MailWatcherOptions {
   postBackoff?: BackoffPolicy;
   /** Waits before fetching again a message the server returned without content (default 1 s, 5 s, 15 s). */
   refetchDelaysMs?: readonly number[];
+  /** Bytes of message sources fetched at once (default 32 MiB). */
+  fetchBudgetBytes?: number;
   fetch?: typeof fetch;
   random?: () => number;
   /** Clock of the post retries (milliseconds; default Date.now). */
@@ -84,7 +86,7 @@ export function createMailWatcher(opts: MailWatcherOptions): MailWatcher {
     createHookPoster({ hookUrl: opts.hookUrl, token: opts.token, logger: log, backoff: opts.postBackoff, fetch: opts.fetch, random: opts.random, now: opts.now });
   const open = opts.openSession ?? openImapSession;
   const reconnectPolicy = opts.reconnectBackoff ?? DEFAULT_RECONNECT_BACKOFF;
-  const sync = createMailboxSync({ mail, identity, store, poster, logger: log, maxBodyBytes: opts.maxBodyBytes, refetchDelaysMs: opts.refetchDelaysMs });
+  const sync = createMailboxSync({ mail, identity, store, poster, logger: log, maxBodyBytes: opts.maxBodyBytes, refetchDelaysMs: opts.refetchDelaysMs, fetchBudgetBytes: opts.fetchBudgetBytes });
 
   async function connect(): Promise<ImapSession> {
     const password = resolvePassword(mail.imap.password, { baseDir: opts.configDir, env: opts.env });

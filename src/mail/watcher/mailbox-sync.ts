@@ -10,7 +10,8 @@ import { splitIntoBatches, type MailBatch } from "./batch";
 import type { Checkpoint, CheckpointStore, MailboxIdentity } from "./checkpoint-store";
 import type { HookPoster, PostLimits } from "./hook-poster";
 import type { ImapSession } from "./imap-session";
-import { createMessageReader } from "./read-messages";
+import { createMessageReader, SOURCE_FETCH_MAX_BYTES } from "./read-messages";
+import { DEFAULT_FETCH_BUDGET_BYTES, takeWithinBudget } from "./fetch-budget";
 import { highestUid } from "./highest-uid";
 
 /** Where to start when `--since` is given: a UID (inclusive) or a date (internal date, day granularity). */
@@ -37,6 +38,8 @@ export interface MailboxSyncOptions {
   maxBodyBytes: number;
   /** Waits before fetching again a message the server returned without content (default DEFAULT_REFETCH_DELAYS_MS). */
   refetchDelaysMs?: readonly number[];
+  /** Bytes of message sources fetched at once (default DEFAULT_FETCH_BUDGET_BYTES). */
+  fetchBudgetBytes?: number;
 }
 
 /**
@@ -49,6 +52,7 @@ export type SyncState = { since?: MailSince; post?: PostLimits };
 export function createMailboxSync(opts: MailboxSyncOptions) {
   const { mail, identity, store, poster, logger: log } = opts;
   const maxMessages = Math.max(mail.maxMessages, 1);
+  const fetchBudget = opts.fetchBudgetBytes ?? DEFAULT_FETCH_BUDGET_BYTES;
   const readMessages = createMessageReader({ mail, identity, logger: log, refetchDelaysMs: opts.refetchDelaysMs });
 
   /** Posts one batch and advances the checkpoint; undefined when stopped before the gateway answered. */
@@ -112,7 +116,11 @@ export function createMailboxSync(opts: MailboxSyncOptions) {
       if (signal.aborted) return false;
       const uids = await session.newUids(cp.lastUid);
       if (uids.length === 0) break;
-      const chunk = uids.slice(0, maxMessages);
+      let chunk = uids.slice(0, maxMessages);
+      // Only when the chunk could exceed the budget: asking the sizes costs a round trip.
+      if (chunk.length * SOURCE_FETCH_MAX_BYTES > fetchBudget) {
+        chunk = takeWithinBudget(chunk, await session.sourceSizes(chunk), SOURCE_FETCH_MAX_BYTES, fetchBudget);
+      }
       const chunkEnd = chunk[chunk.length - 1]!;
       const items = await readMessages(session, chunk, signal);
       if (!items) return false;
