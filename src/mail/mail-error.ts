@@ -23,7 +23,7 @@ export type MailErrorCode =
   | "imap_connection"
   /** The configured mailbox does not exist. */
   | "imap_mailbox_missing"
-  /** The hook answered 401/403/404/405: the token or URL is wrong; retrying cannot help. */
+  /** The hook answered 401/403/404/405 or a redirect (3xx): the token or URL is wrong; retrying cannot help. */
   | "hook_misconfigured"
   /** Another watcher holds the lock for this mailbox. */
   | "watcher_locked"
@@ -116,6 +116,10 @@ export const MAIL_ERROR_CATALOGUE = {
   },
   hookRefusesMail: { code: "hook_misconfigured", message: `The hook at {hookUrl} does not accept mail (HTTP {status}); ${NOT_ACCEPTING}` },
   hookRefusesMailWithCode: { code: "hook_misconfigured", message: `The hook at {hookUrl} does not accept mail (HTTP {status} {code}); ${NOT_ACCEPTING}` },
+  hookRedirects: {
+    code: "hook_misconfigured",
+    message: "The hook at {hookUrl} answered with a redirect (HTTP {status} to {location}); set hooks.mail.hookUrl to the URL that accepts the post (the watcher does not follow redirects).",
+  },
   hookUnreachable: {
     code: "hook_unreachable",
     message: `The hook at {hookUrl} did not accept the mail batch within {seconds} s ({attempts} attempt(s), last: {last}); ${BATCH_KEPT}`,

@@ -4,6 +4,8 @@
  * 408/425/429/5xx (Retry-After respected). Other answers end the attempt:
  * - 2xx → delivered (`replayed` when the gateway answered `Idempotent-Replayed: true`);
  * - 401/403/404/405 → MailError `hook_misconfigured` (wrong token or URL: retrying cannot help);
+ * - 3xx → MailError `hook_misconfigured` too: redirects are not followed, as what the target
+ *   answers (a login page's 200, or a 401 once the token is dropped) says nothing about the post;
  * - any other 4xx → rejected (the caller logs it and skips the batch).
  * With `maxWaitMs` (used by `mail run --once`), retrying stops once the next retry would
  * start later than that after the first attempt: MailError `hook_unreachable`.
@@ -16,6 +18,8 @@ import { terminalSafeLine } from "../../host-contract/terminal-text";
 
 /** Longest error code kept from a hook's answer (the gateway's codes are short identifiers). */
 const MAX_CODE_CHARS = 100;
+/** Longest redirect target quoted in the error of a hook URL that redirects. */
+const MAX_LOCATION_CHARS = 200;
 /**
  * Most bytes of a hook's answer the watcher reads: the gateway's `{ ok, code, error }` is far
  * smaller. Whatever answers at the hook URL may send gigabytes, or never end its body.
@@ -101,7 +105,7 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
     batch: MailBatch,
     body: string,
     signal: AbortSignal,
-  ): Promise<{ status: number; retryAfter: string | null; replayed: boolean; code?: string } | { error: string }> {
+  ): Promise<{ status: number; retryAfter: string | null; replayed: boolean; code?: string; location: string | null } | { error: string }> {
     try {
       const res = await doFetch(opts.hookUrl, {
         method: "POST",
@@ -111,6 +115,7 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
           "idempotency-key": batch.idempotencyKey,
         },
         body,
+        redirect: "manual",
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       });
       let code: string | undefined;
@@ -123,7 +128,8 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
       } catch {
         // Not JSON (e.g. a proxy's error page): the status alone decides.
       }
-      return { status: res.status, retryAfter: res.headers.get("retry-after"), replayed: res.headers.get("idempotent-replayed") === "true", code };
+      const retryAfter = res.headers.get("retry-after");
+      return { status: res.status, retryAfter, replayed: res.headers.get("idempotent-replayed") === "true", code, location: res.headers.get("location") };
     } catch (e) {
       const cause = (e as { cause?: { code?: string } }).cause;
       return { error: cause?.code ?? (e as Error).name ?? "error" };
@@ -151,6 +157,11 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
             // A replay means the gateway had already accepted this batch (e.g. before a crash): no second run.
             log.info(r.replayed ? "mail batch was already accepted by the gateway (replayed)" : "mail batch delivered", { ...meta, status: r.status, attempts: n });
             return { kind: "delivered", status: r.status, attempts: n, replayed: r.replayed };
+          }
+          if (r.status >= 300 && r.status < 400) {
+            // The server chose the Location: one bounded line in the error.
+            const location = r.location === null ? "no Location" : terminalSafeLine(r.location.slice(0, MAX_LOCATION_CHARS));
+            throw mailErrors.hookRedirects({ hookUrl: opts.hookUrl, status: r.status, location });
           }
           if (MISCONFIGURED.has(r.status)) {
             const args = { hookUrl: opts.hookUrl, status: r.status };

@@ -1,4 +1,6 @@
 /** The hook poster against a real local HTTP receiver: headers, retries, Retry-After, give-up rules. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { createHookPoster, parseRetryAfter, type PostOutcome } from "../../../src/mail/watcher/hook-poster";
 import { buildBatch } from "../../../src/mail/watcher/batch";
 import { isMailError } from "../../../src/mail/mail-error";
@@ -130,5 +132,37 @@ describe("an answer whose body never ends", () => {
     endless = await startEndlessAnswer(401);
     const err = await postTo(endless.url);
     expect(isMailError(err, "hook_misconfigured")).toBe(true);
+  });
+});
+
+describe("a hook URL that answers with a redirect", () => {
+  let server: http.Server | undefined;
+  const requests: string[] = [];
+  afterEach(async () => {
+    await new Promise((r) => server?.close(r));
+    server = undefined;
+    requests.length = 0;
+  });
+  /** POST /hooks/mail → `status` with Location /elsewhere; anything at /elsewhere → 200 (a login page, another hook). */
+  async function redirecting(status: number): Promise<string> {
+    server = http.createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      req.resume();
+      if (req.url === "/hooks/mail") res.writeHead(status, { location: "/elsewhere" }).end();
+      else res.writeHead(200, { "content-type": "text/html" }).end("<html>sign in</html>");
+    });
+    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/mail`;
+  }
+
+  test.each([301, 302, 303, 307, 308])("HTTP %i stops the watcher as misconfigured instead of counting what the redirect target answered as delivered", async (status) => {
+    const url = await redirecting(status);
+    const { p } = poster(url);
+    const err = await p.post(batch, live()).then(() => undefined, (e: unknown) => e);
+    expect(isMailError(err, "hook_misconfigured")).toBe(true);
+    expect((err as Error).message).toBe(
+      `The hook at ${url} answered with a redirect (HTTP ${status} to /elsewhere); set hooks.mail.hookUrl to the URL that accepts the post (the watcher does not follow redirects).`,
+    );
+    expect(requests).toEqual(["POST /hooks/mail"]);
   });
 });
