@@ -56,7 +56,8 @@ function action<A extends unknown[]>(cmd: Command, fn: (out: CliOutput, ...args:
 }
 
 const URL_HELP = "the gateway's hooks URL (default: where the gateway of this config runs, else http://<gateway.bind>:<gateway.port><hooks.path>)";
-const CONFIG_HELP = "gateway config file (default: $GATEWAY_CONFIG, else ./gateway.config.json)";
+/** Where the gateway finds the config when --config is not given (as `gateway start --help` says). */
+export const CONFIG_HELP = "gateway config file (default: $GATEWAY_CONFIG, ./gateway.config.json, else the demo default)";
 
 export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDeps): void {
   const deliveries = webhooks.command("deliveries").description("The delivery ledger of the running gateway: what arrived, what it got, replay");

@@ -17,7 +17,7 @@ import type { MappingEngine } from "../mappings/engine";
 import { DryRunCommandError, dryRunCommandErrors } from "./dry-run-failure";
 import type { DeliveryDetail } from "../host-contract/inspection";
 import { GatewayClientError, idSegment } from "./gateway-client";
-import { gatewayClientFor } from "./ledger-commands";
+import { CONFIG_HELP, gatewayClientFor } from "./ledger-commands";
 import { cliOutput } from "./output";
 
 export interface DryRunDeps {
@@ -108,7 +108,7 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
     .option("--query <name=value>", "a query parameter, repeatable", collect, [])
     .option("--json", "print the report as JSON")
     // Read by the host before plugins activate (it decides which config the mappings come from).
-    .option("-c, --config <file>", "gateway config file (default: $GATEWAY_CONFIG, else ./gateway.config.json)")
+    .option("-c, --config <file>", CONFIG_HELP)
     .action(async (name: string, opts: DryRunOptions, cmd: Command) => {
       const out = cliOutput(cmd);
       const fail = (message: string): never => {
