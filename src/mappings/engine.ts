@@ -71,8 +71,9 @@ export interface MappingEngine extends MappedHookResolver {
 function reportDuplicates(mappings: readonly CompiledMapping[], logger: ModuleLogger): void {
   const byId = new Map<string, string[]>();
   for (const m of mappings) byId.set(m.id, [...(byId.get(m.id) ?? []), m.key]);
-  for (const [id, keys] of byId) {
-    if (keys.length > 1) logger.warn(`duplicate mapping id "${id}" (${keys.join(", ")}); responses and logs cannot tell these mappings apart`, { mappingId: id, keys });
+  for (const [id, settings] of byId) {
+    // "settings", not "keys": a meta name with a credential word ("key") is redacted in the log.
+    if (settings.length > 1) logger.warn(`duplicate mapping id "${id}" (${settings.join(", ")}); responses and logs cannot tell these mappings apart`, { mappingId: id, settings });
   }
 }
 

@@ -1,6 +1,7 @@
 import { ConfigError } from "../../src/core/errors";
 import { createMappingEngine } from "../../src/mappings/engine";
 import type { HookPresetContribution } from "../../src/host-contract/host-api";
+import { isCredentialName } from "../../src/host-contract/redaction";
 import type { MappedHookOutcome } from "../../src/core/ports";
 import { captureLogger, fixedClock, hookInput, makeConfig, mapping, TRANSFORM_FIXTURES } from "./helpers";
 
@@ -115,6 +116,13 @@ describe("mapping matching (SPEC §6.1)", () => {
   test("duplicate ids are reported at start", () => {
     const { logger } = engineWith([mapping({ id: "dup", match: { path: "a" }, messageTemplate: "1" }), mapping({ id: "dup", match: { path: "b" }, messageTemplate: "2" })]);
     expect(logger.at("warn").map((l) => l.message)).toEqual(['duplicate mapping id "dup" (hooks.mappings[0], hooks.mappings[1]); responses and logs cannot tell these mappings apart']);
+  });
+
+  test("the duplicate-id warning lists the entries under a meta name the log redaction keeps (its keys field was logged as [REDACTED])", () => {
+    const { logger } = engineWith([mapping({ id: "dup", match: { path: "a" }, messageTemplate: "1" }), mapping({ id: "dup", match: { path: "b" }, messageTemplate: "2" })]);
+    const [warning] = logger.at("warn");
+    expect(Object.keys(warning!.meta ?? {}).filter((name) => isCredentialName(name))).toEqual([]);
+    expect(Object.values(warning!.meta ?? {})).toContainEqual(["hooks.mappings[0]", "hooks.mappings[1]"]);
   });
 
   test("presets come after configured mappings, in hooks.presets order", async () => {
