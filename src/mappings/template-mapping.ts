@@ -24,6 +24,21 @@ import { messageBytes } from "./rendered-bytes";
 const TEMPLATE_FIELDS = ["textTemplate", "messageTemplate", "name", "sessionKey", "channel", "to", "model", "idempotencyKey", "event"] as const;
 type TemplateField = (typeof TEMPLATE_FIELDS)[number];
 
+/**
+ * Sets `ctx[key]` to a copy of `value` made when the transform first reads it: a `forEach`
+ * calls its transform once per item, and most read only `item`, so the whole payload is no
+ * longer copied once per item (100 copies of a 240 KB body held the loop 330–630 ms).
+ */
+function lazyCopy(ctx: TransformContext, key: "payload", value: TransformContext["payload"]): void {
+  let copy: { value: TransformContext["payload"] } | undefined;
+  Object.defineProperty(ctx, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (copy ??= { value: structuredClone(value) }).value,
+    set: (v: TransformContext["payload"]) => void (copy = { value: v }),
+  });
+}
+
 export interface TemplateMappingOptions {
   key: string;
   origin: MappingOrigin;
@@ -99,7 +114,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
     let override: TransformOverride | undefined;
     if (transform) {
       const tctx: TransformContext = {
-        payload: structuredClone(ctx.payload),
+        payload: {}, // replaced by lazyCopy below
         headers: { ...ctx.headers },
         query: { ...ctx.query },
         path: ctx.path,
@@ -108,6 +123,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
         mapping: { id: mapping.id },
         ...(element ? { item: structuredClone(element.item), index: element.index } : {}),
       };
+      lazyCopy(tctx, "payload", ctx.payload);
       const t = transform;
       const run = await runTransform(() => calls.load(t), tctx, calls.time);
       if (!run.ok) {
