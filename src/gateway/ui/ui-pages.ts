@@ -102,6 +102,7 @@ export function mountPages(router: Router, opts: PagesOptions): void {
     }
     if (opts.journal) data.effects = journalEffects(delivery, runs.map((r) => r.run), opts.journal());
     if (delivery.hook === undefined) data.dryRunNote = "The request named no hook.";
+    else if (delivery.body === undefined && delivery.bodyBase64 !== undefined) data.dryRunNote = "The body is not UTF-8 text (it is stored as base64, shown above), and the dry run takes text; replay the delivery to run it as received.";
     else if (delivery.body === undefined) data.dryRunNote = "The body was not stored, so there is nothing to dry-run.";
     else data.dryRun = await inspector.dryRun({ hook: delivery.hook, body: delivery.body, headers: delivery.headers, url: delivery.url });
     page(res, "deliveries", `Delivery ${delivery.id}`, renderDeliveryContent(data), { scripts: ["delivery.js"] });

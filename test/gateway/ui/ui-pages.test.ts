@@ -86,6 +86,15 @@ describe("/ui pages", () => {
     expect(res.text).toContain("Opened.");
   });
 
+  it("one delivery stored as base64 (not UTF-8) says so instead of 'The body was not stored' (regression: the page denied the body it showed)", async () => {
+    const inspector = createFakeInspector({ deliveries: [delivery({ body: undefined, bodyBase64: Buffer.from([0xff, 0xfe, 0x41]).toString("base64") })] });
+    const res = await request(uiApp({ inspector }).app).get("/ui/deliveries/d-1").set("Authorization", bearer);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain("The body is not UTF-8 text (it is stored as base64, shown above), and the dry run takes text; replay the delivery to run it as received.");
+    expect(res.text).not.toContain("The body was not stored");
+    expect(inspector.dryRuns).toEqual([]);
+  });
+
   it("one delivery: an unknown id is 404 not_found", async () => {
     const res = await request(uiApp().app).get("/ui/deliveries/none").set("Authorization", bearer);
     expect(res.status).toBe(404);
