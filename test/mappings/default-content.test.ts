@@ -9,7 +9,7 @@
 import request from "supertest";
 import { DEFAULT_CONTENT_MAX_CHARS } from "../../src/mappings/default-content";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
-import { FIXTURES, TRANSFORM_FIXTURES } from "./helpers";
+import { FIXTURES, recordStringified, TRANSFORM_FIXTURES } from "./helpers";
 
 const bearer = { Authorization: `Bearer ${TEST_TOKEN}` };
 /** 240 KB: 62 levels of arrays around 120 001 zeros (under hooks.maxBodyBytes, 256 KiB). */
@@ -23,15 +23,7 @@ beforeAll(async () => {
   h = await startPluginApp({ configDir: FIXTURES, hooks: { mappings, transformsDir: TRANSFORM_FIXTURES } });
 });
 afterAll(() => h.close());
-beforeEach(() => {
-  built = [];
-  const stringify = JSON.stringify;
-  jest.spyOn(JSON, "stringify").mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
-    const out = stringify(...args);
-    if (typeof out === "string") built.push(out.length);
-    return out;
-  });
-});
+beforeEach(() => void (built = recordStringified()));
 afterEach(() => jest.restoreAllMocks());
 
 describe("the default content of a mapping without a template", () => {

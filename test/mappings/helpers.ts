@@ -81,3 +81,18 @@ export function tempDir(prefix = "iw-mappings-"): string {
 
 export const FIXED_NOW = new Date("2025-03-14T09:30:00.000Z");
 export const fixedClock = (): Date => FIXED_NOW;
+
+/**
+ * Records the length of every string `JSON.stringify` builds from now until `jest.restoreAllMocks()`
+ * (for tests that assert how much a request stringified, not how long it took).
+ */
+export function recordStringified(): number[] {
+  const built: number[] = [];
+  const stringify = JSON.stringify;
+  jest.spyOn(JSON, "stringify").mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+    const out = stringify(...args);
+    if (typeof out === "string") built.push(out.length);
+    return out;
+  });
+  return built;
+}
