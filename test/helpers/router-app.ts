@@ -19,7 +19,7 @@ export { ROUTER_TEST_TOKEN } from "./resolved-config";
 export const HOST_NOT_FOUND = "host: no route";
 
 export interface RouterAppOptions
-  extends Pick<HooksRouterDeps, "mappings" | "idempotency" | "runs" | "isShuttingDown" | "ratePolicy" | "clock" | "idGen"> {
+  extends Pick<HooksRouterDeps, "mappings" | "idempotency" | "runs" | "isShuttingDown" | "ratePolicy" | "clock" | "idGen" | "throttleTables"> {
   config?: Partial<ResolvedHooksConfig>;
   host?: FakeHostOptions;
   /** Use another dispatcher (e.g. the real one on the fake host) instead of the recording double. */
@@ -69,6 +69,7 @@ export function createRouterApp(options: RouterAppOptions = {}): RouterApp {
       ratePolicy: options.ratePolicy,
       clock: options.clock,
       idGen: options.idGen,
+      throttleTables: options.throttleTables,
     }),
   );
   app.use((_req, res) => void res.status(404).type("text/plain").send(HOST_NOT_FOUND));

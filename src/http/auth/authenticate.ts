@@ -19,7 +19,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { ResolvedHooksConfig } from "../../config/types";
 import { err, hookErrors, ok, type HookError, type Result } from "../../core/errors";
 import type { VerifyFailure } from "../../safety/signatures/types";
-import { createAuthThrottle, type AuthThrottle } from "../../host-contract/auth-throttle";
+import { createAuthThrottle, type AuthThrottle, type AuthThrottleOptions } from "../../host-contract/auth-throttle";
 import { extractToken, hasQueryToken, type TokenCarrier } from "./token-carrier";
 import { createTokenMatcher } from "./token-matcher";
 
@@ -42,13 +42,17 @@ export interface Authenticator {
 
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="hooks"' };
 
+/** How many clients the throttle tracks (default: its 10,000 counting and 10,000 throttled). */
+export type ThrottleTables = Pick<AuthThrottleOptions, "maxClients" | "maxThrottledClients">;
+
 export function createAuthenticator(options: {
   config: Pick<ResolvedHooksConfig, "token" | "allowQueryToken" | "authThrottle">;
   clock?: () => number;
+  throttleTables?: ThrottleTables;
 }): Authenticator {
   const { config } = options;
   const matches = createTokenMatcher(config.token);
-  const throttle = createAuthThrottle({ ...config.authThrottle, clock: options.clock });
+  const throttle = createAuthThrottle({ ...config.authThrottle, ...options.throttleTables, clock: options.clock });
   const tooMany = (retryAfterSeconds: number) => {
     const { maxFailures, windowSeconds } = config.authThrottle;
     return hookErrors.authThrottled({ maxFailures, windowSeconds, retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } });

@@ -18,7 +18,7 @@ import type { ModuleLogger } from "../../core/logger";
 import type { HostRuntime } from "../../host-contract/host-api";
 import type { Dispatcher, IdempotencyGuard, MappedHookResolver, PipelineMetrics, RunLookup } from "../../core/ports";
 import { unsupportedEncoding } from "../../actions/body/media-type";
-import { createAuthenticator } from "../auth/authenticate";
+import { createAuthenticator, type ThrottleTables } from "../auth/authenticate";
 import { createQueryTokenWarner } from "../auth/query-token-warner";
 import type { SignatureGate } from "../auth/signature-gate";
 import type { HandshakeGate } from "../handshake";
@@ -65,6 +65,8 @@ export interface HookPipelineDeps {
   clock?: () => number;
   /** Default session-key uuids; default crypto.randomUUID. */
   idGen?: () => string;
+  /** Table sizes of the auth-failure throttle; default 10,000 clients counting and 10,000 throttled. */
+  throttleTables?: ThrottleTables;
   /** The accept path, when it is shared with replay (built from these deps otherwise). */
   accept?: Accept;
 }
@@ -113,7 +115,7 @@ const withHeaders = (answer: Answer, headers: Record<string, string>): Answer =>
 export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
   const { config, logger } = deps;
   const clock = deps.clock ?? Date.now;
-  const authenticator = createAuthenticator({ config, clock });
+  const authenticator = createAuthenticator({ config, clock, throttleTables: deps.throttleTables });
   const admission = createAdmission({ ...deps, authenticator, shouldWarnQueryToken: createQueryTokenWarner({ clock }) });
   const accept = deps.accept ?? createAcceptFor(deps);
   const reporter = createRequestReporter({ logger, emitter: deps.emitter, clock, metrics: deps.metrics });
