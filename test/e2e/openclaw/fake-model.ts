@@ -22,16 +22,21 @@ export interface FakeModel {
   requests: ModelRequest[];
   /** Chat requests whose body contains `text`. */
   chatsContaining(text: string): ModelRequest[];
+  /** With `hold`: answers the chats held so far, and every later one at once. */
+  release(): void;
   close(): Promise<void>;
 }
 
 /**
  * Every chat gets `reply(n)` (n counts chat requests from 1), after `delayMs` (the
- * bench holds agent runs at the model this way, so only accepting is measured).
+ * bench holds agent runs at the model this way, so only accepting is measured), or
+ * with `hold` once the test calls `release()` (a run stays in flight until then).
  */
-export async function startFakeModel(reply: (n: number) => string = (n) => `fake reply ${n}`, opts: { delayMs?: number } = {}): Promise<FakeModel> {
+export async function startFakeModel(reply: (n: number) => string = (n) => `fake reply ${n}`, opts: { delayMs?: number; hold?: boolean } = {}): Promise<FakeModel> {
   const requests: ModelRequest[] = [];
   let chats = 0;
+  /** Answers waiting for `release()` (undefined once released, or without `hold`). */
+  let held: Array<() => void> | undefined = opts.hold ? [] : undefined;
   /** One chat completion: streamed as server-sent events when asked (OpenClaw asks), else one JSON body. */
   const complete = (body: string, res: http.ServerResponse): void => {
     const parsed = JSON.parse(body || "{}") as { model?: string; stream?: boolean };
@@ -66,6 +71,12 @@ export async function startFakeModel(reply: (n: number) => string = (n) => `fake
         res.end("{}");
         return;
       }
+      if (held) {
+        held.push(() => {
+          if (!res.destroyed) complete(body, res);
+        });
+        return;
+      }
       if (!opts.delayMs) return complete(body, res);
       const timer = setTimeout(() => complete(body, res), opts.delayMs);
       res.once("close", () => clearTimeout(timer));
@@ -77,6 +88,11 @@ export async function startFakeModel(reply: (n: number) => string = (n) => `fake
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     chatsContaining: (text) => requests.filter((r) => r.path.endsWith("/chat/completions") && r.body.includes(text)),
+    release: () => {
+      const answers = held ?? [];
+      held = undefined;
+      for (const answer of answers) answer();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -22,8 +22,6 @@ import { findPrerequisites, freePort, getJson, OpenClawHost, ROOT } from "./open
 const HOOK_TOKEN = "e2e-reload-hook-token-0123456789";
 const GATEWAY_TOKEN = "e2e-reload-gateway-token-0123456789";
 const SLOW = { timeoutMs: 300_000, intervalMs: 500 };
-/** How long the fake model holds each answer: the reload happens while the run waits for it. */
-const MODEL_DELAY_MS = 25_000;
 
 const prereq = findPrerequisites();
 const missing = "missing" in prereq ? prereq.missing : undefined;
@@ -40,7 +38,8 @@ if (missing && !inCi) process.stderr.write(`\nOpenClaw reload e2e suite skipped:
   beforeAll(async () => {
     if (missing) throw new Error(`CI=true and a prerequisite of the OpenClaw suite is missing: ${missing}`);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "iw-openclaw-reload-"));
-    model = await startFakeModel(undefined, { delayMs: MODEL_DELAY_MS });
+    // The model holds its answers until the reload is applied: the reload happens while the run waits for it.
+    model = await startFakeModel(undefined, { hold: true });
     host = new OpenClawHost(prereq as { node24: string; openclaw: string }, dir, await freePort());
     host.writeConfig({ gateway: { mode: "local", port: host.port, bind: "loopback", auth: { mode: "token", token: GATEWAY_TOKEN } } });
     const pack = spawnSync("npm", ["pack", "--pack-destination", dir, "--silent"], { cwd: ROOT, encoding: "utf8" });
@@ -90,6 +89,7 @@ if (missing && !inCi) process.stderr.write(`\nOpenClaw reload e2e suite skipped:
     host.writeConfig(config);
     await until(() => /config hot reload applied \(plugins|config reload failed/.test(host.log()), "OpenClaw to apply the reload", { ...SLOW, detail });
     expect(host.log()).not.toMatch(/config reload failed|plugin service stop timed out/);
+    model.release();
     await until(() => model.chatsContaining(message).length > 0, "the run's turn to reach the model", { ...SLOW, detail });
 
     await until(async () => !["queued", "running"].includes((await get(`/webhooks/runs/${runId}`)).run?.status), "the run to finish", { ...SLOW, detail });
