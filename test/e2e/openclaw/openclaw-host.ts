@@ -58,9 +58,21 @@ export class OpenClawHost {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** OpenClaw's state and config in the temp dir, its HOME too (nothing of the user's ~/.openclaw is read). */
+  /**
+   * OpenClaw's state and config in the temp dir, its HOME too (nothing of the user's ~/.openclaw is read).
+   * The npm that `openclaw plugins install` runs takes packages already in npm's cache without asking the
+   * registry again (`npm test` passes the cache's folder as npm_config_cache; its `npm ci` filled it).
+   */
   get env(): NodeJS.ProcessEnv {
-    return { ...process.env, OPENCLAW_STATE_DIR: path.join(this.dir, "state"), OPENCLAW_CONFIG_PATH: this.configPath, HOME: path.join(this.dir, "home"), NO_COLOR: "1", CI: "" };
+    return {
+      ...process.env,
+      OPENCLAW_STATE_DIR: path.join(this.dir, "state"),
+      OPENCLAW_CONFIG_PATH: this.configPath,
+      HOME: path.join(this.dir, "home"),
+      NO_COLOR: "1",
+      CI: "",
+      npm_config_prefer_offline: "true",
+    };
   }
 
   readConfig(): Record<string, unknown> {
