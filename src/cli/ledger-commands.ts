@@ -43,9 +43,9 @@ const query = (params: Record<string, string | undefined>): string => {
 };
 
 /** Runs a command body with the command's output; a client failure is one line on stderr and exit 1. */
-function action<A extends unknown[]>(cmd: Command, fn: (out: CliOutput, ...args: A) => Promise<void>) {
+function action<A extends unknown[]>(cmd: Command, configSection: string | undefined, fn: (out: CliOutput, ...args: A) => Promise<void>) {
   return async (...args: A): Promise<void> => {
-    const out = cliOutput(cmd);
+    const out = cliOutput(cmd, configSection);
     try {
       await fn(out, ...args);
     } catch (e) {
@@ -73,7 +73,7 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(list, async (out, opts: CommonOptions & { hook?: string; status?: string; limit?: string; before?: string; search?: string; wide?: boolean }) => {
+      action(list, deps.api.configSection, async (out, opts: CommonOptions & { hook?: string; status?: string; limit?: string; before?: string; search?: string; wide?: boolean }) => {
         const body = await gatewayClientFor(deps, opts.url).get(`/deliveries${query({ hook: opts.hook, status: opts.status, limit: opts.limit, before: opts.before, search: opts.search })}`);
         if (opts.json) out.json(body);
         else out.text(deliveryTable(body.deliveries as DeliverySummary[], { wide: opts.wide === true, now: Date.now() }));
@@ -85,7 +85,7 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(show, async (out, id: string, opts: CommonOptions) => {
+      action(show, deps.api.configSection, async (out, id: string, opts: CommonOptions) => {
         const body = await gatewayClientFor(deps, opts.url).get(`/deliveries/${idSegment(id)}`);
         if (opts.json) out.json(body);
         else out.text(deliveryText(body.delivery as DeliveryDetail));
@@ -100,7 +100,7 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(replay, async (out, id: string, opts: CommonOptions) => {
+      action(replay, deps.api.configSection, async (out, id: string, opts: CommonOptions) => {
         const answer = await gatewayClientFor(deps, opts.url).post(`/deliveries/${idSegment(id)}/replay`);
         const deliveryId = answer.headers.get("x-delivery-id") ?? undefined;
         if (opts.json) out.json({ status: answer.status, deliveryId, body: answer.body ?? null });
@@ -121,7 +121,7 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(runList, async (out, opts: CommonOptions & { status?: string; limit?: string }) => {
+      action(runList, deps.api.configSection, async (out, opts: CommonOptions & { status?: string; limit?: string }) => {
         const body = await gatewayClientFor(deps, opts.url).get(`/runs${query({ status: opts.status, limit: opts.limit })}`);
         if (opts.json) out.json(body);
         else out.text(runTable(body.runs as RunSummary[]));
@@ -133,7 +133,7 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(runShow, async (out, id: string, opts: CommonOptions) => {
+      action(runShow, deps.api.configSection, async (out, id: string, opts: CommonOptions) => {
         const body = await gatewayClientFor(deps, opts.url).get(`/runs/${idSegment(id)}`);
         if (opts.json) out.json(body);
         else out.text(runText(body.run as RunSummary));

@@ -15,7 +15,7 @@ import { isMailError } from "../mail/mail-error";
 import { formatRunSummary, runMailCommand, type MailRunFlags } from "../mail/watcher/mail-run";
 import { runMailSetup, type MailSetupFlags } from "../mail/setup/mail-setup";
 import { formatSetupSummary, setupJson } from "../mail/setup/setup-report";
-import { cell, cliOutput } from "./output";
+import { cell, cliOutput, type CliOutput } from "./output";
 
 export interface MailCliDeps {
   api: PluginApi;
@@ -50,11 +50,10 @@ function signalController(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-function fail(cmd: Command, name: string, e: unknown, json: boolean | undefined): never {
+function fail(out: CliOutput, name: string, e: unknown, json: boolean | undefined): never {
   if (!isMailError(e)) throw e;
-  const out = cliOutput(cmd);
   // The one redaction rule (SPEC §9) as for log lines: a hand-written hook URL may carry a query credential.
-  const message = redactText(e.message);
+  const message = out.named(redactText(e.message));
   if (json) out.json({ ok: false, code: e.code, error: message });
   return out.fail(`webhooks mail ${name}: ${message}`, `webhooks.mail.${e.code}`);
 }
@@ -64,16 +63,16 @@ function fail(cmd: Command, name: string, e: unknown, json: boolean | undefined)
  * Each line is one log line: the message and every value have line feeds and tabs escaped too,
  * so a value a server chose (an IMAP error text, a hook's error code) cannot start a forged line.
  */
-function consoleLogger(note: (s: string) => void, verbose: boolean): { logger: ModuleLogger; close(): void } {
+function consoleLogger(out: CliOutput, verbose: boolean): { logger: ModuleLogger; close(): void } {
   const line = (level: string) => (message: string, meta?: Record<string, unknown>) => {
     if (level === "debug" && !verbose) return;
     const { plugin: _p, module: _m, ...rest } = meta ?? {};
     const extra = Object.entries(rest)
       .map(([k, v]) => `${k}=${cell(typeof v === "string" ? v : String(JSON.stringify(v)))}`)
       .join(" ");
-    note(`${new Date().toISOString()} ${level.toUpperCase()} mail: ${cell(message)}${extra ? ` (${extra})` : ""}\n`);
+    out.note(`${new Date().toISOString()} ${level.toUpperCase()} mail: ${cell(message)}${extra ? ` (${extra})` : ""}\n`);
   };
-  const root = createPluginLogger({ debug: line("debug"), info: line("info"), warn: line("warn"), error: line("error") });
+  const root = createPluginLogger({ debug: line("debug"), info: line("info"), warn: line("warn"), error: line("error") }, undefined, out.named);
   return { logger: root.forModule("mail"), close: () => root.close() };
 }
 
@@ -103,7 +102,7 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
     .option("--json", "print the result as JSON")
     .action(async (flags: MailSetupFlags, cmd: Command) => {
       const stdin = io.stdin ?? process.stdin;
-      const out = cliOutput(cmd);
+      const out = cliOutput(cmd, deps.api.configSection);
       try {
         const result = await runMailSetup(flags, {
           configPath: deps.api.configPath,
@@ -116,7 +115,7 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
         if (flags.json) out.json(setupJson(result));
         else out.text(formatSetupSummary(result));
       } catch (e) {
-        fail(cmd, "setup", e, flags.json);
+        fail(out, "setup", e, flags.json);
       }
     });
 
@@ -130,8 +129,8 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
     .option("--verbose", "also print debug lines")
     .option("--json", "print the final summary as JSON")
     .action(async (flags: MailRunFlags & { verbose?: boolean }, cmd: Command) => {
-      const out = cliOutput(cmd);
-      const log = consoleLogger(out.note, flags.verbose === true);
+      const out = cliOutput(cmd, deps.api.configSection);
+      const log = consoleLogger(out, flags.verbose === true);
       const stop = (io.stopSignal ?? signalController)();
       try {
         // The hook token is read here, where it is used (a missing variable fails this command only).
@@ -141,7 +140,7 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
         else out.text(formatRunSummary(result, flags.once === true));
         if (flags.once && result.stopped) out.fail("webhooks mail run: interrupted", "webhooks.mail.interrupted", 130);
       } catch (e) {
-        fail(cmd, "run", e, flags.json);
+        fail(out, "run", e, flags.json);
       } finally {
         stop.dispose();
         log.close();

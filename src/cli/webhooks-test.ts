@@ -110,7 +110,7 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
     // Read by the host before plugins activate (it decides which config the mappings come from).
     .option("-c, --config <file>", CONFIG_HELP)
     .action(async (name: string, opts: DryRunOptions, cmd: Command) => {
-      const out = cliOutput(cmd);
+      const out = cliOutput(cmd, deps.api.configSection);
       const fail = (message: string): never => {
         if (opts.json) out.json({ ok: false, error: message, dispatched: false });
         return out.fail(`webhooks test: ${message}`, "webhooks.test.failed");

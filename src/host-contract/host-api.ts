@@ -222,6 +222,8 @@ export interface PluginApi {
   readonly config: Readonly<Record<string, unknown>>;
   /** Directory of the config file; relative paths in config resolve against it. */
   readonly configDir: string;
+  /** (1.4, optional) Where the host keeps the plugin's section, a dotted path (OpenClaw: `plugins.entries.inbound-webhooks.config`): the plugin names its keys so in every sentence (config-keys.ts); absent: `hooks`. */
+  readonly configSection?: string;
   /** Absolute path of the config file, when there is one (undefined for the demo default). */
   readonly configPath?: string;
   /** This plugin's own writable state directory (created by the host). */
@@ -231,12 +233,8 @@ export interface PluginApi {
   readonly runtime: HostRuntime;
   /** Versions of the host contract the host implements. */
   readonly hostApiVersion: string;
-  /**
-   * Instruments the host exposes (added in host API 1.3; optional — a plugin on a
-   * host without it records nothing). See metrics.ts.
-   */
+  /** Instruments the host exposes (added in host API 1.3; optional — a plugin on a host without it records nothing). See metrics.ts. */
   readonly metrics?: HostMetrics;
-
   /** (1.4, optional) Where the host's gateway for this config runs now, `http://host:port` (its actual port: `--port` may differ from the config's); undefined when none runs. */
   runningGatewayUrl?(): string | undefined;
   registerHttpRoute(route: HttpRouteRegistration): void;

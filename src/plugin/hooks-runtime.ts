@@ -33,6 +33,7 @@ import { createRunWaiters } from "../runs/run-waiters";
 import type { PluginLogs } from "../logging/logger";
 import type { SecretValues } from "../host-contract/redaction";
 import { createHookMetrics, type HookMetrics } from "./hook-metrics";
+import type { KeyNamer } from "../host-contract/config-keys";
 
 export interface HooksRuntimeOptions {
   config: ResolvedHooksConfig;
@@ -51,6 +52,8 @@ export interface HooksRuntimeOptions {
   hostStopping: () => boolean;
   /** The host's metrics port (host API 1.3); absent: nothing is recorded. */
   metrics?: HostMetrics;
+  /** Names the plugin's config keys in answers and stored run errors, as the host keeps them (config-keys.ts). */
+  keys?: KeyNamer;
 }
 
 export interface HooksRuntime {
@@ -85,7 +88,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   const db = openPluginDatabase({ dir: opts.stateDir, logger: logs.forModule("store"), synchronous: config.durability === "os" ? "FULL" : "NORMAL" });
   // Requests waiting for their run (Prefer: wait) learn its outcome the moment the queue records it.
   const waiters = createRunWaiters();
-  const executor = createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter });
+  const executor = createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter, keys: opts.keys });
   const queue = createRunQueue({
     store: createSqliteRunStore(db, { logger: logs.forModule("store"), retentionDays: config.runs.retentionDays, maxFinished: config.runs.maxFinished }),
     executor: {
@@ -100,6 +103,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     runtime,
     logger: logs.forModule("runs"),
     emitter,
+    keys: opts.keys,
   });
   try {
     queue.open();
@@ -154,6 +158,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     ratePolicy: createRatePolicy(config, { logger: logs.forModule("rate-limit") }),
     isShuttingDown,
     metrics,
+    keys: opts.keys,
   });
 
   return {

@@ -26,6 +26,7 @@ import { watchHost, type HostActivity } from "./host-activity";
 import { startHooksRuntime, type HooksRuntime } from "./hooks-runtime";
 import { createHookInspector } from "./hook-inspector";
 import { checkHooksConfig, hooksConfigProblems } from "./config-check";
+import { configKeyNamer, withKeysNamed, type KeyNamer } from "../host-contract/config-keys";
 
 export type { PluginApi } from "../host-contract/host-api";
 export type { HostActivity } from "./host-activity";
@@ -55,12 +56,26 @@ export function configProblems(input: ConfigCheckInput): string[] {
   return hooksConfigProblems(input, SILENT);
 }
 
+/** `work`, whose failure (a ConfigError naming a key, most often) names the keys with `keys`. */
+function namingKeys<T>(keys: KeyNamer, work: () => T): T {
+  try {
+    const result = work();
+    return result instanceof Promise ? (result.catch((e: unknown) => Promise.reject(withKeysNamed(e, keys))) as T) : result;
+  } catch (e) {
+    throw withKeysNamed(e, keys);
+  }
+}
+
 export function activate(api: PluginApi): PluginActivation {
-  const logs = createPluginLogger(api.logger, api.pluginId);
+  // Every sentence naming a key of the section names it where the host keeps it (host contract 1.4 `configSection`).
+  const keys = configKeyNamer(api.configSection);
+  const logs = createPluginLogger(api.logger, api.pluginId, keys);
   const log = logs.forModule("plugin");
   // Every problem of the config at once (schema and compile), before anything is registered or subscribed.
   // Mappings are compiled at activation so bad mappings/presets fail start.
-  const { config, mappings } = checkHooksConfig({ config: api.config, configDir: api.configDir, presets: api.listPresets(), presetsComplete: true }, logs.forModule("mappings"));
+  const { config, mappings } = namingKeys(keys, () =>
+    checkHooksConfig({ config: api.config, configDir: api.configDir, presets: api.listPresets(), presetsComplete: true }, logs.forModule("mappings")),
+  );
   const emitter = createPluginEmitter();
   const host = watchHost(api.events, log);
   // Registered first, so stopped last: the host events and the loggers outlive every other service.
@@ -95,7 +110,7 @@ export function activate(api: PluginApi): PluginActivation {
   const hostCallsReady = semver.gte(semver.coerce(api.hostApiVersion) ?? "0.0.0", "1.2.0");
   api.registerService({
     id: "inbound-webhooks.runs",
-    start: async () => {
+    start: () => namingKeys(keys, async () => {
       // A missing or invalid token fails the start here, as a ConfigError naming hooks.token.
       const resolved = resolveHooksSecrets(config, { configDir: api.configDir });
       // Signature secrets too: an unset variable fails the start naming e.g. hooks.mappings[2].verify.secret[1].
@@ -105,10 +120,10 @@ export function activate(api: PluginApi): PluginActivation {
       // SPEC §9: the configured secrets never appear in a log line or a ledger row, whatever carries them.
       const secrets = secretValues([resolved.token, ...signatures.secrets, ...handshakes.secrets]);
       logs.hideSecrets(secrets);
-      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, secrets, emitter, logs, hostStopping: () => host.snapshot().hostStopping, metrics: api.metrics });
+      runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, secrets, emitter, logs, hostStopping: () => host.snapshot().hostStopping, metrics: api.metrics, keys });
       runtime.ledger.store.subscribe(inspection.publish, inspection.listening);
       if (!hostCallsReady) await runtime.resume();
-    },
+    }),
     ready: async () => {
       await runtime?.resume();
     },
@@ -121,10 +136,11 @@ export function activate(api: PluginApi): PluginActivation {
     let mail: ServiceRegistration | undefined;
     api.registerService({
       id: MAIL_SERVICE_ID,
-      start: () => {
-        mail = createMailService({ config: resolveHooksSecrets(config, { configDir: api.configDir }), stateDir: api.stateDir, configDir: api.configDir, logger: logs.forModule("mail") });
-        return mail.start();
-      },
+      start: () =>
+        namingKeys(keys, () => {
+          mail = createMailService({ config: resolveHooksSecrets(config, { configDir: api.configDir }), stateDir: api.stateDir, configDir: api.configDir, logger: logs.forModule("mail") });
+          return mail.start();
+        }),
       stop: () => mail?.stop(),
     });
   }

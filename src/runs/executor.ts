@@ -13,10 +13,13 @@ import { carryOutDelivery, planDelivery, type DeliveryResult } from "./delivery"
 import { failureSummary, successSummary, summaryForMainSession } from "./summary";
 import { systemClock, type Clock } from "../core/clock";
 import { safeEmit } from "./safe-emit";
+import type { KeyNamer } from "../host-contract/config-keys";
 
 export interface RunExecutorOptions {
   runtime: HostRuntime;
   logger: ModuleLogger;
+  /** Names the plugin's config keys in the reasons it records, as the host keeps them (config-keys.ts); default as written. */
+  keys?: KeyNamer;
   emitter: PluginEmitter;
   /** For durations in logs; default the system clock. */
   clock?: Clock;
@@ -61,6 +64,7 @@ export function summaryDedupeKey(runId: string): string {
 
 export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   const { runtime, logger, emitter } = options;
+  const keys = options.keys ?? ((sentence: string) => sentence);
   const clock = options.clock ?? systemClock;
   const mainKey = (): string => runtime.sessions.mainKey;
 
@@ -168,7 +172,7 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   }
 
   async function reportInterrupted(run: RunRecord): Promise<string> {
-    const summary = failureSummary(run.action.name, "interrupted", run.error ?? INTERRUPTED_REASON);
+    const summary = failureSummary(run.action.name, "interrupted", run.error ?? keys(INTERRUPTED_REASON));
     await postSummary(run, summary);
     wakeIfAsked(run);
     logger.warn("run interrupted by a restart; reported to the main session", { runId: run.id, sessionKey: run.action.sessionKey });

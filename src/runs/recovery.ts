@@ -29,6 +29,7 @@ import { isoAt, type Clock } from "../core/clock";
 import { INTERRUPTED_REASON } from "./executor";
 import { failureSummary } from "./summary";
 import { safeEmit } from "./safe-emit";
+import type { KeyNamer } from "../host-contract/config-keys";
 
 /** A finished run whose summary is recorded but not (yet) on the main session. */
 export type Unreported = RunRecord & { summary: string };
@@ -64,6 +65,8 @@ export interface RecoveryDeps {
   repost(run: Unreported): Promise<boolean>;
   /** The host's `agents.stillRunning`: the run's turn goes on in the host (it is joined, not run again). */
   stillRunning?(runId: string): boolean;
+  /** Names the plugin's config keys in the reasons it records, as the host keeps them (config-keys.ts); default as written. */
+  keys?: KeyNamer;
 }
 
 export interface RecoveryResult {
@@ -106,6 +109,7 @@ async function reportInterrupted(run: RunRecord, error: string, deps: RecoveryDe
 /** Acts on the plan (not on `plan.queued`: the caller schedules those and `requeued`). */
 export async function carryOutRecovery(plan: RecoveryPlan, deps: RecoveryDeps): Promise<RecoveryResult> {
   const { config, logger, persist, repost } = deps;
+  const keys = deps.keys ?? ((sentence: string) => sentence);
   const result: RecoveryResult = { unreported: [], requeued: [], interrupted: 0, reposted: 0 };
   for (const run of plan.outbox) {
     if (!(await repost(run))) result.unreported.push(run);
@@ -134,8 +138,8 @@ export async function carryOutRecovery(plan: RecoveryPlan, deps: RecoveryDeps): 
     }
     if (config.retryInterrupted) {
       logger.error("run was interrupted at every start; not queued again (hooks.runs.retryInterrupted)", { runId: run.id, attempts, code: "run_gave_up" });
-      await reportInterrupted(run, gaveUpReason(attempts), deps, result);
-    } else await reportInterrupted(run, INTERRUPTED_REASON, deps, result);
+      await reportInterrupted(run, keys(gaveUpReason(attempts)), deps, result);
+    } else await reportInterrupted(run, keys(INTERRUPTED_REASON), deps, result);
   }
   return result;
 }

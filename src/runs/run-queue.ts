@@ -19,14 +19,14 @@ import { err, ok, type Result } from "../core/errors";
 import { type RunExecutor, type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "../core/runs";
 import { isoAt, systemClock, type Clock } from "../core/clock";
 import { notStored, refuseRuns } from "./run-admission";
-import { carryOutRecovery, readRecoveryPlan, type RecoveryPlan } from "./recovery";
+import { carryOutRecovery, readRecoveryPlan, type RecoveryDeps, type RecoveryPlan } from "./recovery";
 import { createSummaryRetry } from "./summary-retry";
 import { failureSummary } from "./summary";
 import { safeEmit } from "./safe-emit";
 import { waitAtMost } from "./wait-at-most";
 import { insertBySeq, nextToStart, runsAlone } from "./run-order";
 
-export interface RunQueueOptions {
+export interface RunQueueOptions extends Pick<RecoveryDeps, "keys"> {
   store: RunStore;
   executor: RunExecutor;
   config: RunsConfig;
@@ -188,7 +188,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   async function recover(): Promise<void> {
     const plan = recovery ?? readRecoveryPlan(store);
     recovery = undefined;
-    const done = await carryOutRecovery(plan, { config, logger, emitter, clock, persist, repost, owe: retry.owe, stillRunning: (id) => runtime.agents.stillRunning?.(id) === true });
+    const done = await carryOutRecovery(plan, { config, logger, emitter, clock, persist, repost, owe: retry.owe, keys: options.keys, stillRunning: (id) => runtime.agents.stillRunning?.(id) === true });
     for (const run of done.unreported) unreported.set(run.id, run);
     for (const run of [...plan.queued, ...done.requeued]) addQueued(run);
     logger.info("run queue recovered", { queued: queued.length, interrupted: done.interrupted, requeued: done.requeued.length, reposted: done.reposted });

@@ -33,6 +33,8 @@ export interface LogLine {
 export interface FakeHostOptions {
   config?: Record<string, unknown>;
   configDir?: string;
+  /** Where the host keeps the plugin's section (host API 1.4 `configSection`); default none (`hooks`). */
+  configSection?: string;
   stateDir?: string;
   /** Scripted runner; default echoes `echo: <message>` immediately. */
   runTurn?: (req: RunTurnRequest, host: FakeHost) => Promise<RunTurnResult>;
@@ -114,6 +116,7 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
     pluginId: "inbound-webhooks",
     config: opts.config ?? {},
     configDir: opts.configDir ?? process.cwd(),
+    ...(opts.configSection ? { configSection: opts.configSection } : {}),
     stateDir: opts.stateDir ?? process.cwd(),
     logger,
     events,

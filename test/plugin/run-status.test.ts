@@ -15,9 +15,10 @@ describe("run status through the plugin", () => {
   let tmp: ReturnType<typeof tempDir>;
   let plugin: PluginApp;
   let runner: ReturnType<typeof gatedRunner>;
-  const start = async (grace = 10) =>
+  const start = async (grace = 10, configSection?: string) =>
     (plugin = await startPluginApp({
       stateDir: tmp.dir,
+      configSection,
       runTurn: (req) => runner.runTurn(req),
       hooks: { rateLimit: { enabled: false }, runs: { maxConcurrent: 1, shutdownGraceSeconds: grace } },
     }));
@@ -90,6 +91,21 @@ describe("run status through the plugin", () => {
     expect(res.body.run.summary).toMatch(/^Hook Cut \(interrupted\): /);
     // The record keeps the plain summary; the main session got it wrapped.
     expect(plugin.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([res.body.run.summary]);
+  });
+
+  // Inside OpenClaw `hooks.*` is OpenClaw's own section: the stored error and summary named
+  // hooks.runs.retryInterrupted (the host's log and answers were renamed, the runs store was not).
+  it("an interrupted run's stored summary names the host's section key, not hooks.runs.retryInterrupted", async () => {
+    const section = "plugins.entries.inbound-webhooks.config";
+    await start(0, section);
+    const accepted = await agent({ message: "cut off", name: "Cut" });
+    await plugin.host.waitFor(() => runner.active.has("cut off"), 5000, "turn");
+    await plugin.close();
+    await start(0, section);
+    const { run } = (await status(accepted.body.runId)).body as { run: { status: string; summary: string } };
+    expect(run.status).toBe("interrupted");
+    expect(run.summary).toContain(`(set ${section}.runs.retryInterrupted to re-run such runs)`);
+    expect(`${run.summary} ${plugin.host.systemEvents.map((e) => e.text).join(" ")}`).not.toMatch(/(^|[^\w.-])hooks\./);
   });
 
   it("an unknown id → 404 not_found", async () => {

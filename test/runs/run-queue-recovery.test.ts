@@ -7,6 +7,7 @@ import type { RunRecord, RunStore } from "../../src/core/runs";
 import { createMemoryRunStore } from "../helpers/memory-run-store";
 import { INTERRUPTED_REASON, summaryDedupeKey } from "../../src/runs/executor";
 import { gaveUpReason, MAX_RUN_ATTEMPTS } from "../../src/runs/recovery";
+import { configKeyNamer } from "../../src/host-contract/config-keys";
 import { agentAction, createHarness, stopAllHarnesses, directSource, runRecord } from "./harness";
 import { wrappedContent } from "../helpers/wrapped";
 
@@ -86,6 +87,17 @@ describe("run queue", () => {
       await h.finished("r-q1");
       expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).not.toContain(`Hook CRM (interrupted): ${INTERRUPTED_REASON}`);
       expect(h.host.turns.map((t) => t.message)).toEqual(["was running", "queued second", "queued third"]);
+    });
+
+    it("the reason recorded for a run given up names the host's section key (keys), not hooks.runs.retryInterrupted", async () => {
+      const store = createMemoryRunStore();
+      store.insert(runRecord({ id: "poison", seq: store.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", attempts: MAX_RUN_ATTEMPTS, action: agentAction({ name: "poison", sessionKey: "hook:poison" }) }));
+      const section = "plugins.entries.inbound-webhooks.config";
+      const h = createHarness({ store, config: { retryInterrupted: true }, queue: { keys: configKeyNamer(section) } });
+      await h.queue.start();
+      const reason = gaveUpReason(MAX_RUN_ATTEMPTS).replace("hooks.", `${section}.`);
+      expect(h.store.get("poison")).toMatchObject({ status: "interrupted", error: reason, summary: `Hook poison (interrupted): ${reason}` });
+      expect(reason).not.toEqual(gaveUpReason(MAX_RUN_ATTEMPTS));
     });
 
     it("regression: with retryInterrupted a run found running was queued again at every start; one started MAX_RUN_ATTEMPTS times is reported interrupted instead, one started fewer times is queued again", async () => {

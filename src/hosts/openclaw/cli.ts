@@ -11,7 +11,7 @@
  */
 import type { Command } from "commander";
 import type { CliRegistrar } from "../../host-contract/host-api";
-import { renameProblemKeys, SECTION_KEY } from "./config-snapshot";
+import { SECTION_KEY } from "./config-snapshot";
 
 /** The root command of the plugin in OpenClaw's CLI. */
 export const OPENCLAW_CLI_ROOT = "inbound-webhooks";
@@ -27,12 +27,12 @@ export const OPENCLAW_CLI_DESCRIPTOR = {
 export const MAIL_SETUP_NOT_AVAILABLE = `${OPENCLAW_CLI_ROOT} mail setup is not available inside OpenClaw (it writes the embedded gateway's config file): write ${SECTION_KEY}.mail into OpenClaw's config by hand (docs/mail.md).`;
 
 /**
- * A sentence of the plugin's commands in OpenClaw's terms: its section's keys
- * (`hooks.enabled` → `plugins.entries.inbound-webhooks.config.enabled`) and OpenClaw's
- * command for starting the gateway instead of the embedded gateway's `gateway start`.
+ * A sentence of the plugin's commands in OpenClaw's terms: OpenClaw's commands instead of the
+ * embedded gateway's (`gateway start` → `openclaw gateway run`, `webhooks …` → `inbound-webhooks …`).
+ * Its section's keys are OpenClaw's already: the plugin names them so (`PluginApi.configSection`).
  */
 export function inOpenClawCliTerms(text: string): string {
-  return renameProblemKeys(text).replaceAll("`gateway start`", "`openclaw gateway run`").replace(/^webhooks(?=[ :])/gm, OPENCLAW_CLI_ROOT);
+  return text.replaceAll("`gateway start`", "`openclaw gateway run`").replace(/^webhooks(?=[ :])/gm, OPENCLAW_CLI_ROOT);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * OpenClaw's config → the config snapshot the plugin reads (host contract
- * `PluginApi.config`), and the plugin's config problems → OpenClaw's keys.
+ * `PluginApi.config`), and where OpenClaw keeps the plugin's section (`SECTION_KEY`,
+ * given to the plugin as `PluginApi.configSection`: it names its keys so).
  *
  * Inside OpenClaw the plugin's section is `plugins.entries.inbound-webhooks.config`
  * (OpenClaw owns the top-level `hooks` key and its own `/hooks` routes, SPEC §15).
@@ -17,8 +18,6 @@
  *   openClawSnapshot({ gateway: { port: 19001 } }, { token: { env: "HOOK_TOKEN" } })
  *   // { hooks: { enabled: true, path: "/webhooks", transformsDir: "webhooks/transforms", token: { env: "HOOK_TOKEN" } },
  *   //   gateway: { bind: "127.0.0.1", port: 19001 }, agents: { defaults: {} } }
- *   renameProblemKeys("hooks.token is required when hooks.enabled is true")
- *   // "plugins.entries.inbound-webhooks.config.token is required when plugins.entries.inbound-webhooks.config.enabled is true"
  */
 
 import { MAX_RUN_TIMEOUT_SECONDS } from "../../host-contract/host-api";
@@ -87,39 +86,4 @@ export function openClawSnapshot(openclaw: Readonly<Record<string, unknown>>, pl
     gateway: { bind: "127.0.0.1", port, ...(token !== undefined ? { auth: { token } } : {}) },
     agents: { defaults: typeof defaults.timeoutSeconds === "number" ? { timeoutSeconds: runBound(defaults.timeoutSeconds) } : {} },
   };
-}
-
-/** A `hooks.<key>` / `hooks[…]` not inside another word or key, or a line keyed `hooks` itself. */
-const HOOKS_KEY = /(^|[^\w.-])hooks(?=[.[])|^()hooks(?= )/gm;
-
-/**
- * The plugin's problem lines with its section's keys written as OpenClaw's
- * (`hooks.token` → `plugins.entries.inbound-webhooks.config.token`). Other keys the
- * plugin reads (`agents.defaults.timeoutSeconds`, `gateway.auth.token`) are
- * OpenClaw's own keys already and stay as they are.
- */
-export function renameProblemKeys(message: string): string {
-  return message.replace(HOOKS_KEY, (_m, before: string | undefined) => `${before ?? ""}${SECTION_KEY}`);
-}
-
-/** As HOOKS_KEY, and not after a `/` either: an answer may echo a request path such as `/webhooks/hooks.json`. */
-const ANSWER_HOOKS_KEY = /(^|[^\w./-])hooks(?=[.[])/g;
-
-/**
- * A JSON answer of the plugin with the section's keys in its `error` sentence written as
- * OpenClaw's (`hooks.maxBodyBytes` → `plugins.entries.inbound-webhooks.config.maxBodyBytes`):
- * inside OpenClaw, `hooks.*` are OpenClaw's own keys. Any other text is returned as it is.
- */
-export function inOpenClawAnswerTerms(text: string): string {
-  if (!text.includes("hooks")) return text;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  const error = (body as { error?: unknown } | null)?.error;
-  if (typeof error !== "string") return text;
-  const renamed = error.replace(ANSWER_HOOKS_KEY, (_m, before: string) => `${before}${SECTION_KEY}`);
-  return renamed === error ? text : JSON.stringify({ ...(body as object), error: renamed });
 }

@@ -4,19 +4,16 @@
  * JSON. Debug lines are kept only when OpenClaw keeps them (its logger has `debug`
  * and `runtime.logging.shouldLogVerbose()` — verbose mode or a file log level of
  * debug — says so); otherwise `isLevelEnabled("debug")` is false and the plugin does
- * not build its per-request debug lines at all. The message (the plugin's own sentence, never
- * request data: that is in the meta) names the section's keys as OpenClaw's
- * (`hooks.runs.retryInterrupted` → `plugins.entries.inbound-webhooks.config.runs.retryInterrupted`).
+ * not build its per-request debug lines at all. The message names the section's keys as
+ * OpenClaw's already: the plugin writes them so (`PluginApi.configSection`, plugin-entry.ts).
  */
 import type { HostLogger } from "../../host-contract/host-api";
 import type { OpenClawLogger } from "./openclaw-api";
-import { renameProblemKeys } from "./config-snapshot";
 
 function logLine(text: string, meta: Record<string, unknown> | undefined): string {
-  const message = renameProblemKeys(text);
-  if (!meta) return message;
+  if (!meta) return text;
   const { module, plugin: _plugin, ...rest } = meta;
-  const head = typeof module === "string" ? `[${module}] ${message}` : message;
+  const head = typeof module === "string" ? `[${module}] ${text}` : text;
   return Object.keys(rest).length > 0 ? `${head} ${JSON.stringify(rest)}` : head;
 }
 

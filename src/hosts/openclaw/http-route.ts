@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import type { HttpRouteRegistration } from "../../host-contract/host-api";
 import type { OpenClawHttpRoute } from "./openclaw-api";
-import { inOpenClawAnswerTerms, section, SECTION_KEY } from "./config-snapshot";
+import { section, SECTION_KEY } from "./config-snapshot";
 
 /** OpenClaw's own hooks path when its hooks are on (`hooks.enabled`; `hooks.path`, default `/hooks`, without a trailing `/`). */
 function openClawHooksPath(config: Readonly<Record<string, unknown>>): string | undefined {
@@ -50,23 +50,6 @@ function trustedProxies(config: Readonly<Record<string, unknown>>): string[] {
   return Array.isArray(list) ? list.filter((p): p is string => typeof p === "string") : [];
 }
 
-/** `res` whose JSON answer names the section's keys as OpenClaw's (the plugin writes each answer with one `end`). */
-function answeringInOpenClawTerms(res: ServerResponse): void {
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    const json = String(res.getHeader("content-type") ?? "").startsWith("application/json");
-    if (json && !res.headersSent && (typeof chunk === "string" || Buffer.isBuffer(chunk))) {
-      const text = chunk.toString();
-      const renamed = inOpenClawAnswerTerms(text);
-      if (renamed !== text) {
-        res.setHeader("Content-Length", Buffer.byteLength(renamed));
-        return end(renamed, ...rest);
-      }
-    }
-    return end(chunk, ...rest);
-  }) as ServerResponse["end"];
-}
-
 /** OpenClaw's route registration for one of the plugin's routes. */
 export function openClawRoute(route: HttpRouteRegistration, config: Readonly<Record<string, unknown>>): OpenClawHttpRoute {
   const app = express();
@@ -88,7 +71,6 @@ export function openClawRoute(route: HttpRouteRegistration, config: Readonly<Rec
         // Settled when the answer is complete (or the client went away): OpenClaw counts the request as handled.
         res.once("close", () => resolve(true));
         res.once("finish", () => resolve(true));
-        answeringInOpenClawTerms(res);
         app(req as express.Request, res as express.Response);
       }),
   };

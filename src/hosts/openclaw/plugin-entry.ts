@@ -5,7 +5,8 @@
  * gateway does (src/plugin/index.ts is the same entry; it knows nothing of OpenClaw).
  *
  * - config: `plugins.entries.inbound-webhooks.config` → the plugin's `hooks`
- *   (config-snapshot.ts); every start error names OpenClaw's keys.
+ *   (config-snapshot.ts); `configSection` tells the plugin to name its keys so in every
+ *   sentence (start errors, answers, log lines, stored runs).
  * - routes → `api.registerHttpRoute` (http-route.ts); services → one OpenClaw service
  *   (services.ts); CLI → `openclaw inbound-webhooks …` (cli.ts); logger → OpenClaw's; lifecycle events
  *   (`gateway_start`/`gateway_stop`, `session_start`/`session_end`) → the contract's
@@ -18,11 +19,11 @@ import { EventEmitter } from "eventemitter3";
 import { HOST_API_VERSION, type CliRegistrar, type HookPresetContribution, type HostEvents, type HttpRouteRegistration, type PluginApi, type ServiceRegistration } from "../../host-contract/host-api";
 import { activate } from "../../plugin/index";
 import type { OpenClawPluginApi, OpenClawRuntime } from "./openclaw-api";
-import { openClawSnapshot, PLUGIN_ID, section } from "./config-snapshot";
+import { openClawSnapshot, PLUGIN_ID, section, SECTION_KEY } from "./config-snapshot";
 import { createOpenClawHostRuntime } from "./host-runtime";
 import { openClawLogger } from "./host-logger";
 import { configuredPathCollision, hooksPathCollision, openClawRoute } from "./http-route";
-import { bridgeServices, inOpenClawTerms } from "./services";
+import { bridgeServices } from "./services";
 import { createServiceScope } from "./service-scope";
 import { addToOpenClawCli, OPENCLAW_CLI_DESCRIPTOR } from "./cli";
 import { openToOthersWarning } from "../../host-contract/private-fs";
@@ -86,6 +87,8 @@ export function register(api: OpenClawPluginApi): void {
   const hostApi: PluginApi = {
     pluginId: PLUGIN_ID,
     config: openClawSnapshot(api.config, api.pluginConfig),
+    // The plugin names its keys where OpenClaw keeps them, in every sentence (answers, logs, stored runs, start errors).
+    configSection: SECTION_KEY,
     configDir,
     stateDir: path.join(stateRoot, PLUGIN_ID),
     logger,
@@ -101,7 +104,7 @@ export function register(api: OpenClawPluginApi): void {
   try {
     activate(hostApi);
   } catch (e) {
-    const error = inOpenClawTerms(e);
+    const error = e instanceof Error ? e : new Error(String(e));
     const collision = configuredPathCollision(section(hostApi.config.hooks), api.config);
     if (collision !== undefined && !error.message.includes(collision)) error.message = `${error.message}\n${collision}`;
     throw error;

@@ -4,7 +4,7 @@
  * `stop()` in reverse order. OpenClaw starts plugin services once its gateway is up,
  * so `ready()` follows the starts at once. A start that fails stops the services
  * already started and fails OpenClaw's service with the reason (config problems
- * named by OpenClaw's keys).
+ * name OpenClaw's keys: the plugin writes them so, `PluginApi.configSection`).
  *
  * The run queue runs inside this service's context, so agent runs are started outside
  * any HTTP request's scope, as OpenClaw requires for `subagent.run`.
@@ -12,17 +12,8 @@
 import fs from "node:fs";
 import type { ServiceRegistration } from "../../host-contract/host-api";
 import type { OpenClawService } from "./openclaw-api";
-import { renameProblemKeys } from "./config-snapshot";
 import type { ServiceScope } from "./service-scope";
 import { mkdirPrivate } from "../../host-contract/private-fs";
-
-/** An Error whose message names OpenClaw's keys (a ConfigError keeps its name). */
-export function inOpenClawTerms(e: unknown): Error {
-  if (!(e instanceof Error)) return new Error(String(e));
-  const renamed = new Error(renameProblemKeys(e.message));
-  renamed.name = e.name;
-  return renamed;
-}
 
 export interface ServiceBridgeOptions {
   id: string;
@@ -56,7 +47,7 @@ export function bridgeServices(opts: ServiceBridgeOptions): OpenClawService {
         for (const s of opts.services) await s.ready?.();
       } catch (e) {
         await stopAll().catch(() => undefined);
-        throw inOpenClawTerms(e);
+        throw e;
       }
     },
     stop: stopAll,

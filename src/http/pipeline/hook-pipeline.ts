@@ -16,6 +16,7 @@ import { hookErrors, type Result } from "../../core/errors";
 import type { PluginEmitter } from "../../core/events";
 import type { ModuleLogger } from "../../core/logger";
 import type { HostRuntime } from "../../host-contract/host-api";
+import type { KeyNamer } from "../../host-contract/config-keys";
 import type { Dispatcher, IdempotencyGuard, MappedHookResolver, PipelineMetrics, RunLookup } from "../../core/ports";
 import { unsupportedEncoding } from "../../actions/body/media-type";
 import { createAuthenticator, type ThrottleTables } from "../auth/authenticate";
@@ -29,7 +30,7 @@ import { createRequestReporter, type RequestRecord } from "../request-reporter";
 import type { WaitGate } from "../responses/prefer-wait";
 import { createAccept, type Accept } from "./accept";
 import { createAdmission } from "./admit";
-import { refusal, type Answer, type HookRequest } from "./hook-request";
+import { answerNamingKeys, refusal, type Answer, type HookRequest } from "./hook-request";
 import { tookEffect } from "../../core/outcome";
 import type { RatePolicy } from "./rate-policy";
 import { serveRead } from "./read";
@@ -69,6 +70,8 @@ export interface HookPipelineDeps {
   throttleTables?: ThrottleTables;
   /** The accept path, when it is shared with replay (built from these deps otherwise). */
   accept?: Accept;
+  /** Names the plugin's config keys in every answer's sentence, as the host keeps them (config-keys.ts); absent: as written. */
+  keys?: KeyNamer;
 }
 
 /** What the core needs from the adapter. */
@@ -122,7 +125,8 @@ export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
   const recorder = deps.ledger && createDeliveryRecorder({ ledger: deps.ledger, logger, clock });
   const readDeps = { ledger: deps.ledger, runs: deps.runs, logger };
 
-  async function handle(req: HookRequest, io: RequestIo): Promise<Handled> {
+  /** The answer of the first stage that answers (the order of docs/architecture.md#request-lifecycle). */
+  async function answerOf(req: HookRequest, io: RequestIo): Promise<Handled> {
     const admitted = admission.admit(req);
     if (admitted.kind === "answer") return { answer: admitted.answer };
     const { route, headers, verifier } = admitted;
@@ -136,6 +140,12 @@ export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
     if (badSignature) return { answer: withHeaders(badSignature, headers), rawBody };
     const answer = await accept(req, route, rawBody, { idempotency: true, verifiedBy: verifier, onClientGone: io.onClientGone });
     return { answer: withHeaders(answer, headers), rawBody };
+  }
+
+  /** Answers name the keys where the host keeps them, also as the ledger records them. */
+  async function handle(req: HookRequest, io: RequestIo): Promise<Handled> {
+    const handled = await answerOf(req, io);
+    return deps.keys ? { ...handled, answer: answerNamingKeys(handled.answer, deps.keys) } : handled;
   }
 
   const report: HookPipeline["report"] = (rec, { answer, rawBody }) => {

@@ -8,6 +8,7 @@ import { HookError } from "../../core/errors";
 import { outcome, type Outcome } from "../../core/outcome";
 import type { HookResponse } from "../../core/ports";
 import type { ParsedHookRoute } from "../hook-route";
+import type { KeyNamer } from "../../host-contract/config-keys";
 
 export interface HookRequest {
   /** `X-Request-Id` (given or generated); also the delivery's request id in the run's source. */
@@ -44,4 +45,12 @@ export function refusal(error: HookError, stage: Outcome["stage"], authenticated
     ...(error.headers ? { headers: error.headers } : {}),
     outcome: outcome({ kind: "refused", stage, authenticated, code: error.code, ...extra }),
   };
+}
+
+/** The answer with the plugin's config keys in its `error` sentence (and its details' messages) named by `keys`. */
+export function answerNamingKeys(answer: Answer, keys: KeyNamer): Answer {
+  const body = answer.body as { error?: unknown; details?: unknown } | undefined;
+  if (body === null || typeof body !== "object" || typeof body.error !== "string") return answer;
+  const details = Array.isArray(body.details) ? body.details.map((d: { message?: unknown }) => (typeof d?.message === "string" ? { ...d, message: keys(d.message) } : d)) : undefined;
+  return { ...answer, body: { ...body, error: keys(body.error), ...(details ? { details } : {}) } };
 }

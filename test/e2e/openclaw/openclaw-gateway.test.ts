@@ -89,6 +89,8 @@ function passed(name: string): void {
       enabled: true,
       config: {
         token: HOOK_TOKEN,
+        // A sentence naming a key of the section (query_token_not_allowed) is checked read back from the ledger.
+        allowQueryToken: false,
         presets: ["github"],
         github: { secret: GITHUB_SECRET },
         mappings: [{ id: "alerts", match: { path: "alerts" }, action: "wake", textTemplate: "Alert: {{ payload.title }}" }],
@@ -160,6 +162,19 @@ function passed(name: string): void {
       body: expect.objectContaining({ ok: false, code: "channel_unavailable", details: [{ field: "channel", message: 'channel must be "last" (the gateway offers no other channels right now)' }] }),
     });
     passed("mapped");
+  });
+
+  it("a refusal naming a setting, answered and kept in the ledger, names the plugin's key inside OpenClaw, not OpenClaw's own hooks.*", async () => {
+    const sentence = "The token must be sent in a header; ?token= is disabled (plugins.entries.inbound-webhooks.config.allowQueryToken is false).";
+    const refused = await fetch(`${host.baseUrl}/webhooks/wake?token=${HOOK_TOKEN}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect({ status: refused.status, body: await refused.json() }).toEqual({ status: 400, body: { ok: false, code: "query_token_not_allowed", error: sentence } });
+    // Stored by the plugin inside OpenClaw and read back (`openclaw inbound-webhooks deliveries show` prints the same row).
+    let listed: Array<{ id: string }> = [];
+    await until(async () => (listed = (await get("/webhooks/deliveries?hook=wake&status=400&limit=1")).deliveries ?? []).length === 1, "the refusal in the ledger", { ...SLOW, detail });
+    const { delivery } = (await get(`/webhooks/deliveries/${listed[0]!.id}`)) as { delivery: { response?: unknown } };
+    expect(delivery.response).toEqual({ ok: false, code: "query_token_not_allowed", error: sentence });
+    expect(JSON.stringify(delivery)).not.toMatch(/(^|[^\w./-])hooks\./);
+    passed("key-names");
   });
 
   it("a keyed retry after an OpenClaw restart answers the same run id and starts no second run (one model call)", async () => {

@@ -11,6 +11,7 @@ import request from "supertest";
 import plugin, { NOT_AVAILABLE_IN_OPENCLAW } from "../../../src/hosts/openclaw/plugin-entry";
 import type { OpenClawHttpRoute, OpenClawPluginApi, OpenClawService } from "../../../src/hosts/openclaw/openclaw-api";
 import { tempDir } from "../../helpers/temp-dir";
+import { until } from "../../helpers/until";
 
 const TOKEN = "our-hook-token-0123456789";
 
@@ -148,6 +149,27 @@ describe("the OpenClaw entry", () => {
       expect(Number(res.headers["content-length"])).toBe(Buffer.byteLength(res.text));
       const path = await request(server).post("/webhooks/hooks.json").set("Authorization", `Bearer ${TOKEN}`).send({});
       expect(path.body.error).toContain("/webhooks/hooks.json");
+    } finally {
+      await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
+      server.close();
+    }
+  });
+
+  // The adapter renamed the bytes it sent; the ledger kept the plugin's answer naming hooks.allowQueryToken.
+  it("a refusal inside OpenClaw kept in the ledger named hooks.allowQueryToken (OpenClaw's own key): read back, it names the plugin's section key", async () => {
+    const fake = fakeOpenClaw(state.dir, { token: TOKEN, allowQueryToken: false });
+    plugin.register(fake.api);
+    const server = serve(fake.routes[0]!).listen(0, "127.0.0.1");
+    try {
+      await fake.services[0]!.start({ stateDir: state.dir, logger: fake.api.logger });
+      const sentence = "The token must be sent in a header; ?token= is disabled (plugins.entries.inbound-webhooks.config.allowQueryToken is false).";
+      const res = await request(server).post(`/webhooks/wake?token=${TOKEN}`).send({});
+      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { ok: false, code: "query_token_not_allowed", error: sentence } });
+      let listed: Array<{ id: string }> = [];
+      const list = async () => (listed = (await request(server).get("/webhooks/deliveries?hook=wake&status=400&limit=1").set("Authorization", `Bearer ${TOKEN}`)).body.deliveries);
+      await until(async () => (await list()).length === 1, "the refusal in the ledger", { timeoutMs: 5000, intervalMs: 20 });
+      const stored = await request(server).get(`/webhooks/deliveries/${listed[0]!.id}`).set("Authorization", `Bearer ${TOKEN}`);
+      expect(stored.body.delivery.response).toEqual({ ok: false, code: "query_token_not_allowed", error: sentence });
     } finally {
       await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
       server.close();
@@ -293,6 +315,13 @@ describe("the OpenClaw entry", () => {
     const fake = fakeOpenClaw(state.dir, { enabled: false });
     plugin.register(fake.api);
     expect(fake.routes).toEqual([]);
+  });
+
+  it("a log line inside OpenClaw named hooks.enabled (OpenClaw's own hooks section): it names the plugin's section key", () => {
+    const fake = fakeOpenClaw(state.dir, { enabled: false });
+    plugin.register(fake.api);
+    expect(fake.logs).toContain("info [plugin] hooks disabled (plugins.entries.inbound-webhooks.config.enabled is not true); no HTTP listener registered");
+    expect(fake.logs.join("\n")).not.toMatch(/(^|[^\w.-])hooks\./m);
   });
 });
 
