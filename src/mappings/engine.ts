@@ -22,6 +22,7 @@ import { buildRequestContext } from "./request-context";
 import { renderMemo } from "./templates/stringify-value";
 import { outcomeRenderedBytes, renderBudget } from "./rendered-bytes";
 import { createTransformLoader, type TransformLoader } from "./transforms/transform-loader";
+import { TIMESTAMPED_SCHEMES } from "../safety/signatures/types";
 
 export interface MappingEngineOptions {
   config: HooksConfig;
@@ -96,6 +97,13 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   const shadowers = new Map(unreachableFound.flatMap((u) => (u.shadowedBy ? [[u.mapping, u.shadowedBy.id] as const] : [])));
   for (const [m, reason] of unreachable) {
     logger.warn(`mapping "${m.id}" (${m.key}) can never match: ${reason}`, { mappingId: m.id, setting: m.key });
+  }
+  // SPEC §10's own example sets it on github, so it is not refused; but it protects nothing there.
+  for (const m of mappings) {
+    const verify = m.verify?.config;
+    if (verify?.toleranceSeconds !== undefined && !TIMESTAMPED_SCHEMES.has(verify.scheme)) {
+      logger.warn(`${m.verify!.key}.toleranceSeconds has no effect: the ${verify.scheme} scheme signs no timestamp, so a captured request is not refused for its age`, { mappingId: m.id, setting: `${m.verify!.key}.toleranceSeconds` });
+    }
   }
 
   const deps: BuildDeps = {

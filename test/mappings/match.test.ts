@@ -113,6 +113,16 @@ describe("mapping matching (SPEC §6.1)", () => {
     expect(logger.at("warn")).toEqual([]);
   });
 
+  test("a toleranceSeconds on a scheme that signs no timestamp is reported at start (it was silently ignored: no replay protection, though the config suggests one)", () => {
+    const { logger } = engineWith([
+      mapping({ id: "gh", match: { path: "gh" }, messageTemplate: "1", verify: { scheme: "github", secret: "s3cret-github", toleranceSeconds: 300 } }),
+      mapping({ id: "st", match: { path: "st" }, messageTemplate: "2", verify: { scheme: "stripe", secret: "whsec_s3cret", toleranceSeconds: 300 } }),
+    ]);
+    expect(logger.at("warn").map((l) => l.message)).toEqual([
+      "hooks.mappings[0].verify.toleranceSeconds has no effect: the github scheme signs no timestamp, so a captured request is not refused for its age",
+    ]);
+  });
+
   test("duplicate ids are reported at start", () => {
     const { logger } = engineWith([mapping({ id: "dup", match: { path: "a" }, messageTemplate: "1" }), mapping({ id: "dup", match: { path: "b" }, messageTemplate: "2" })]);
     expect(logger.at("warn").map((l) => l.message)).toEqual(['duplicate mapping id "dup" (hooks.mappings[0], hooks.mappings[1]); responses and logs cannot tell these mappings apart']);
