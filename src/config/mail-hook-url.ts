@@ -6,6 +6,7 @@
  * `hooks.mail.autoStart` service and (as the offered default) `mail setup` all read.
  */
 import { connectHost, DEFAULT_GATEWAY_PORT, MAX_PORT } from "../host-contract/gateway-address";
+import { isCredentialName } from "../host-contract/redaction";
 import { normaliseHookPath } from "./paths";
 import { rawSection } from "./raw-section";
 import { HOOKS_DEFAULTS } from "./rules";
@@ -37,4 +38,17 @@ export function hooksBaseUrl(raw: Readonly<Record<string, unknown>>, origin?: st
   const port = Number.isInteger(gateway.port) && (gateway.port as number) >= 1 && (gateway.port as number) <= MAX_PORT ? (gateway.port as number) : DEFAULT_GATEWAY_PORT;
   const hooksPath = typeof hooks.path === "string" ? normaliseHookPath(hooks.path) : "/";
   return `${origin ?? `http://${connectHost(gateway.bind)}:${port}`}${hooksPath === "/" ? HOOKS_DEFAULTS.path : hooksPath}`;
+}
+
+/**
+ * The credential a hook URL carries, if any: `user:password@` (fetch refuses such a URL, so every
+ * post would fail) or a query parameter with a credential's name (`?token=`, `?key=`,
+ * `?access_token=`: the one redaction rule, host-contract/redaction.ts). The watcher sends the hook
+ * token in a header; a credential in the URL would only be one more place a secret is written.
+ * Used by the config check and by `mail setup`.
+ */
+export function hookUrlCredential(url: URL): "user:password@" | "query" | undefined {
+  if (url.username || url.password) return "user:password@";
+  for (const name of url.searchParams.keys()) if (isCredentialName(name)) return "query";
+  return undefined;
 }

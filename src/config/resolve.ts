@@ -29,7 +29,7 @@ import { problemLine, sortProblems, type KeyedProblem } from "../host-contract/c
 import type { CompilableHooksConfig, HooksConfig, MailConfig, ResolvedHooksConfig, SecretSource } from "./types";
 import { toMappingConfig, type ValidatedMapping } from "./mappings";
 import { normaliseHookPath } from "./paths";
-import { defaultMailHookUrl } from "./mail-hook-url";
+import { defaultMailHookUrl, hookUrlCredential } from "./mail-hook-url";
 import { describeProblemList } from "./problems";
 import { HOOKS_DEFAULTS, IMAP_DEFAULT_PORTS, PATTERN_RULES, REGEXES } from "./rules";
 import { rawConfigSchema, VALIDATION_OPTIONS } from "./schema";
@@ -217,7 +217,7 @@ function checkModelAliases(models: Record<string, { alias?: string }> | undefine
   return problems;
 }
 
-/** What is wrong with a hand-written hooks.mail.hookUrl, if anything. fetch refuses a URL with user:password@ (every post would fail). */
+/** What is wrong with a hand-written hooks.mail.hookUrl, if anything (a credential in it: mail-hook-url.ts). */
 function hookUrlProblem(s: string): string | undefined {
   let url: URL;
   try {
@@ -225,7 +225,9 @@ function hookUrlProblem(s: string): string | undefined {
   } catch {
     return "must be a valid URL";
   }
-  if (url.username || url.password) return "must not carry credentials (user:password@): the watcher sends hooks.token in a header";
+  const credential = hookUrlCredential(url);
+  if (credential === "user:password@") return "must not carry credentials (user:password@): the watcher sends hooks.token in a header";
+  if (credential === "query") return "must not carry credentials (a query parameter such as ?token=): the watcher sends hooks.token in a header";
   return undefined;
 }
 

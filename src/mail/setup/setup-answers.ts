@@ -4,6 +4,7 @@
  */
 import type { MailConfig, MailTlsMode } from "../../config/types";
 import { BOUNDS, TLS_MODES } from "../../config/rules";
+import { hookUrlCredential } from "../../config/mail-hook-url";
 import { parsePort } from "../../host-contract/gateway-address";
 import { mailErrors } from "../mail-error";
 
@@ -79,7 +80,7 @@ export function parseHookUrl(v: string): string {
     throw mailErrors.hookUrlInvalid({ got: shown(v) });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw mailErrors.hookUrlNotHttp({ got: shown(v) });
-  if (url.username || url.password || url.search.includes("token=")) throw mailErrors.hookUrlWithCredentials();
+  if (hookUrlCredential(url)) throw mailErrors.hookUrlWithCredentials();
   return s;
 }
 

@@ -121,6 +121,10 @@ test.each([
   [{ tls: "ssl" }, '--tls must be one of tls, starttls, none (got "ssl").'],
   [{ maxBytes: "0" }, '--max-bytes must be an integer between 1 and 10485760 (got "0").'],
   [{ hookUrl: "ftp://x/hooks/mail" }, '--hook-url must be an http:// or https:// URL (got "ftp://x/hooks/mail").'],
+  [{ hookUrl: "http://127.0.0.1:18789/hooks/mail?token=s3cret" }, '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").'],
+  // Regression: only "token=" was looked for, so ?key= and ?access_token= passed.
+  [{ hookUrl: "http://127.0.0.1:18789/hooks/mail?key=s3cret" }, '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").'],
+  [{ hookUrl: "http://127.0.0.1:18789/hooks/mail?access_token=s3cret" }, '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").'],
   [{ passwordEnv: "1BAD" }, '--password-env must be an environment variable name (letters, digits and _, not starting with a digit) (got "1BAD").'],
   [{ passwordFile: "/p" }, "Use only one of --password-env and --password-file."],
 ] as Array<[MailSetupFlags, string]>)("invalid flag %j is refused", async (flags, message) => {
