@@ -20,15 +20,28 @@
  * (not per activation: the next activation is another instance), so the next start
  * joins it (`stillRunning`, then `runTurn` with the same `runId` waits for that run)
  * instead of recording the run interrupted or starting it again.
+ * Restarts and stops: OpenClaw closes its admission while it drains for a restart or a
+ * stop (and while it starts or is suspended) and refuses every call with a request
+ * error marked `retryable` (2026.9.6: `agent.wait unavailable during gateway restart`,
+ * code `UNAVAILABLE`, `retryAfterMs`). The refusal says nothing about the run, so the
+ * adapter asks again after `retryAfterMs` instead of reporting it as the run's end: a
+ * suspension that ends lets the wait go on; a stop or a restart stops the plugin's
+ * service, whose signal ends the wait, and the run is then recovered at the next start
+ * like any run cut off by a restart (recorded `interrupted`, or run again with
+ * `runs.retryInterrupted`). The flag is read, never the message.
  */
 import type { RunTurnRequest, RunTurnResult } from "../../host-contract/host-api";
 import type { OpenClawRuntime } from "./openclaw-api";
 import type { ServiceScope } from "./service-scope";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** Longest single `waitForRun` call; the wait is repeated until the run ends or the turn's time is up. */
 const WAIT_SLICE_MS = 30_000;
 /** Messages read back to find the reply (the reply is the newest assistant message). */
 const MESSAGES_READ = 20;
+/** How long to wait before asking again after a retryable refusal that names no delay, and the longest delay taken. */
+const REFUSED_RETRY_DEFAULT_MS = 1000;
+const REFUSED_RETRY_MAX_MS = 5000;
 
 /** An OpenClaw run started for a plugin run, and until when the plugin waits for it. */
 interface StartedTurn {
@@ -85,6 +98,25 @@ function aborted(signal: AbortSignal): Promise<"aborted"> {
   });
 }
 
+/** The delay OpenClaw asks for when it refused a call for now (its request errors carry `retryable`), else undefined. */
+function retryDelayOf(e: unknown): number | undefined {
+  if (e === null || typeof e !== "object" || (e as { retryable?: unknown }).retryable !== true) return undefined;
+  const ms = (e as { retryAfterMs?: unknown }).retryAfterMs;
+  return typeof ms === "number" && ms > 0 ? Math.min(ms, REFUSED_RETRY_MAX_MS) : REFUSED_RETRY_DEFAULT_MS;
+}
+
+/** The call's answer; "refused" once the delay OpenClaw asked for has passed (or `signal` aborted) when it refused the call for now. */
+async function unlessRefused<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T | "refused"> {
+  try {
+    return await call();
+  } catch (e) {
+    const delay = retryDelayOf(e);
+    if (delay === undefined) throw e;
+    await sleep(delay, undefined, { signal }).catch(() => undefined);
+    return "refused";
+  }
+}
+
 export interface SubagentTurns {
   runTurn(req: RunTurnRequest): Promise<RunTurnResult>;
   /** The OpenClaw run of plugin run `runId` was started in this process and may still go on (host contract `agents.stillRunning`). */
@@ -112,7 +144,12 @@ export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, s
     };
     if (req.model !== undefined && req.model !== primary) Object.assign(params, splitModelRef(req.model));
     try {
-      const started = await subagent.run(params);
+      const until = Date.now() + req.timeoutMs;
+      let started: Awaited<ReturnType<typeof subagent.run>> | "refused";
+      // Refused for now (OpenClaw starting, draining or suspended): asked again until the run's time is up or the service stops.
+      while ((started = await unlessRefused(() => subagent.run(params), req.signal)) === "refused") {
+        if (req.signal.aborted || Date.now() >= until) return { status: "timeout", error: `OpenClaw did not admit the run within ${Math.round(req.timeoutMs / 1000)} s` };
+      }
       const turn = { runId: started.runId, sessionKey: started.sessionKey ?? params.sessionKey, deadline: Date.now() + req.timeoutMs };
       for (const [id, t] of turns) if (t.deadline <= Date.now()) turns.delete(id);
       if (req.runId !== undefined) turns.set(req.runId, turn);
@@ -134,16 +171,17 @@ export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, s
       if (left <= 0 || req.signal.aborted) return end({ status: "timeout", error: `OpenClaw's run ${started.runId} did not finish within ${Math.round(req.timeoutMs / 1000)} s` });
       const slice = Math.min(left, WAIT_SLICE_MS);
       const askedAt = Date.now();
-      const waited = await Promise.race([subagent.waitForRun({ runId: started.runId, timeoutMs: slice }), stop]);
-      if (waited === "aborted") continue;
+      const waited = await Promise.race([unlessRefused(() => subagent.waitForRun({ runId: started.runId, timeoutMs: slice }), req.signal), stop]);
+      if (waited === "aborted" || waited === "refused") continue;
       if (waited.status === "pending") continue;
       // "timeout" is either the wait's own bound (the run goes on) or the run's end: only an ended run has endedAt or answers early.
       const waitEnded = waited.endedAt === undefined && Date.now() - askedAt >= slice - 1000;
       if (waited.status === "timeout" && waitEnded) continue;
       if (waited.status === "timeout") return end({ status: "timeout", error: waited.error ?? `OpenClaw's run ${started.runId} timed out` });
       if (waited.status === "error") return end({ status: "error", error: waited.error ?? `OpenClaw's run ${started.runId} failed without a reason` });
-      const { messages } = await subagent.getSessionMessages({ sessionKey: started.sessionKey, limit: MESSAGES_READ });
-      return end({ status: "ok", reply: lastAssistantText(messages) ?? "" });
+      const read = await Promise.race([unlessRefused(() => subagent.getSessionMessages({ sessionKey: started.sessionKey, limit: MESSAGES_READ }), req.signal), stop]);
+      if (read === "aborted" || read === "refused") continue;
+      return end({ status: "ok", reply: lastAssistantText(read.messages) ?? "" });
     }
   }
 

@@ -83,6 +83,48 @@ describe("agent turns through OpenClaw's subagent runtime", () => {
     expect(after.stillRunning("never-started")).toBe(false);
   });
 
+  /** OpenClaw 2026.9.6's refusal of a call while it starts, drains for a restart or a stop, or is suspended. */
+  const refusal = (method: string, reason: string) =>
+    Object.assign(new Error(`${method} unavailable during gateway ${reason}`), { name: "GatewayClientRequestError", code: "UNAVAILABLE", retryable: true, retryAfterMs: 10, details: { method } });
+
+  it("OpenClaw's refusal of agent.wait while it drains for a restart was the run's end (failed): the wait goes on until the service stops", async () => {
+    const { runtime, calls } = fakeRuntime([]);
+    runtime.subagent.waitForRun = async (p: unknown) => {
+      calls.wait.push(p);
+      throw refusal("agent.wait", "restart");
+    };
+    const stopping = new AbortController();
+    let settled = false;
+    const pending = createSubagentTurns(runtime, "main", createServiceScope())
+      .runTurn(turn({ runId: "run-restart-1", signal: stopping.signal }))
+      .finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(settled).toBe(false);
+    expect(calls.wait.length).toBeGreaterThan(1);
+    stopping.abort();
+    // The plugin's queue has already left the run to recovery when its signal aborts (the result is not recorded).
+    expect((await pending).status).toBe("timeout");
+  });
+
+  it("a run refused by OpenClaw for now (suspended, starting) is started and joined once OpenClaw admits calls again", async () => {
+    const { runtime, calls } = fakeRuntime([{ status: "ok", endedAt: 3 }], [{ role: "assistant", content: "after the pause" }]);
+    const refusals = { run: 1, wait: 1, read: 1 };
+    const { run, waitForRun, getSessionMessages } = runtime.subagent;
+    runtime.subagent.run = async (p) => (refusals.run-- > 0 ? Promise.reject(refusal("agent", "startup")) : run(p));
+    runtime.subagent.waitForRun = async (p) => (refusals.wait-- > 0 ? Promise.reject(refusal("agent.wait", "suspension")) : waitForRun(p));
+    runtime.subagent.getSessionMessages = async (p) => (refusals.read-- > 0 ? Promise.reject(refusal("chat.history", "suspension")) : getSessionMessages(p));
+    expect(await createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn())).toEqual({ status: "ok", reply: "after the pause" });
+    expect({ runs: calls.run.length, reads: calls.read.length }).toEqual({ runs: 1, reads: 1 });
+  });
+
+  it("an error OpenClaw does not mark retryable still ends the run", async () => {
+    const { runtime } = fakeRuntime([]);
+    runtime.subagent.waitForRun = async () => {
+      throw Object.assign(new Error("unknown run"), { code: "INVALID_REQUEST", retryable: false });
+    };
+    await expect(createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn())).rejects.toThrow("unknown run");
+  });
+
   it("finds no reply in a transcript without assistant text", () => {
     expect(lastAssistantText([{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "tool_use" }] }])).toBeUndefined();
   });

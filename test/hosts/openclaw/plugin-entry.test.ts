@@ -233,6 +233,62 @@ describe("the OpenClaw entry", () => {
     }
   });
 
+  // While OpenClaw drains for a restart or a stop it refuses every call, with a request error marked retryable; the
+  // adapter took that refusal of `agent.wait` for the run's end, and the run was recorded failed (its OpenClaw run went
+  // on, or was cut off and resumed by OpenClaw's own restart recovery), instead of interrupted as after any restart.
+  it.each([
+    [false, "interrupted", "plugins.entries.inbound-webhooks.config.runs.retryInterrupted"],
+    [true, "succeeded", "done"],
+  ])(
+    "a run cut off by an OpenClaw restart was recorded failed ('agent.wait unavailable during gateway restart'), not interrupted (retryInterrupted %j → %s)",
+    async (retryInterrupted, status, named) => {
+      const config = { token: TOKEN, runs: { shutdownGraceSeconds: 0.1, retryInterrupted } };
+      const before = fakeOpenClaw(state.dir, config);
+      let refusals = 0;
+      before.api.runtime.subagent.waitForRun = async () => {
+        refusals++;
+        // OpenClaw 2026.9.6's refusal while it drains (GatewayClientRequestError).
+        throw Object.assign(new Error("agent.wait unavailable during gateway restart"), {
+          name: "GatewayClientRequestError",
+          code: "UNAVAILABLE",
+          retryable: true,
+          retryAfterMs: 1000,
+          details: { method: "agent.wait", reason: "gateway-restarting", phase: "accepting" },
+        });
+      };
+      plugin.register(before.api);
+      const ctx = { stateDir: state.dir, logger: before.api.logger };
+      const server = serve(before.routes[0]!).listen(0, "127.0.0.1");
+      let runId = "";
+      try {
+        await before.services[0]!.start(ctx);
+        const res = await request(server).post("/webhooks/agent").set("Authorization", `Bearer ${TOKEN}`).send({ message: "summarise" });
+        expect(res.status).toBe(202);
+        runId = res.body.runId;
+        await until(() => refusals > 0, "OpenClaw to refuse agent.wait", { timeoutMs: 10_000, intervalMs: 20 });
+      } finally {
+        // OpenClaw stops the plugin's service as it closes; then its process ends.
+        await before.services[0]!.stop?.(ctx);
+        server.close();
+      }
+      // The next OpenClaw process: no OpenClaw run of this process goes on (nothing to join).
+      delete (globalThis as Record<symbol, unknown>)[Symbol.for("inbound-webhooks.openclaw.turns")];
+      const after = fakeOpenClaw(state.dir, config);
+      plugin.register(after.api);
+      const next = serve(after.routes[0]!).listen(0, "127.0.0.1");
+      try {
+        await after.services[0]!.start(ctx);
+        const show = async () => (await request(next).get(`/webhooks/runs/${runId}`).set("Authorization", `Bearer ${TOKEN}`)).body.run as { status: string; summary?: string };
+        await until(async () => !["queued", "running"].includes((await show()).status), "the run to be recovered", { timeoutMs: 10_000, intervalMs: 20 });
+        const run = await show();
+        expect({ status: run.status, summary: run.summary }).toEqual({ status, summary: expect.stringContaining(named) });
+      } finally {
+        await after.services[0]!.stop?.(ctx);
+        next.close();
+      }
+    },
+  );
+
   it("fails registration without a token, naming plugins.entries.inbound-webhooks.config.token", () => {
     const fake = fakeOpenClaw(state.dir, undefined);
     expect(() => plugin.register(fake.api)).toThrow("plugins.entries.inbound-webhooks.config.token is required when plugins.entries.inbound-webhooks.config.enabled is true");
