@@ -24,6 +24,8 @@ export interface FakeModel {
   chatsContaining(text: string): ModelRequest[];
   /** With `hold`: answers the chats held so far, and every later one at once. */
   release(): void;
+  /** Holds every later chat again, until the next `release()`. */
+  hold(): void;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,9 @@ export async function startFakeModel(reply: (n: number) => string = (n) => `fake
       const answers = held ?? [];
       held = undefined;
       for (const answer of answers) answer();
+    },
+    hold: () => {
+      held ??= [];
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -8,6 +8,10 @@
  * failed ("plugin service stop timed out after 5000ms", the change not applied), and the run was
  * recorded interrupted although OpenClaw finished it.
  *
+ * Then the gateway itself is stopped while a run waits for the model and started again: OpenClaw
+ * refuses `agent.wait` while it drains ("agent.wait unavailable during gateway restart"), which the
+ * plugin recorded as the run's failure; the run is recorded interrupted at the next start.
+ *
  * Skipped like openclaw-gateway.test.ts when the pinned Node 24 and openclaw are not cached.
  */
 import { spawnSync } from "node:child_process";
@@ -100,5 +104,33 @@ if (missing && !inCi) process.stderr.write(`\nOpenClaw reload e2e suite skipped:
     // The new section is the one serving: its new mapping answers.
     const mapped = await fetch(`${host.baseUrl}/webhooks/reloaded`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}` }, body: "{}" });
     expect(mapped.status).toBe(200);
+  }, 600_000);
+
+  // OpenClaw refuses agent.wait while it drains for a stop or a restart; the plugin took the refusal for the run's end.
+  it("a run cut off by an OpenClaw restart was recorded failed ('agent.wait unavailable during gateway restart'), not interrupted", async () => {
+    model.hold();
+    const message = `restart-run-${crypto.randomBytes(5).toString("hex")}`;
+    const res = await fetch(`${host.baseUrl}/webhooks/agent`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}` }, body: JSON.stringify({ message }) });
+    expect(res.status).toBe(202);
+    const { runId } = (await res.json()) as { runId: string };
+    await until(() => model.chatsContaining(message).length > 0, "the run's turn to reach the model", { ...SLOW, detail });
+    // SIGTERM while the model holds the answer; OpenClaw drains (refusing agent.wait), killed after 20 s at the latest.
+    await host.stop(20_000);
+    model.release();
+    host.start();
+    await until(
+      async () => {
+        try {
+          return (await fetch(`${host.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
+        } catch {
+          return false;
+        }
+      },
+      "the plugin to serve again after the restart",
+      { ...SLOW, detail },
+    );
+    await until(async () => !["queued", "running"].includes((await get(`/webhooks/runs/${runId}`)).run?.status), "the run to be recovered", { ...SLOW, detail });
+    const run = (await get(`/webhooks/runs/${runId}`)).run as { status: string; summary: string };
+    expect({ status: run.status, summary: run.summary }).toEqual({ status: "interrupted", summary: expect.stringContaining("plugins.entries.inbound-webhooks.config.runs.retryInterrupted") });
   }, 600_000);
 });
