@@ -38,6 +38,19 @@ if (missing && !inCi) process.stderr.write(`\nOpenClaw reload e2e suite skipped:
   let dir: string;
   const detail = () => `--- gateway output (tail) ---\n${host.log().slice(-8000)}\n--- model requests: ${model.requests.length}`;
   const get = (p: string) => getJson(`${host.baseUrl}${p}`, HOOK_TOKEN);
+  /** Waits until the plugin's /webhooks route answers (401 to a request without a token). */
+  const pluginServes = (what: string) =>
+    until(
+      async () => {
+        try {
+          return (await fetch(`${host.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
+        } catch {
+          return false;
+        }
+      },
+      what,
+      { ...SLOW, detail },
+    );
 
   beforeAll(async () => {
     if (missing) throw new Error(`CI=true and a prerequisite of the OpenClaw suite is missing: ${missing}`);
@@ -55,17 +68,7 @@ if (missing && !inCi) process.stderr.write(`\nOpenClaw reload e2e suite skipped:
     config.plugins.entries["inbound-webhooks"] = { ...config.plugins.entries["inbound-webhooks"], enabled: true, config: { token: HOOK_TOKEN } };
     host.writeConfig(config);
     host.start();
-    await until(
-      async () => {
-        try {
-          return (await fetch(`${host.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
-        } catch {
-          return false;
-        }
-      },
-      "the plugin's /webhooks route to serve inside OpenClaw",
-      { ...SLOW, detail },
-    );
+    await pluginServes("the plugin's /webhooks route to serve inside OpenClaw");
   }, 900_000);
 
   afterAll(async () => {
@@ -118,17 +121,7 @@ if (missing && !inCi) process.stderr.write(`\nOpenClaw reload e2e suite skipped:
     await host.stop(20_000);
     model.release();
     host.start();
-    await until(
-      async () => {
-        try {
-          return (await fetch(`${host.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
-        } catch {
-          return false;
-        }
-      },
-      "the plugin to serve again after the restart",
-      { ...SLOW, detail },
-    );
+    await pluginServes("the plugin to serve again after the restart");
     await until(async () => !["queued", "running"].includes((await get(`/webhooks/runs/${runId}`)).run?.status), "the run to be recovered", { ...SLOW, detail });
     const run = (await get(`/webhooks/runs/${runId}`)).run as { status: string; summary: string };
     expect({ status: run.status, summary: run.summary }).toEqual({ status: "interrupted", summary: expect.stringContaining("plugins.entries.inbound-webhooks.config.runs.retryInterrupted") });
