@@ -26,10 +26,16 @@ interface CliRun {
 }
 
 /** Builds the command tree as the host does and runs `args` (after `gateway`). */
-async function cli(raw: Record<string, unknown>, args: string[], opts: { env?: NodeJS.ProcessEnv; stop?: AbortController; configPath?: string } = {}): Promise<CliRun> {
+async function cli(
+  raw: Record<string, unknown>,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; stop?: AbortController; configPath?: string; hookUrl?: string } = {},
+): Promise<CliRun> {
   const configPath = opts.configPath ?? path.join(fx.dir, "gateway.config.json");
   const api = { config: raw, configDir: fx.dir, configPath, stateDir: path.join(fx.dir, "state"), pluginId: "inbound-webhooks" } as unknown as PluginApi;
-  const config = resolveConfig(raw, { configDir: fx.dir });
+  const resolved = resolveConfig(raw, { configDir: fx.dir });
+  // `hookUrl`: set after the config check, as a hook URL the check would refuse (the watcher's own redaction is under test).
+  const config = opts.hookUrl === undefined || !resolved.mail ? resolved : { ...resolved, mail: { ...resolved.mail, hookUrl: opts.hookUrl } };
   let out = "";
   let err = "";
   const program = new Command("gateway").exitOverride().configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (err += s) });
@@ -135,16 +141,17 @@ test("a hook error code with a line feed cannot forge a line of run's error mess
   expect(error).toContain(`(HTTP 404 bad\\x0a${forged}${"y".repeat(100 - 4 - forged.length)}); check hooks.mail.hookUrl`);
 });
 
-test("a query credential in a hand-written hooks.mail.hookUrl does not reach run's error message, as text or JSON", async () => {
+test("a query credential in hooks.mail.hookUrl is refused by the config check, and one that got past it does not reach run's error message, as text or JSON", async () => {
   const raw = mailConfig();
   const env = { IMAP_PW: fx.imap.password };
   expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
   await fx.imap.append(plainMessage("credential in url", "hello").raw);
   const url = new URL(fx.receiver.url);
   url.search = "?access_token=query-secret-0123456789";
-  (raw.hooks as { mail: Record<string, unknown> }).mail.hookUrl = url.toString();
+  const refused = { ...raw, hooks: { ...(raw.hooks as object), mail: { ...(raw.hooks as { mail: object }).mail, hookUrl: url.toString() } } };
+  expect(() => resolveConfig(refused, { configDir: fx.dir })).toThrow(/^hooks\.mail\.hookUrl must not carry credentials \(a query parameter such as \?token=\)/);
   for (const json of [false, true]) {
-    const r = await cli(raw, ["mail", "run", "--once", ...(json ? ["--json"] : [])], { env });
+    const r = await cli(raw, ["mail", "run", "--once", ...(json ? ["--json"] : [])], { env, hookUrl: url.toString() });
     expect(r.code).toBe(1);
     expect(r.err + r.out).toContain("does not accept mail (HTTP 404 not_found)");
     expect(r.err + r.out).toContain("access_token=[REDACTED]");
