@@ -112,11 +112,17 @@ test("run --once delivers what is new and exits 0; a second --once finds nothing
   expect(again.err).not.toContain(TOKEN);
 });
 
-test("a hook error code with a line feed cannot forge a log line of run on stderr", async () => {
+/** A watcher whose first `run --once` went through, with one new message ("hello") in the mailbox since. */
+async function afterFirstRun(subject: string): Promise<{ raw: ReturnType<typeof mailConfig>; env: NodeJS.ProcessEnv }> {
   const raw = mailConfig();
   const env = { IMAP_PW: fx.imap.password };
   expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
-  await fx.imap.append(plainMessage("forged log line", "hello").raw);
+  await fx.imap.append(plainMessage(subject, "hello").raw);
+  return { raw, env };
+}
+
+test("a hook error code with a line feed cannot forge a log line of run on stderr", async () => {
+  const { raw, env } = await afterFirstRun("forged log line");
   const forged = "2026-01-01T00:00:00.000Z ERROR mail: forged";
   fx.receiver.respondWith({ status: 400, body: { ok: false, code: `bad\n${forged}\tx` } });
   const r = await cli(raw, ["mail", "run", "--once"], { env });
@@ -127,10 +133,7 @@ test("a hook error code with a line feed cannot forge a log line of run on stder
 });
 
 test("a hook error code with a line feed cannot forge a line of run's error message, and is cut at 100 characters", async () => {
-  const raw = mailConfig();
-  const env = { IMAP_PW: fx.imap.password };
-  expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
-  await fx.imap.append(plainMessage("forged error line", "hello").raw);
+  const { raw, env } = await afterFirstRun("forged error line");
   const forged = "webhooks mail run: forged";
   fx.receiver.respondWith({ status: 404, body: { ok: false, code: `bad\n${forged}${"y".repeat(5000)}` } });
   const r = await cli(raw, ["mail", "run", "--once"], { env });
@@ -142,10 +145,7 @@ test("a hook error code with a line feed cannot forge a line of run's error mess
 });
 
 test("a query credential in hooks.mail.hookUrl is refused by the config check, and one that got past it does not reach run's error message, as text or JSON", async () => {
-  const raw = mailConfig();
-  const env = { IMAP_PW: fx.imap.password };
-  expect((await cli(raw, ["mail", "run", "--once"], { env })).code).toBe(0);
-  await fx.imap.append(plainMessage("credential in url", "hello").raw);
+  const { raw, env } = await afterFirstRun("credential in url");
   const url = new URL(fx.receiver.url);
   url.search = "?access_token=query-secret-0123456789";
   const refused = { ...raw, hooks: { ...(raw.hooks as object), mail: { ...(raw.hooks as { mail: object }).mail, hookUrl: url.toString() } } };
