@@ -92,7 +92,26 @@ function refuseDamagedWal(file: string): void {
   throw new Error(
     `the plugin database's write-ahead log ${wal} is damaged: frame ${found.firstBadFrame} of ${found.frames} fails its checksum, ` +
       `so SQLite would silently drop the ${found.lostCommits} transaction(s) committed after it (accepted runs among them). ` +
-      `Keep a copy of ${file} and ${wal}; then restore both from a backup, or start without those transactions by cutting the log to its intact part: truncate -s ${found.validBytes} "${wal}"`,
+      `Keep a copy of ${file} and ${wal}; then restore both from a backup, or ${walRepair(file, found)}`,
+  );
+}
+
+/** The way out of a damaged log that leaves a consistent database, given how far a checkpoint had copied it (wal-check.ts). */
+function walRepair(file: string, found: ReturnType<typeof checkWal>): string {
+  const wal = `${file}-wal`;
+  const copied = found.copied;
+  if (!copied || copied.frames <= found.validFrames) {
+    return `start without those transactions by cutting the log to its intact part: truncate -s ${found.validBytes} "${wal}"`;
+  }
+  if (copied.finished) {
+    return (
+      `start from the database file alone, which a checkpoint had already brought up to frame ${copied.frames} (cutting the log inside that would lay older pages over newer ones), ` +
+      `losing the ${found.commitsAfterCopied ?? 0} transaction(s) committed after it: truncate -s 0 "${wal}"`
+    );
+  }
+  return (
+    `salvage what is readable, since a checkpoint was copying frames up to ${copied.frames} into the database file when the process stopped and no cut of the log is consistent with it: ` +
+    `sqlite3 "${file}" ".recover" | sqlite3 repaired.sqlite, then put repaired.sqlite in its place and move ${wal} and ${file}-shm aside`
   );
 }
 

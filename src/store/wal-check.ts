@@ -12,11 +12,22 @@
  * frames after the last commit without a later commit are an unfinished
  * transaction, also rightly ignored.
  *
+ * Cutting the log at the last good commit is only consistent while the database
+ * file holds nothing newer. A checkpoint (checkpointer.ts copies the log every
+ * 50 ms) may already have copied later frames into it: then the cut log would lay
+ * older pages over newer ones. So the check also reads how far the copying got
+ * from the `-shm` file, which a crashed process leaves behind (its wal-index
+ * header and checkpoint info, in SQLite's documented layout and the machine's
+ * byte order), when it belongs to this log (same salts, both header copies
+ * equal). No `-shm`, or one of another log, tells nothing (a lost `-shm` means the
+ * machine itself went down): the advice is then the cut, after a copy of both files.
+ *
  * @example
  *   const found = checkWal(`${file}-wal`);
  *   if (found.lostCommits > 0) throw new Error(`… truncate -s ${found.validBytes} …`);
  */
 import fs from "node:fs";
+import os from "node:os";
 
 export interface WalCheck {
   /** Frames in the file (whole ones). */
@@ -29,6 +40,17 @@ export interface WalCheck {
   firstBadFrame?: number;
   /** Commits of the current generation after the first bad frame: transactions SQLite would drop. */
   lostCommits: number;
+  /** What the `-shm` says a checkpoint copied into the database file, when it belongs to this log. */
+  copied?: CopiedFrames;
+  /** Commits of the current generation after frame `copied.frames`: what dropping the whole log loses. */
+  commitsAfterCopied?: number;
+}
+
+export interface CopiedFrames {
+  /** Frames whose pages the database file may hold (the larger of the finished and the attempted copy). */
+  frames: number;
+  /** The last checkpoint finished: the file holds exactly the state at `frames`, and no half-copied page. */
+  finished: boolean;
 }
 
 const MAGIC_LE = 0x377f0682;
@@ -46,6 +68,34 @@ function checksum(data: Buffer, bigEndian: boolean, s: [number, number]): [numbe
     s1 = (s1 + x1 + s0) >>> 0;
   }
   return [s0, s1];
+}
+
+const SHM_VERSION = 3007000;
+const SHM_HEADER = 48;
+const SHM_BACKFILL = 96;
+const SHM_BACKFILL_ATTEMPTED = 128;
+
+/** The copy progress in `<db>-shm`, if that file belongs to the log whose header is `walHeader`. */
+function readCopied(shmFile: string, walHeader: Buffer): CopiedFrames | undefined {
+  let shm: Buffer;
+  try {
+    const fd = fs.openSync(shmFile, "r");
+    try {
+      shm = Buffer.alloc(SHM_BACKFILL_ATTEMPTED + 4);
+      if (fs.readSync(fd, shm, 0, shm.length, 0) < shm.length) return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const u32 = (at: number) => (os.endianness() === "LE" ? shm.readUInt32LE(at) : shm.readUInt32BE(at));
+  const header = shm.subarray(0, SHM_HEADER);
+  const sameLog = header.equals(shm.subarray(SHM_HEADER, 2 * SHM_HEADER)) && shm.subarray(32, 40).equals(walHeader.subarray(16, 24));
+  if (!sameLog || u32(0) !== SHM_VERSION || shm[12] !== 1) return undefined;
+  const backfill = u32(SHM_BACKFILL);
+  const attempted = u32(SHM_BACKFILL_ATTEMPTED);
+  return { frames: Math.max(backfill, attempted), finished: backfill >= attempted };
 }
 
 /** Checks the WAL file; a missing, empty or header-only file is clean. */
@@ -85,19 +135,24 @@ export function checkWal(walFile: string): WalCheck {
     }
     if (buf.readUInt32BE(off + 4) !== 0) validFrames = i + 1;
   }
-  let lostCommits = 0;
-  if (bad !== undefined) {
-    for (let i = bad; i < frames; i++) {
+  /** Commit frames of the current generation from frame index `from` on. */
+  const commitsFrom = (from: number) => {
+    let n = 0;
+    for (let i = from; i < frames; i++) {
       const off = HEADER + i * frameSize;
       const current = buf.readUInt32BE(off + 8) === salt1 && buf.readUInt32BE(off + 12) === salt2;
-      if (current && buf.readUInt32BE(off + 4) !== 0) lostCommits++;
+      if (current && buf.readUInt32BE(off + 4) !== 0) n++;
     }
-  }
+    return n;
+  };
+  const lostCommits = bad !== undefined ? commitsFrom(bad) : 0;
+  const copied = lostCommits > 0 ? readCopied(walFile.replace(/-wal$/, "-shm"), buf) : undefined;
   return {
     frames,
     validFrames,
     validBytes: headerOk ? HEADER + validFrames * frameSize : 0,
     ...(bad !== undefined ? { firstBadFrame: bad + 1 } : {}),
     lostCommits,
+    ...(copied ? { copied, commitsAfterCopied: commitsFrom(copied.frames) } : {}),
   };
 }

@@ -1,5 +1,7 @@
 /** Helpers of the crash suites: HTTP against a gateway child process, and its plugin database. */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { openSqlite } from "../../src/store/sqlite-driver";
 import type { GatewayProcess } from "../helpers/gateway-process";
@@ -49,6 +51,50 @@ export function queryPluginDb<T>(stateDir: string, sql: string, ...params: unkno
   } finally {
     db.close();
   }
+}
+
+const READER_SOURCE = `
+const file = process.argv[1];
+let db;
+try {
+  const { DatabaseSync } = require("node:sqlite");
+  db = new DatabaseSync(file);
+} catch {
+  db = new (require("better-sqlite3"))(file);
+}
+db.exec("BEGIN");
+db.prepare("SELECT COUNT(*) FROM runs").get();
+process.stdout.write("ready\\n");
+setInterval(() => {}, 60_000);
+`;
+
+/**
+ * A read transaction on the plugin database, held by a child process until `kill9()`:
+ * no checkpoint copies log frames committed after it into the database file, and the
+ * log is not started over. Killed (not closed), it leaves the log as a crash does: a
+ * closing last connection would checkpoint and delete it.
+ */
+export async function holdReadSnapshot(stateDir: string): Promise<{ kill9(): Promise<void> }> {
+  const child = spawn(process.execPath, ["-e", READER_SOURCE, pluginDatabaseFile(stateDir)], { cwd: path.resolve(__dirname, "../.."), stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => d.toString().includes("ready") && resolve());
+    child.on("exit", (code) => reject(new Error(`the reader exited with ${code}: ${err}`)));
+  });
+  return {
+    kill9: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
+      }),
+  };
+}
+
+/** Frames in the plugin database's log now (`mxFrame` of the wal-index header in its -shm, in the machine's byte order). */
+export function walFramesNow(stateDir: string): number {
+  const shm = fs.readFileSync(`${pluginDatabaseFile(stateDir)}-shm`);
+  return os.endianness() === "LE" ? shm.readUInt32LE(16) : shm.readUInt32BE(16);
 }
 
 /** Runs `tasks` with at most `limit` in flight; returns settled results in order. */

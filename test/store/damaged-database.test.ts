@@ -5,6 +5,7 @@
  * without a word.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { openSqlite } from "../../src/store/sqlite-driver";
 import { DAMAGE_INDEX_SEGMENTS, writableShadowTables } from "../helpers/writable-shadow-tables";
@@ -35,19 +36,49 @@ describe("openPluginDatabase: damaged state", () => {
    * -wal length after each commit.
    */
   function crashedWithSixRuns(): number[] {
+    return crashed({ checkpointAfter: 0, withShm: false }).lengths;
+  }
+
+  /**
+   * The same crash with control over checkpoints: none from a worker (they would race
+   * the copy), one in the committing call after run `checkpointAfter` (0: none), and
+   * the -shm copied too when `withShm` (a process crash leaves it; a power loss may not).
+   */
+  function crashed(options: { checkpointAfter: number; withShm: boolean }): { lengths: number[] } {
     const live = path.join(tmp.dir, "live");
-    const database = openPluginDatabase({ dir: live, logger: log.logger });
+    const database = openPluginDatabase({ dir: live, logger: log.logger, backgroundCheckpoints: false });
+    database.db.pragma("wal_autocheckpoint = 0");
     const store = createSqliteRunStore(database);
+    // A reader on the checkpointed snapshot keeps SQLite from starting the log over at the next write.
+    const reader = openSqlite(database.file);
     const lengths: number[] = [];
     for (let i = 1; i <= 6; i++) {
       store.insert(runRecord({ id: `run-${i}`, seq: store.nextSeq() }));
       lengths.push(fs.statSync(`${database.file}-wal`).size);
+      if (i === options.checkpointAfter) {
+        reader.exec("BEGIN");
+        reader.prepare("SELECT COUNT(*) FROM runs").get();
+        database.db.pragma("wal_checkpoint(PASSIVE)");
+      }
     }
     fs.copyFileSync(database.file, file);
     fs.copyFileSync(`${database.file}-wal`, `${file}-wal`);
+    if (options.withShm) fs.copyFileSync(`${database.file}-shm`, `${file}-shm`);
+    if (options.checkpointAfter > 0) reader.exec("COMMIT");
+    reader.close();
     database.close();
-    return lengths;
+    return { lengths };
   }
+
+  /** Flips a byte at `offset` of the crashed -wal; returns its new bytes. */
+  function damageWalAt(offset: number): Buffer {
+    const wal = fs.readFileSync(`${file}-wal`);
+    wal[offset] ^= 0xff;
+    fs.writeFileSync(`${file}-wal`, wal);
+    return wal;
+  }
+
+  const runIds = () => (database: ReturnType<typeof openPluginDatabase>) => database.db.prepare("SELECT id FROM runs ORDER BY seq").all();
 
   it("logs what PRAGMA quick_check found at every open", () => {
     openPluginDatabase({ dir: tmp.dir, logger: log.logger }).close();
@@ -74,6 +105,82 @@ describe("openPluginDatabase: damaged state", () => {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     expect(database.db.prepare("SELECT id FROM runs").all()).toEqual([{ id: "run-1" }]);
     database.close();
+  });
+
+  it("a -wal damaged inside frames a checkpoint already copied into the database file gets `truncate -s 0`, which keeps every run (regression: the cut log laid older pages over the checkpointed file, hiding five intact runs or leaving it damaged)", () => {
+    const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
+    const wal = damageWalAt(lengths[0]! + 100);
+    const found = checkWal(`${file}-wal`);
+    expect(found).toMatchObject({ lostCommits: 5, copied: { frames: found.frames, finished: true }, commitsAfterCopied: 0 });
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      `Keep a copy of ${file} and ${file}-wal; then restore both from a backup, or start from the database file alone, which a checkpoint had already brought up to frame ${found.frames} ` +
+        `(cutting the log inside that would lay older pages over newer ones), losing the 0 transaction(s) committed after it: truncate -s 0 "${file}-wal"`,
+    );
+    expect(fs.readFileSync(`${file}-wal`)).toEqual(wal);
+
+    // What the old advice did: cut the log at the damage. Its older pages hide the runs the file holds.
+    const cutDir = path.join(tmp.dir, "cut");
+    fs.mkdirSync(cutDir);
+    fs.copyFileSync(file, path.join(cutDir, DEFAULT_DATABASE_FILE));
+    fs.writeFileSync(path.join(cutDir, `${DEFAULT_DATABASE_FILE}-wal`), wal.subarray(0, found.validBytes));
+    const cut = openPluginDatabase({ dir: cutDir, logger: log.logger, backgroundCheckpoints: false });
+    expect(runIds()(cut)).toEqual([{ id: "run-1" }]);
+    cut.close();
+
+    fs.truncateSync(`${file}-wal`, 0);
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    expect(runIds()(database)).toEqual([1, 2, 3, 4, 5, 6].map((i) => ({ id: `run-${i}` })));
+    database.close();
+  });
+
+  it("a checkpoint that copied part of the log: emptying the log keeps the copied runs and the line counts the ones after", () => {
+    const { lengths } = crashed({ checkpointAfter: 3, withShm: true });
+    damageWalAt(lengths[0]! + 100);
+    const found = checkWal(`${file}-wal`);
+    expect(found.copied).toEqual({ frames: (lengths[2]! - 32) / (24 + 4096), finished: true });
+    expect(found.commitsAfterCopied).toBe(3);
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(`losing the 3 transaction(s) committed after it: truncate -s 0 "${file}-wal"`);
+
+    fs.truncateSync(`${file}-wal`, 0);
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    expect(runIds()(database)).toEqual([1, 2, 3].map((i) => ({ id: `run-${i}` })));
+    database.close();
+  });
+
+  it("damage after the frames a checkpoint copied keeps the cut, which is consistent with the file", () => {
+    const { lengths } = crashed({ checkpointAfter: 1, withShm: true });
+    damageWalAt(lengths[2]! + 100); // the fourth run's first frame; runs 1–3 are intact
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(`cutting the log to its intact part: truncate -s ${lengths[2]} "${file}-wal"`);
+    fs.truncateSync(`${file}-wal`, lengths[2]!);
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    expect(runIds()(database)).toEqual([1, 2, 3].map((i) => ({ id: `run-${i}` })));
+    database.close();
+  });
+
+  it("a checkpoint cut short by the crash (the -shm's attempted copy past its finished one) gets the .recover way out, since no cut of the log is consistent", () => {
+    const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
+    damageWalAt(lengths[0]! + 100);
+    const shm = fs.readFileSync(`${file}-shm`);
+    const u32 = (at: number) => (os.endianness() === "LE" ? shm.readUInt32LE(at) : shm.readUInt32BE(at));
+    const copiedFrames = u32(96);
+    (os.endianness() === "LE" ? shm.writeUInt32LE : shm.writeUInt32BE).call(shm, copiedFrames - 1, 96); // the finished copy one frame short
+    fs.writeFileSync(`${file}-shm`, shm);
+    expect(checkWal(`${file}-wal`).copied).toEqual({ frames: copiedFrames, finished: false });
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      `salvage what is readable, since a checkpoint was copying frames up to ${copiedFrames} into the database file when the process stopped and no cut of the log is consistent with it: ` +
+        `sqlite3 "${file}" ".recover" | sqlite3 repaired.sqlite, then put repaired.sqlite in its place and move ${file}-wal and ${file}-shm aside`,
+    );
+  });
+
+  it("a -shm of another log (other salts) tells nothing: the cut stays the advice", () => {
+    const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
+    damageWalAt(lengths[0]! + 100);
+    const shm = fs.readFileSync(`${file}-shm`);
+    shm[32] ^= 0xff; // first copy of the header's salt
+    shm[48 + 32] ^= 0xff; // and the second, so the two copies still agree
+    fs.writeFileSync(`${file}-shm`, shm);
+    expect(checkWal(`${file}-wal`).copied).toBeUndefined();
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(`truncate -s ${lengths[0]} "${file}-wal"`);
   });
 
   it("opens an undamaged crashed database with every committed run", () => {
