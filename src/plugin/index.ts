@@ -27,6 +27,7 @@ import { startHooksRuntime, type HooksRuntime } from "./hooks-runtime";
 import { createHookInspector } from "./hook-inspector";
 import { checkHooksConfig, hooksConfigProblems } from "./config-check";
 import { configKeyNamer, withKeysNamed, type KeyNamer } from "../host-contract/config-keys";
+import { warmUpWrapper, type WarmUp } from "../safety/warm-up";
 
 export type { PluginApi } from "../host-contract/host-api";
 export type { HostActivity } from "./host-activity";
@@ -108,6 +109,12 @@ export function activate(api: PluginApi): PluginActivation {
   // resume (and runs found running are reported interrupted) only then, so a failed
   // start leaves every run as it was. An older host never calls ready(): resume in start().
   const hostCallsReady = semver.gte(semver.coerce(api.hostApiVersion) ?? "0.0.0", "1.2.0");
+  // Once serving, the wrapper's scanner is compiled in small slices (safety/warm-up.ts), so the first hostile body does not stall the process.
+  let warming: WarmUp | undefined;
+  const serving = async () => {
+    await runtime?.resume();
+    warming ??= warmUpWrapper();
+  };
   api.registerService({
     id: "inbound-webhooks.runs",
     start: () => namingKeys(keys, async () => {
@@ -122,12 +129,11 @@ export function activate(api: PluginApi): PluginActivation {
       logs.hideSecrets(secrets);
       runtime = startHooksRuntime({ config: resolved, runtime: api.runtime, stateDir: api.stateDir, mappings, signatures, handshakes, secrets, emitter, logs, hostStopping: () => host.snapshot().hostStopping, metrics: api.metrics, keys });
       runtime.ledger.store.subscribe(inspection.publish, inspection.listening);
-      if (!hostCallsReady) await runtime.resume();
+      if (!hostCallsReady) await serving();
     }),
-    ready: async () => {
-      await runtime?.resume();
-    },
+    ready: serving,
     stop: async () => {
+      warming?.stop();
       await runtime?.stop();
     },
   });
