@@ -58,9 +58,12 @@ export const WARM_UP_SAMPLE = [
   .join("")
   .repeat(3);
 
-/** Runs `slices` wraps of the sample, one per turn of the event loop. */
+/** A warm-up ran to its end in this process: the compiled code stays (another plugin instance, a reload). */
+let warmed = false;
+
+/** Runs `slices` wraps of the sample, one per turn of the event loop; none once a warm-up has finished in this process. */
 export function warmUpWrapper(options: WarmUpOptions = {}): WarmUp {
-  let left = options.slices ?? DEFAULT_SLICES;
+  let left = warmed ? 0 : (options.slices ?? DEFAULT_SLICES);
   let timer: NodeJS.Immediate | undefined;
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (finish = resolve));
@@ -70,7 +73,10 @@ export function warmUpWrapper(options: WarmUpOptions = {}): WarmUp {
     // The last slices are larger: compiled on small texts only, the scan was compiled again on the first large one.
     wrapExternalContent(left <= LARGE_SLICES ? big : WARM_UP_SAMPLE, { hook: "warm-up" });
     if (--left > 0) timer = setImmediate(slice);
-    else finish();
+    else {
+      warmed = true;
+      finish();
+    }
   };
   if (left > 0) timer = setImmediate(slice);
   else finish();

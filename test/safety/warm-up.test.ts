@@ -2,9 +2,19 @@
  * The wrapper's warm-up (src/safety/warm-up.ts): it wraps a sample of marker
  * look-alikes in slices, one per turn of the event loop, and stops when told.
  */
-import * as wrap from "../../src/safety/wrap";
 import { NEUTRALISED_MARKER, neutraliseMarkers } from "../../src/safety/neutralise";
-import { WARM_UP_SAMPLE, warmUpWrapper } from "../../src/safety/warm-up";
+import type { warmUpWrapper as WarmUpWrapper } from "../../src/safety/warm-up";
+import { WARM_UP_SAMPLE } from "../../src/safety/warm-up";
+
+/** A fresh copy of the modules for each test (a finished warm-up is remembered per module), with the wrap they call. */
+let warmUpWrapper: typeof WarmUpWrapper;
+let wrap: typeof import("../../src/safety/wrap");
+beforeEach(() => {
+  jest.isolateModules(() => {
+    wrap = jest.requireActual("../../src/safety/wrap");
+    ({ warmUpWrapper } = jest.requireActual<typeof import("../../src/safety/warm-up")>("../../src/safety/warm-up"));
+  });
+});
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -23,6 +33,16 @@ describe("warmUpWrapper", () => {
     await warming.done;
     expect(seen).toEqual([1, 2, 3, 4]);
     expect(wraps).toHaveBeenCalledTimes(4);
+  });
+
+  it("once one has run to its end, another (a second plugin instance, a reload) runs no slice", async () => {
+    const wraps = jest.spyOn(wrap, "wrapExternalContent");
+    await warmUpWrapper({ slices: 2 }).done;
+    expect(wraps).toHaveBeenCalledTimes(2);
+    wraps.mockClear();
+    await warmUpWrapper().done;
+    for (let i = 0; i < 3; i++) await turn();
+    expect(wraps).toHaveBeenCalledTimes(0);
   });
 
   it("stop() ends it between slices and settles done", async () => {
