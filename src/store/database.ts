@@ -103,15 +103,15 @@ function walRepair(file: string, found: ReturnType<typeof checkWal>): string {
   if (!copied || copied.frames <= found.validFrames) {
     return `start without those transactions by cutting the log to its intact part: truncate -s ${found.validBytes} "${wal}"`;
   }
-  if (copied.finished) {
+  if (copied.whole) {
     return (
       `start from the database file alone, which a checkpoint had already brought up to frame ${copied.frames} (cutting the log inside that would lay older pages over newer ones), ` +
       `losing the ${found.commitsAfterCopied ?? 0} transaction(s) committed after it: truncate -s 0 "${wal}"`
     );
   }
   return (
-    `salvage what is readable, since a checkpoint was copying frames up to ${copied.frames} into the database file when the process stopped and no cut of the log is consistent with it: ` +
-    `sqlite3 "${file}" ".recover" | sqlite3 repaired.sqlite, then put repaired.sqlite in its place and move ${wal} and ${file}-shm aside`
+    `salvage what is readable: the database file holds part of the log (a checkpoint copied pages of frames up to ${copied.frames}), so neither the file alone nor a cut log is consistent. ` +
+    `Move ${wal} and ${file}-shm aside first (opening the database with them would rewrite the file), then: sqlite3 "${file}" ".recover" | sqlite3 repaired.sqlite, and put repaired.sqlite in its place`
   );
 }
 

@@ -49,8 +49,13 @@ export interface WalCheck {
 export interface CopiedFrames {
   /** Frames whose pages the database file may hold (the larger of the finished and the attempted copy). */
   frames: number;
-  /** The last checkpoint finished: the file holds exactly the state at `frames`, and no half-copied page. */
-  finished: boolean;
+  /**
+   * The database file alone is the state at `frames`: the last checkpoint finished and copied
+   * every frame of the log (nBackfill = nBackfillAttempted = mxFrame), or the log was started over
+   * after such a copy. A finished copy short of mxFrame is not enough: a checkpoint held back by
+   * a reader skips every page that also has a later frame, so the file mixes states.
+   */
+  whole: boolean;
 }
 
 const MAGIC_LE = 0x377f0682;
@@ -72,11 +77,17 @@ function checksum(data: Buffer, bigEndian: boolean, s: [number, number]): [numbe
 
 const SHM_VERSION = 3007000;
 const SHM_HEADER = 48;
+const SHM_MX_FRAME = 16;
+const SHM_SALTS = 32;
 const SHM_BACKFILL = 96;
 const SHM_BACKFILL_ATTEMPTED = 128;
 
-/** The copy progress in `<db>-shm`, if that file belongs to the log whose header is `walHeader`. */
-function readCopied(shmFile: string, walHeader: Buffer): CopiedFrames | undefined {
+/**
+ * The copy progress in `<db>-shm`, if that file belongs to the log whose header is `walHeader`
+ * (`frames` long): same salts, or the next generation's salts with no frame yet (SQLite
+ * starts a log over only after copying all of it, and a crash came before the new header).
+ */
+function readCopied(shmFile: string, walHeader: Buffer, frames: number): CopiedFrames | undefined {
   let shm: Buffer;
   try {
     const fd = fs.openSync(shmFile, "r");
@@ -91,11 +102,16 @@ function readCopied(shmFile: string, walHeader: Buffer): CopiedFrames | undefine
   }
   const u32 = (at: number) => (os.endianness() === "LE" ? shm.readUInt32LE(at) : shm.readUInt32BE(at));
   const header = shm.subarray(0, SHM_HEADER);
-  const sameLog = header.equals(shm.subarray(SHM_HEADER, 2 * SHM_HEADER)) && shm.subarray(32, 40).equals(walHeader.subarray(16, 24));
-  if (!sameLog || u32(0) !== SHM_VERSION || shm[12] !== 1) return undefined;
+  if (!header.equals(shm.subarray(SHM_HEADER, 2 * SHM_HEADER)) || u32(0) !== SHM_VERSION || shm[12] !== 1) return undefined;
+  const mxFrame = u32(SHM_MX_FRAME);
   const backfill = u32(SHM_BACKFILL);
   const attempted = u32(SHM_BACKFILL_ATTEMPTED);
-  return { frames: Math.max(backfill, attempted), finished: backfill >= attempted };
+  if (shm.subarray(SHM_SALTS, SHM_SALTS + 8).equals(walHeader.subarray(16, 24))) {
+    return { frames: Math.max(backfill, attempted), whole: backfill === attempted && backfill === mxFrame };
+  }
+  // Started over: the new first salt is the old one plus 1 (both big-endian, as in the log's header).
+  const startedOver = shm.readUInt32BE(SHM_SALTS) === ((walHeader.readUInt32BE(16) + 1) >>> 0) && mxFrame === 0 && backfill === 0;
+  return startedOver ? { frames, whole: true } : undefined;
 }
 
 /** Checks the WAL file; a missing, empty or header-only file is clean. */
@@ -146,7 +162,7 @@ export function checkWal(walFile: string): WalCheck {
     return n;
   };
   const lostCommits = bad !== undefined ? commitsFrom(bad) : 0;
-  const copied = lostCommits > 0 ? readCopied(walFile.replace(/-wal$/, "-shm"), buf) : undefined;
+  const copied = lostCommits > 0 ? readCopied(walFile.replace(/-wal$/, "-shm"), buf, frames) : undefined;
   return {
     frames,
     validFrames,

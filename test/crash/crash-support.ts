@@ -70,8 +70,9 @@ setInterval(() => {}, 60_000);
 
 /**
  * A read transaction on the plugin database, held by a child process until `kill9()`:
- * no checkpoint copies log frames committed after it into the database file, and the
- * log is not started over. Killed (not closed), it leaves the log as a crash does: a
+ * no checkpoint copies log frames committed after it into the database file. (On read
+ * mark 0, after a complete copy, SQLite may still start the log over: `walFramesNow`
+ * reads the new log's frames.) Killed (not closed), it leaves the log as a crash does: a
  * closing last connection would checkpoint and delete it.
  */
 export async function holdReadSnapshot(stateDir: string): Promise<{ kill9(): Promise<void> }> {

@@ -41,34 +41,72 @@ describe("openPluginDatabase: damaged state", () => {
 
   /**
    * The same crash with control over checkpoints: none from a worker (they would race
-   * the copy), one in the committing call after run `checkpointAfter` (0: none), and
-   * the -shm copied too when `withShm` (a process crash leaves it; a power loss may not).
+   * the copy), one in the committing call after run `checkpointAfter` (0: none), with a
+   * reader on the snapshot after run `readerAfter` (default: the checkpoint's; it keeps
+   * SQLite from starting the log over, and a reader older than the checkpoint holds the
+   * copy back), and the -shm copied too when `withShm` (a process crash leaves it).
    */
-  function crashed(options: { checkpointAfter: number; withShm: boolean }): { lengths: number[] } {
+  function crashed(options: { checkpointAfter: number; readerAfter?: number; withShm: boolean }): { lengths: number[] } {
     const live = path.join(tmp.dir, "live");
     const database = openPluginDatabase({ dir: live, logger: log.logger, backgroundCheckpoints: false });
     database.db.pragma("wal_autocheckpoint = 0");
     const store = createSqliteRunStore(database);
-    // A reader on the checkpointed snapshot keeps SQLite from starting the log over at the next write.
     const reader = openSqlite(database.file);
+    const readerAfter = options.readerAfter ?? options.checkpointAfter;
     const lengths: number[] = [];
     for (let i = 1; i <= 6; i++) {
       store.insert(runRecord({ id: `run-${i}`, seq: store.nextSeq() }));
       lengths.push(fs.statSync(`${database.file}-wal`).size);
-      if (i === options.checkpointAfter) {
+      if (i === readerAfter) {
         reader.exec("BEGIN");
         reader.prepare("SELECT COUNT(*) FROM runs").get();
-        database.db.pragma("wal_checkpoint(PASSIVE)");
       }
+      if (i === options.checkpointAfter) database.db.pragma("wal_checkpoint(PASSIVE)");
     }
     fs.copyFileSync(database.file, file);
     fs.copyFileSync(`${database.file}-wal`, `${file}-wal`);
     if (options.withShm) fs.copyFileSync(`${database.file}-shm`, `${file}-shm`);
-    if (options.checkpointAfter > 0) reader.exec("COMMIT");
+    if (readerAfter > 0) reader.exec("COMMIT");
     reader.close();
     database.close();
     return { lengths };
   }
+
+  /** The crashed -shm, edited by `edit` with a u32 writer in the machine's byte order. */
+  function editShm(edit: (shm: Buffer, u32: (at: number) => number, setU32: (at: number, value: number) => void) => void): void {
+    const shm = fs.readFileSync(`${file}-shm`);
+    const le = os.endianness() === "LE";
+    edit(
+      shm,
+      (at) => (le ? shm.readUInt32LE(at) : shm.readUInt32BE(at)),
+      (at, value) => void (le ? shm.writeUInt32LE(value, at) : shm.writeUInt32BE(value, at)),
+    );
+    fs.writeFileSync(`${file}-shm`, shm);
+  }
+
+  /** The runs of the crashed files opened with the -wal cut to `bytes`, in a directory of their own; "damaged" when the open refuses them. */
+  function runsWithWalCutTo(wal: Buffer, bytes: number): unknown[] | "damaged" {
+    const dir = path.join(tmp.dir, `cut-${bytes}`);
+    fs.mkdirSync(dir);
+    fs.copyFileSync(file, path.join(dir, DEFAULT_DATABASE_FILE));
+    fs.writeFileSync(path.join(dir, `${DEFAULT_DATABASE_FILE}-wal`), wal.subarray(0, bytes));
+    let database: ReturnType<typeof openPluginDatabase>;
+    try {
+      database = openPluginDatabase({ dir, logger: log.logger, backgroundCheckpoints: false });
+    } catch (e) {
+      if (/SQLITE_CORRUPT|is damaged/.test((e as Error).message)) return "damaged";
+      throw e;
+    }
+    try {
+      return runIds()(database);
+    } finally {
+      database.close();
+    }
+  }
+
+  const salvage = (copiedFrames: number) =>
+    `salvage what is readable: the database file holds part of the log (a checkpoint copied pages of frames up to ${copiedFrames}), so neither the file alone nor a cut log is consistent. ` +
+    `Move ${file}-wal and ${file}-shm aside first (opening the database with them would rewrite the file), then: sqlite3 "${file}" ".recover" | sqlite3 repaired.sqlite, and put repaired.sqlite in its place`;
 
   /** Flips a byte at `offset` of the crashed -wal; returns its new bytes. */
   function damageWalAt(offset: number): Buffer {
@@ -107,25 +145,18 @@ describe("openPluginDatabase: damaged state", () => {
     database.close();
   });
 
-  it("a -wal damaged inside frames a checkpoint already copied into the database file gets `truncate -s 0`, which keeps every run (regression: the cut log laid older pages over the checkpointed file, hiding five intact runs or leaving it damaged)", () => {
+  it("a -wal damaged inside frames a checkpoint already copied, all of them, gets `truncate -s 0`, which keeps every run (regression: the cut log laid older pages over the checkpointed file, hiding five intact runs)", () => {
     const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
     const wal = damageWalAt(lengths[0]! + 100);
     const found = checkWal(`${file}-wal`);
-    expect(found).toMatchObject({ lostCommits: 5, copied: { frames: found.frames, finished: true }, commitsAfterCopied: 0 });
+    expect(found).toMatchObject({ lostCommits: 5, copied: { frames: found.frames, whole: true }, commitsAfterCopied: 0 });
     expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
       `Keep a copy of ${file} and ${file}-wal; then restore both from a backup, or start from the database file alone, which a checkpoint had already brought up to frame ${found.frames} ` +
         `(cutting the log inside that would lay older pages over newer ones), losing the 0 transaction(s) committed after it: truncate -s 0 "${file}-wal"`,
     );
     expect(fs.readFileSync(`${file}-wal`)).toEqual(wal);
-
     // What the old advice did: cut the log at the damage. Its older pages hide the runs the file holds.
-    const cutDir = path.join(tmp.dir, "cut");
-    fs.mkdirSync(cutDir);
-    fs.copyFileSync(file, path.join(cutDir, DEFAULT_DATABASE_FILE));
-    fs.writeFileSync(path.join(cutDir, `${DEFAULT_DATABASE_FILE}-wal`), wal.subarray(0, found.validBytes));
-    const cut = openPluginDatabase({ dir: cutDir, logger: log.logger, backgroundCheckpoints: false });
-    expect(runIds()(cut)).toEqual([{ id: "run-1" }]);
-    cut.close();
+    expect(runsWithWalCutTo(wal, found.validBytes)).toEqual([{ id: "run-1" }]);
 
     fs.truncateSync(`${file}-wal`, 0);
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
@@ -133,18 +164,26 @@ describe("openPluginDatabase: damaged state", () => {
     database.close();
   });
 
-  it("a checkpoint that copied part of the log: emptying the log keeps the copied runs and the line counts the ones after", () => {
+  it("a copy held back by a reader is finished but not whole: salvage, not `truncate -s 0`, which would lose the run the file was said to hold (review of the first fix)", () => {
+    // The reader's snapshot is after run 1; the checkpoint after run 3 copies only pages with no frame after it.
+    const { lengths } = crashed({ readerAfter: 1, checkpointAfter: 3, withShm: true });
+    const wal = damageWalAt(lengths[0]! - 100); // run 1's commit frame
+    const found = checkWal(`${file}-wal`);
+    const frameOf = (bytes: number) => (bytes - 32) / (24 + 4096);
+    expect(found.copied).toEqual({ frames: frameOf(lengths[0]!), whole: false });
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(salvage(frameOf(lengths[0]!)));
+    // `truncate -s 0` here: the file alone is not the state at that frame (damaged, or without run 1).
+    const fileAlone = runsWithWalCutTo(wal, 0);
+    expect(fileAlone === "damaged" || !fileAlone.some((r) => (r as { id: string }).id === "run-1")).toBe(true);
+  });
+
+  it("a copy of all the log's frames followed by more commits is not whole either: salvage", () => {
     const { lengths } = crashed({ checkpointAfter: 3, withShm: true });
     damageWalAt(lengths[0]! + 100);
     const found = checkWal(`${file}-wal`);
-    expect(found.copied).toEqual({ frames: (lengths[2]! - 32) / (24 + 4096), finished: true });
+    expect(found.copied).toEqual({ frames: (lengths[2]! - 32) / (24 + 4096), whole: false });
     expect(found.commitsAfterCopied).toBe(3);
-    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(`losing the 3 transaction(s) committed after it: truncate -s 0 "${file}-wal"`);
-
-    fs.truncateSync(`${file}-wal`, 0);
-    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
-    expect(runIds()(database)).toEqual([1, 2, 3].map((i) => ({ id: `run-${i}` })));
-    database.close();
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(salvage(found.copied!.frames));
   });
 
   it("damage after the frames a checkpoint copied keeps the cut, which is consistent with the file", () => {
@@ -157,28 +196,46 @@ describe("openPluginDatabase: damaged state", () => {
     database.close();
   });
 
-  it("a checkpoint cut short by the crash (the -shm's attempted copy past its finished one) gets the .recover way out, since no cut of the log is consistent", () => {
+  it("a checkpoint cut short by the crash (the -shm's attempted copy past its finished one) gets the salvage advice, moving the log aside first", () => {
     const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
     damageWalAt(lengths[0]! + 100);
-    const shm = fs.readFileSync(`${file}-shm`);
-    const u32 = (at: number) => (os.endianness() === "LE" ? shm.readUInt32LE(at) : shm.readUInt32BE(at));
-    const copiedFrames = u32(96);
-    (os.endianness() === "LE" ? shm.writeUInt32LE : shm.writeUInt32BE).call(shm, copiedFrames - 1, 96); // the finished copy one frame short
-    fs.writeFileSync(`${file}-shm`, shm);
-    expect(checkWal(`${file}-wal`).copied).toEqual({ frames: copiedFrames, finished: false });
-    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
-      `salvage what is readable, since a checkpoint was copying frames up to ${copiedFrames} into the database file when the process stopped and no cut of the log is consistent with it: ` +
-        `sqlite3 "${file}" ".recover" | sqlite3 repaired.sqlite, then put repaired.sqlite in its place and move ${file}-wal and ${file}-shm aside`,
-    );
+    let attempted = 0;
+    editShm((_, u32, setU32) => {
+      attempted = u32(128);
+      setU32(96, attempted - 1); // the finished copy one frame short
+    });
+    expect(checkWal(`${file}-wal`).copied).toEqual({ frames: attempted, whole: false });
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(salvage(attempted));
+  });
+
+  it("a crash while SQLite started the log over (the -shm already of the next log, no frame yet) means all of it was copied: `truncate -s 0` keeps every run", () => {
+    const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
+    const wal = damageWalAt(lengths[0]! + 100);
+    editShm((shm, _u32, setU32) => {
+      for (const copy of [0, 48]) {
+        shm.writeUInt32BE((wal.readUInt32BE(16) + 1) >>> 0, copy + 32); // the next log's first salt
+        shm.writeUInt32BE(0x5eed5eed, copy + 36);
+        setU32(copy + 16, 0); // mxFrame
+      }
+      setU32(96, 0);
+      setU32(128, 0);
+    });
+    const found = checkWal(`${file}-wal`);
+    expect(found.copied).toEqual({ frames: found.frames, whole: true });
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(`losing the 0 transaction(s) committed after it: truncate -s 0 "${file}-wal"`);
+    fs.truncateSync(`${file}-wal`, 0);
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    expect(runIds()(database)).toEqual([1, 2, 3, 4, 5, 6].map((i) => ({ id: `run-${i}` })));
+    database.close();
   });
 
   it("a -shm of another log (other salts) tells nothing: the cut stays the advice", () => {
     const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
     damageWalAt(lengths[0]! + 100);
-    const shm = fs.readFileSync(`${file}-shm`);
-    shm[32] ^= 0xff; // first copy of the header's salt
-    shm[48 + 32] ^= 0xff; // and the second, so the two copies still agree
-    fs.writeFileSync(`${file}-shm`, shm);
+    editShm((shm) => {
+      shm[32] ^= 0xff; // first copy of the header's salt
+      shm[48 + 32] ^= 0xff; // and the second, so the two copies still agree
+    });
     expect(checkWal(`${file}-wal`).copied).toBeUndefined();
     expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(`truncate -s ${lengths[0]} "${file}-wal"`);
   });
