@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirPrivate } from "./private-fs";
 
 /** Writes `data` to `file` atomically with the given mode (default 0600). */
-export function writeFileAtomic(file: string, data: string, mode = 0o600): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
   const dir = path.dirname(file);
   mkdirPrivate(dir);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);

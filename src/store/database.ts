@@ -32,6 +32,8 @@ import path from "node:path";
 import type { ModuleLogger } from "../core/logger";
 import { migrate } from "./migrations";
 import { checkWal } from "./wal-check";
+import { logAfter } from "./wal-replay";
+import { writeFileAtomic } from "../host-contract/atomic-write";
 import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
 import { convertToIncrementalVacuum, reclaimFreePages, setIncrementalOnEmptyFile } from "./vacuum";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
@@ -75,8 +77,13 @@ export interface OpenPluginDatabaseOptions {
   backgroundCheckpoints?: boolean;
 }
 
-/** Refuses a write-ahead log whose committed transactions SQLite would drop. Call before the database is opened. */
-function refuseDamagedWal(file: string): void {
+/**
+ * Refuses a write-ahead log whose committed transactions SQLite would drop, unless the
+ * damage lies in frames a checkpoint had already copied: then the log is rebuilt from
+ * the frames after them (wal-replay.ts), keeping every transaction, with a warning and
+ * the damaged log kept beside it. Call before the database is opened.
+ */
+function refuseDamagedWal(file: string, logger: ModuleLogger): void {
   const wal = `${file}-wal`;
   let found: ReturnType<typeof checkWal>;
   try {
@@ -89,11 +96,38 @@ function refuseDamagedWal(file: string): void {
     );
   }
   if (found.lostCommits === 0) return;
+  if (rebuildFromCopy(wal, found, logger)) return;
   throw new Error(
     `the plugin database's write-ahead log ${wal} is damaged: frame ${found.firstBadFrame} of ${found.frames} fails its checksum, ` +
       `so SQLite would silently drop the ${found.lostCommits} transaction(s) committed after it (accepted runs among them). ` +
       `Keep a copy of ${file} and ${wal}; then restore both from a backup, or ${walRepair(file, found)}`,
   );
+}
+
+/** Rebuilds the log when its damage lies in frames a finished checkpoint copied; false when it does not, or a later frame is damaged too. */
+function rebuildFromCopy(wal: string, found: ReturnType<typeof checkWal>, logger: ModuleLogger): boolean {
+  const copied = found.copied;
+  if (!copied || found.firstBadFrame === undefined || found.firstBadFrame > copied.backfilled) return false;
+  const original = fs.readFileSync(wal);
+  const rebuilt = logAfter(original, copied.backfilled);
+  if (!rebuilt) return false;
+  const kept = `${wal}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  try {
+    writeFileAtomic(kept, original);
+    writeFileAtomic(wal, rebuilt.bytes);
+  } catch (e) {
+    throw new Error(
+      `the plugin database's write-ahead log ${wal} is damaged in frames a checkpoint had already copied, and rebuilding it from the frames after them failed (${(e as Error).message}); ` +
+        `nothing was lost: free space (or fix the permissions) and start again`,
+      { cause: e },
+    );
+  }
+  logger.warn(
+    `the plugin database's write-ahead log was damaged (frame ${found.firstBadFrame} of ${found.frames} failed its checksum) inside the ${copied.backfilled} frame(s) a checkpoint had already copied into the database file; ` +
+      `it was rebuilt from the ${rebuilt.frames} frame(s) after them, keeping every committed transaction (${rebuilt.commits} in the log), and the damaged log was kept as ${kept}`,
+    { wal },
+  );
+  return true;
 }
 
 /** The way out of a damaged log that leaves a consistent database, given how far a checkpoint had copied it (wal-check.ts). */
@@ -153,7 +187,7 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
   const clock = options.clock ?? Date.now;
   mkdirPrivate(dir);
   const file = path.resolve(dir, options.fileName ?? DEFAULT_DATABASE_FILE);
-  refuseDamagedWal(file);
+  refuseDamagedWal(file, logger);
   // SQLite creates -wal and -shm with the database file's permissions: a 0600 file keeps all three private.
   try {
     touchPrivate(file);

@@ -49,6 +49,8 @@ export interface WalCheck {
 export interface CopiedFrames {
   /** Frames whose pages the database file may hold (the larger of the finished and the attempted copy). */
   frames: number;
+  /** Frames a finished checkpoint copied (nBackfill): SQLite reads every page from the frames after them, or from the file. */
+  backfilled: number;
   /**
    * The database file alone is the state at `frames`: the last checkpoint finished and copied
    * every frame of the log (nBackfill = nBackfillAttempted = mxFrame), or the log was started over
@@ -59,12 +61,12 @@ export interface CopiedFrames {
 }
 
 const MAGIC_LE = 0x377f0682;
-const MAGIC_BE = 0x377f0683;
-const HEADER = 32;
-const FRAME_HEADER = 24;
+export const MAGIC_BE = 0x377f0683;
+export const HEADER = 32;
+export const FRAME_HEADER = 24;
 
 /** SQLite's WAL checksum over `data` (a multiple of 8 bytes), continuing from `s`. */
-function checksum(data: Buffer, bigEndian: boolean, s: [number, number]): [number, number] {
+export function checksum(data: Buffer, bigEndian: boolean, s: [number, number]): [number, number] {
   let [s0, s1] = s;
   for (let i = 0; i < data.length; i += 8) {
     const x0 = bigEndian ? data.readUInt32BE(i) : data.readUInt32LE(i);
@@ -107,11 +109,11 @@ function readCopied(shmFile: string, walHeader: Buffer, frames: number): CopiedF
   const backfill = u32(SHM_BACKFILL);
   const attempted = u32(SHM_BACKFILL_ATTEMPTED);
   if (shm.subarray(SHM_SALTS, SHM_SALTS + 8).equals(walHeader.subarray(16, 24))) {
-    return { frames: Math.max(backfill, attempted), whole: backfill === attempted && backfill === mxFrame };
+    return { frames: Math.max(backfill, attempted), backfilled: backfill, whole: backfill === attempted && backfill === mxFrame };
   }
   // Started over: the new first salt is the old one plus 1 (both big-endian, as in the log's header).
   const startedOver = shm.readUInt32BE(SHM_SALTS) === ((walHeader.readUInt32BE(16) + 1) >>> 0) && mxFrame === 0 && backfill === 0;
-  return startedOver ? { frames, whole: true } : undefined;
+  return startedOver ? { frames, backfilled: frames, whole: true } : undefined;
 }
 
 /** Checks the WAL file; a missing, empty or header-only file is clean. */

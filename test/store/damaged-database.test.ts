@@ -145,45 +145,71 @@ describe("openPluginDatabase: damaged state", () => {
     database.close();
   });
 
-  it("a -wal damaged inside frames a checkpoint already copied, all of them, gets `truncate -s 0`, which keeps every run (regression: the cut log laid older pages over the checkpointed file, hiding five intact runs)", () => {
+  /** Opens the crashed files (which must not be refused) and returns the run ids, the warning and the kept damaged log. */
+  function openedAfterRebuild(damaged: Buffer): { runs: unknown[]; warning: string | undefined; keptCopy: Buffer | undefined } {
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    try {
+      const warning = log.lines.find((l) => l.message.includes("write-ahead log was damaged"))?.message;
+      const copy = fs.readdirSync(tmp.dir).find((n) => n.startsWith(`${DEFAULT_DATABASE_FILE}-wal.damaged-`));
+      return { runs: runIds()(database), warning, keptCopy: copy ? fs.readFileSync(path.join(tmp.dir, copy)) : undefined };
+    } finally {
+      database.close();
+      expect(damaged.length).toBeGreaterThan(0);
+    }
+  }
+
+  const allSix = [1, 2, 3, 4, 5, 6].map((i) => ({ id: `run-${i}` }));
+
+  it("a -wal damaged inside frames a checkpoint had copied, all of them, is rebuilt without them and every run is kept (regression: the cut the line advised laid older pages over the checkpointed file, hiding five intact runs)", () => {
     const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
     const wal = damageWalAt(lengths[0]! + 100);
     const found = checkWal(`${file}-wal`);
-    expect(found).toMatchObject({ lostCommits: 5, copied: { frames: found.frames, whole: true }, commitsAfterCopied: 0 });
-    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
-      `Keep a copy of ${file} and ${file}-wal; then restore both from a backup, or start from the database file alone, which a checkpoint had already brought up to frame ${found.frames} ` +
-        `(cutting the log inside that would lay older pages over newer ones), losing the 0 transaction(s) committed after it: truncate -s 0 "${file}-wal"`,
-    );
-    expect(fs.readFileSync(`${file}-wal`)).toEqual(wal);
+    expect(found).toMatchObject({ lostCommits: 5, copied: { frames: found.frames, backfilled: found.frames, whole: true }, commitsAfterCopied: 0 });
     // What the old advice did: cut the log at the damage. Its older pages hide the runs the file holds.
     expect(runsWithWalCutTo(wal, found.validBytes)).toEqual([{ id: "run-1" }]);
 
-    fs.truncateSync(`${file}-wal`, 0);
-    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
-    expect(runIds()(database)).toEqual([1, 2, 3, 4, 5, 6].map((i) => ({ id: `run-${i}` })));
-    database.close();
+    const opened = openedAfterRebuild(wal);
+    expect(opened.runs).toEqual(allSix);
+    expect(opened.keptCopy).toEqual(wal);
+    expect(opened.warning).toBe(
+      `the plugin database's write-ahead log was damaged (frame ${found.firstBadFrame} of ${found.frames} failed its checksum) inside the ${found.frames} frame(s) a checkpoint had already copied into the database file; ` +
+        `it was rebuilt from the 0 frame(s) after them, keeping every committed transaction (0 in the log), and the damaged log was kept as ${file}-wal.damaged-${opened.warning!.split(".damaged-")[1]}`,
+    );
+    expect(opened.warning!.split(".damaged-")[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/);
   });
 
-  it("a copy held back by a reader is finished but not whole: salvage, not `truncate -s 0`, which would lose the run the file was said to hold (review of the first fix)", () => {
+  it("a copy held back by a reader (finished, but skipping pages with later frames): the rebuilt log keeps the frames after it and every run (review: `truncate -s 0` there left a damaged file)", () => {
     // The reader's snapshot is after run 1; the checkpoint after run 3 copies only pages with no frame after it.
     const { lengths } = crashed({ readerAfter: 1, checkpointAfter: 3, withShm: true });
     const wal = damageWalAt(lengths[0]! - 100); // run 1's commit frame
     const found = checkWal(`${file}-wal`);
     const frameOf = (bytes: number) => (bytes - 32) / (24 + 4096);
-    expect(found.copied).toEqual({ frames: frameOf(lengths[0]!), whole: false });
-    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(salvage(frameOf(lengths[0]!)));
+    expect(found.copied).toEqual({ frames: frameOf(lengths[0]!), backfilled: frameOf(lengths[0]!), whole: false });
     // `truncate -s 0` here: the file alone is not the state at that frame (damaged, or without run 1).
     const fileAlone = runsWithWalCutTo(wal, 0);
     expect(fileAlone === "damaged" || !fileAlone.some((r) => (r as { id: string }).id === "run-1")).toBe(true);
+
+    const opened = openedAfterRebuild(wal);
+    expect(opened.runs).toEqual(allSix);
+    expect(opened.warning).toContain(`inside the ${frameOf(lengths[0]!)} frame(s) a checkpoint had already copied`);
+    expect(opened.warning).toContain(`it was rebuilt from the ${found.frames - frameOf(lengths[0]!)} frame(s) after them`);
   });
 
-  it("a copy of all the log's frames followed by more commits is not whole either: salvage", () => {
+  it("a copy of the log followed by more commits: the rebuilt log keeps those commits", () => {
+    const { lengths } = crashed({ checkpointAfter: 3, withShm: true });
+    const wal = damageWalAt(lengths[0]! + 100);
+    const found = checkWal(`${file}-wal`);
+    expect(found.copied).toMatchObject({ frames: (lengths[2]! - 32) / (24 + 4096), whole: false });
+    expect(openedAfterRebuild(wal).runs).toEqual(allSix);
+  });
+
+  it("a frame after the copied ones damaged too: no rebuild, the salvage advice", () => {
     const { lengths } = crashed({ checkpointAfter: 3, withShm: true });
     damageWalAt(lengths[0]! + 100);
-    const found = checkWal(`${file}-wal`);
-    expect(found.copied).toEqual({ frames: (lengths[2]! - 32) / (24 + 4096), whole: false });
-    expect(found.commitsAfterCopied).toBe(3);
-    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(salvage(found.copied!.frames));
+    const wal = damageWalAt(lengths[4]! + 100); // run 6's first frame, after the copy
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(salvage(checkWal(`${file}-wal`).copied!.frames));
+    expect(fs.readFileSync(`${file}-wal`)).toEqual(wal);
+    expect(fs.readdirSync(tmp.dir).filter((n) => n.includes(".damaged-"))).toEqual([]);
   });
 
   it("damage after the frames a checkpoint copied keeps the cut, which is consistent with the file", () => {
@@ -196,19 +222,27 @@ describe("openPluginDatabase: damaged state", () => {
     database.close();
   });
 
-  it("a checkpoint cut short by the crash (the -shm's attempted copy past its finished one) gets the salvage advice, moving the log aside first", () => {
+  it("a checkpoint cut short by the crash with the damage in frames it had not finished: the salvage advice, moving the log aside first", () => {
     const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
-    damageWalAt(lengths[0]! + 100);
+    const wal = damageWalAt(lengths[0]! + 100);
     let attempted = 0;
     editShm((_, u32, setU32) => {
       attempted = u32(128);
-      setU32(96, attempted - 1); // the finished copy one frame short
+      setU32(96, 0); // nothing finished, everything attempted
     });
-    expect(checkWal(`${file}-wal`).copied).toEqual({ frames: attempted, whole: false });
+    expect(checkWal(`${file}-wal`).copied).toEqual({ frames: attempted, backfilled: 0, whole: false });
     expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(salvage(attempted));
+    expect(fs.readFileSync(`${file}-wal`)).toEqual(wal);
   });
 
-  it("a crash while SQLite started the log over (the -shm already of the next log, no frame yet) means all of it was copied: `truncate -s 0` keeps every run", () => {
+  it("a checkpoint cut short after finishing the damaged frames: the log is rebuilt from the finished point, keeping every run", () => {
+    const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
+    const wal = damageWalAt(lengths[0]! + 100);
+    editShm((_, u32, setU32) => setU32(96, u32(128) - 1)); // the last frame's copy not finished
+    expect(openedAfterRebuild(wal).runs).toEqual(allSix);
+  });
+
+  it("a crash while SQLite started the log over (the -shm already of the next log, no frame yet) means all of it was copied: rebuilt empty, every run kept", () => {
     const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
     const wal = damageWalAt(lengths[0]! + 100);
     editShm((shm, _u32, setU32) => {
@@ -221,12 +255,10 @@ describe("openPluginDatabase: damaged state", () => {
       setU32(128, 0);
     });
     const found = checkWal(`${file}-wal`);
-    expect(found.copied).toEqual({ frames: found.frames, whole: true });
-    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(`losing the 0 transaction(s) committed after it: truncate -s 0 "${file}-wal"`);
-    fs.truncateSync(`${file}-wal`, 0);
-    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
-    expect(runIds()(database)).toEqual([1, 2, 3, 4, 5, 6].map((i) => ({ id: `run-${i}` })));
-    database.close();
+    expect(found.copied).toEqual({ frames: found.frames, backfilled: found.frames, whole: true });
+    const opened = openedAfterRebuild(wal);
+    expect(opened.runs).toEqual(allSix);
+    expect(opened.warning).toContain("it was rebuilt from the 0 frame(s) after them");
   });
 
   it("a -shm of another log (other salts) tells nothing: the cut stays the advice", () => {
