@@ -92,10 +92,16 @@ export async function holdReadSnapshot(stateDir: string): Promise<{ kill9(): Pro
   };
 }
 
-/** Frames in the plugin database's log now (`mxFrame` of the wal-index header in its -shm, in the machine's byte order). */
-export function walFramesNow(stateDir: string): number {
+/** The plugin database's wal-index now (its -shm, in the machine's byte order): frames in the log, and frames a checkpoint finished copying. */
+export function walIndexNow(stateDir: string): { frames: number; copied: number } {
   const shm = fs.readFileSync(`${pluginDatabaseFile(stateDir)}-shm`);
-  return os.endianness() === "LE" ? shm.readUInt32LE(16) : shm.readUInt32BE(16);
+  const u32 = (at: number) => (os.endianness() === "LE" ? shm.readUInt32LE(at) : shm.readUInt32BE(at));
+  return { frames: u32(16), copied: u32(96) };
+}
+
+/** Frames in the plugin database's log now (`mxFrame` of the wal-index header). */
+export function walFramesNow(stateDir: string): number {
+  return walIndexNow(stateDir).frames;
 }
 
 /** Runs `tasks` with at most `limit` in flight; returns settled results in order. */

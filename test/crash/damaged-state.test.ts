@@ -11,7 +11,7 @@ import path from "node:path";
 import { openSqlite } from "../../src/store/sqlite-driver";
 import { createSessionStore, sessionFileName } from "../../src/gateway/sessions/session-store";
 import { makeGatewayDir, runGatewayCli, startGateway, type GatewayProcess } from "../helpers/gateway-process";
-import { CRASH_TOKEN, getRun, holdReadSnapshot, pluginDatabaseFile, postJson, queryPluginDb, walFramesNow } from "./crash-support";
+import { CRASH_TOKEN, getRun, holdReadSnapshot, pluginDatabaseFile, postJson, queryPluginDb, walFramesNow, walIndexNow } from "./crash-support";
 import { until } from "../helpers/until";
 
 jest.setTimeout(180_000);
@@ -134,7 +134,10 @@ describe("damaged state at start (real gateway)", () => {
     await start();
     await until(() => queued.every((q) => statusesOf(stateDir)[q.id] === "succeeded+started"), "the 10 queued runs", { timeoutMs: 60_000 });
     expect(statusesOf(stateDir).crashed).toBe("interrupted+started");
-    const summaries = gw!.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
+    // A run's summary reaches the journal after its status is stored: wait for the last of them, then count.
+    const summariesNow = () => gw!.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
+    await until(() => queued.every((q) => summariesNow().some((t) => t.startsWith(`Hook ${q.name}: `))), "the 10 run summaries in the journal", { timeoutMs: 30_000 });
+    const summaries = summariesNow();
     expect(summaries.filter((t) => t.startsWith("Hook Crashed (interrupted): "))).toHaveLength(1);
     for (const q of queued) expect(summaries.filter((t) => t.startsWith(`Hook ${q.name}: echo: seeded ${q.name}`))).toHaveLength(1);
   });
@@ -219,6 +222,38 @@ describe("damaged state at start (real gateway)", () => {
     expect(gw!.stderr()).toContain("plugin database quick_check: ok");
     // The cut keeps what was committed before the damaged frame: the first two runs.
     expect(queryPluginDb<{ name: string }>(stateDir, "SELECT json_extract(action, '$.name') AS name FROM runs ORDER BY seq")).toEqual([{ name: "R1" }, { name: "R2" }]);
+  });
+
+  it("a -wal damaged inside frames the checkpointer had already copied is rebuilt at start with a warning, and every accepted run is kept (regression: the advised cut hid runs the database file held)", async () => {
+    await start({ agents: { runner: { kind: "echo", delayMs: 60_000 }, defaults: { heartbeat: { every: "off" } } }, hooks: { enabled: true, token: CRASH_TOKEN, rateLimit: { enabled: false }, runs: { maxConcurrent: 1 } } });
+    const stateDir = stateDirOf();
+    const wal = `${pluginDatabaseFile(stateDir)}-wal`;
+    for (let i = 1; i <= 6; i++) {
+      expect((await postJson(gw!, "agent", { message: `run ${i}`, name: `R${i}`, deliver: false, wakeMode: "next-heartbeat" })).status).toBe(202);
+    }
+    // Nothing else writes now (the first run holds its slot for 60 s): the checkpointer copies the whole log within 50 ms.
+    await until(() => {
+      const index = walIndexNow(stateDir);
+      return index.frames > 0 && index.copied === index.frames;
+    }, "the checkpointer to copy the whole log");
+    const { copied } = walIndexNow(stateDir);
+    await gw!.kill9();
+    gw = undefined;
+    const bytes = fs.readFileSync(wal);
+    const pageSize = bytes.readUInt32BE(8);
+    bytes[32 + Math.floor(copied / 2) * (24 + pageSize) + 64] ^= 0xff; // a frame in the middle of the copied ones
+    fs.writeFileSync(wal, bytes);
+
+    await start();
+    expect(gw!.stderr()).toContain(`the plugin database's write-ahead log was damaged (frame ${Math.floor(copied / 2) + 1} of `);
+    expect(gw!.stderr()).toContain(`inside the ${copied} frame(s) a checkpoint had already copied into the database file`);
+    expect(gw!.stderr()).toContain("plugin database quick_check: ok");
+    const kept = fs.readdirSync(path.dirname(wal)).filter((n) => n.includes("-wal.damaged-"));
+    expect(kept).toHaveLength(1);
+    expect(fs.readFileSync(path.join(path.dirname(wal), kept[0]!))).toEqual(bytes);
+    expect(queryPluginDb<{ name: string }>(stateDir, "SELECT json_extract(action, '$.name') AS name FROM runs ORDER BY seq")).toEqual(
+      [1, 2, 3, 4, 5, 6].map((i) => ({ name: `R${i}` })),
+    );
   });
 
   it("a torn journal tail is dropped at start with a warning naming the file, and the next line starts clean", async () => {

@@ -87,7 +87,10 @@ describe("graceful shutdown of the gateway", () => {
     gw = await startGateway({ dir, config: config(50, 10), startTimeoutMs: 60_000 });
     await until(async () => (await statusOf(c)) === "succeeded", "run C to finish after the restart", { timeoutMs: 20_000 });
     expect(await statusOf(b)).toBe("succeeded");
-    const after = gw.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
+    // A run's summary reaches the journal after its status is stored: wait for C's, then count.
+    const summaries = () => gw!.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
+    await until(() => summaries().some((t) => t.startsWith("Hook C: echo: ")), "run C's summary in the journal", { timeoutMs: 10_000 });
+    const after = summaries();
     expect(after.filter((t) => /^Hook [ABC]: echo: /.test(t)).map((t) => t.slice(0, 6))).toEqual(["Hook A", "Hook B", "Hook C"]);
     expect(await gw.stop("SIGTERM")).toBe(0);
   });
