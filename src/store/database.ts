@@ -109,7 +109,7 @@ function rebuildFromCopy(wal: string, found: ReturnType<typeof checkWal>, logger
   const copied = found.copied;
   if (!copied || found.firstBadFrame === undefined || found.firstBadFrame > copied.backfilled) return false;
   const original = fs.readFileSync(wal);
-  const rebuilt = logAfter(original, copied.backfilled);
+  const rebuilt = logAfter(original, copied.backfilled, copied.end);
   if (!rebuilt) return false;
   const kept = `${wal}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
   try {

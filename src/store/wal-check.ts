@@ -51,6 +51,8 @@ export interface CopiedFrames {
   frames: number;
   /** Frames a finished checkpoint copied (nBackfill): SQLite reads every page from the frames after them, or from the file. */
   backfilled: number;
+  /** Frames the log held when the process stopped (the larger of mxFrame and the attempted copy): a rebuilt log must reach it. */
+  end: number;
   /**
    * The database file alone is the state at `frames`: the last checkpoint finished and copied
    * every frame of the log (nBackfill = nBackfillAttempted = mxFrame), or the log was started over
@@ -109,11 +111,11 @@ function readCopied(shmFile: string, walHeader: Buffer, frames: number): CopiedF
   const backfill = u32(SHM_BACKFILL);
   const attempted = u32(SHM_BACKFILL_ATTEMPTED);
   if (shm.subarray(SHM_SALTS, SHM_SALTS + 8).equals(walHeader.subarray(16, 24))) {
-    return { frames: Math.max(backfill, attempted), backfilled: backfill, whole: backfill === attempted && backfill === mxFrame };
+    return { frames: Math.max(backfill, attempted), backfilled: backfill, end: Math.max(mxFrame, attempted), whole: backfill === attempted && backfill === mxFrame };
   }
   // Started over: the new first salt is the old one plus 1 (both big-endian, as in the log's header).
   const startedOver = shm.readUInt32BE(SHM_SALTS) === ((walHeader.readUInt32BE(16) + 1) >>> 0) && mxFrame === 0 && backfill === 0;
-  return startedOver ? { frames, backfilled: frames, whole: true } : undefined;
+  return startedOver ? { frames, backfilled: frames, end: frames, whole: true } : undefined;
 }
 
 /** Checks the WAL file; a missing, empty or header-only file is clean. */

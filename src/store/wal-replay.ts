@@ -13,7 +13,7 @@
  * no such log, and the caller's advice stands (wal-check.ts, database.ts).
  *
  * @example
- *   const log = logAfter(fs.readFileSync(wal), found.copied.backfilled);
+ *   const log = logAfter(fs.readFileSync(wal), found.copied.backfilled, found.copied.end);
  *   if (log) replaceLog(wal, log.bytes);
  */
 import { checksum, FRAME_HEADER, HEADER, MAGIC_BE } from "./wal-check";
@@ -27,8 +27,14 @@ export interface RebuiltLog {
   commits: number;
 }
 
-/** The log of the frames after the first `from` (the ones a checkpoint finished copying), or undefined when one of them is damaged. */
-export function logAfter(buf: Buffer, from: number): RebuiltLog | undefined {
+/**
+ * The log of frames `from` to `end` (those after the ones a checkpoint finished copying,
+ * through the last the crashed process had: mxFrame, or a copy it attempted), or
+ * undefined when one of them is damaged or missing (a frame with other salts, a
+ * damaged last commit): then some of those commits, possibly copied in part, would be
+ * gone, and only the caller's advice is honest.
+ */
+export function logAfter(buf: Buffer, from: number, end: number): RebuiltLog | undefined {
   if (buf.length < HEADER) return undefined;
   const bigEndian = buf.readUInt32BE(0) === MAGIC_BE;
   const frameSize = FRAME_HEADER + buf.readUInt32BE(8);
@@ -62,6 +68,7 @@ export function logAfter(buf: Buffer, from: number): RebuiltLog | undefined {
     }
   }
   const kept = lastCommit - from + 1;
+  if (from + kept < end) return undefined;
   const bytes = Buffer.alloc(HEADER + kept * frameSize);
   buf.copy(bytes, 0, 0, HEADER);
   let chain = header;

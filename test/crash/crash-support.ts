@@ -86,6 +86,7 @@ export async function holdReadSnapshot(stateDir: string): Promise<{ kill9(): Pro
   return {
     kill9: () =>
       new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGKILL");
       }),

@@ -68,7 +68,10 @@ describe("damaged state at start (real gateway)", () => {
     expect(await gw!.stop()).toBe(0);
     gw = undefined;
   });
+  /** Reader children still alive when a test fails (they would keep jest from exiting). */
+  const readers: Array<{ kill9(): Promise<void> }> = [];
   afterEach(async () => {
+    for (const r of readers.splice(0)) await r.kill9();
     await gw?.kill9();
     gw = undefined;
     fs.rmSync(dir, { recursive: true, force: true });
@@ -191,6 +194,7 @@ describe("damaged state at start (real gateway)", () => {
     // The checkpointer copies the log every 50 ms; a reader keeps it from copying the runs' frames
     // (a log damaged inside copied frames gets other advice: test/store/damaged-database.test.ts).
     const reader = await holdReadSnapshot(stateDir);
+    readers.push(reader);
     const frames: number[] = [];
     for (let i = 1; i <= 6; i++) {
       expect((await postJson(gw!, "agent", { message: `run ${i}`, name: `R${i}`, deliver: false, wakeMode: "next-heartbeat" })).status).toBe(202);
@@ -224,36 +228,61 @@ describe("damaged state at start (real gateway)", () => {
     expect(queryPluginDb<{ name: string }>(stateDir, "SELECT json_extract(action, '$.name') AS name FROM runs ORDER BY seq")).toEqual([{ name: "R1" }, { name: "R2" }]);
   });
 
-  it("a -wal damaged inside frames the checkpointer had already copied is rebuilt at start with a warning, and every accepted run is kept (regression: the advised cut hid runs the database file held)", async () => {
+  /**
+   * Six accepted runs, their ledger rows in, the checkpointer's copy settled (the wal-index the
+   * same over three of its periods), kill -9, and a byte flipped in the middle of the copied
+   * frames. Returns the damaged log and the copy's size. (A copy held back by a reader, where the
+   * rebuilt log keeps frames, is tested on real SQLite files in test/store/damaged-database.test.ts:
+   * here a reader could not be placed on a mark the checkpointer copies up to.)
+   */
+  async function crashWithCopiedFrameDamaged(): Promise<{ stateDir: string; wal: string; bytes: Buffer; copied: number; frames: number }> {
     await start({ agents: { runner: { kind: "echo", delayMs: 60_000 }, defaults: { heartbeat: { every: "off" } } }, hooks: { enabled: true, token: CRASH_TOKEN, rateLimit: { enabled: false }, runs: { maxConcurrent: 1 } } });
     const stateDir = stateDirOf();
     const wal = `${pluginDatabaseFile(stateDir)}-wal`;
     for (let i = 1; i <= 6; i++) {
       expect((await postJson(gw!, "agent", { message: `run ${i}`, name: `R${i}`, deliver: false, wakeMode: "next-heartbeat" })).status).toBe(202);
     }
-    // Nothing else writes now (the first run holds its slot for 60 s): the checkpointer copies the whole log within 50 ms.
+    // A delivery's ledger row is committed shortly after its answer; after that nothing writes (the first run holds its slot for 60 s).
+    await until(() => queryPluginDb<{ n: number }>(stateDir, "SELECT COUNT(*) AS n FROM deliveries")[0]!.n === 6, "the six ledger rows");
+    let last = "";
+    let same = 0;
     await until(() => {
       const index = walIndexNow(stateDir);
-      return index.frames > 0 && index.copied === index.frames;
-    }, "the checkpointer to copy the whole log");
-    const { copied } = walIndexNow(stateDir);
+      const now = JSON.stringify(index);
+      same = now === last && index.copied > 0 ? same + 1 : 0;
+      last = now;
+      return same >= 3;
+    }, "the checkpointer's copy to settle", { intervalMs: 60 });
     await gw!.kill9();
     gw = undefined;
     const bytes = fs.readFileSync(wal);
+    const shm = fs.readFileSync(`${pluginDatabaseFile(stateDir)}-shm`);
+    expect(shm.subarray(32, 40)).toEqual(bytes.subarray(16, 24)); // the wal-index is this log's
+    const { copied, frames } = walIndexNow(stateDir);
     const pageSize = bytes.readUInt32BE(8);
-    bytes[32 + Math.floor(copied / 2) * (24 + pageSize) + 64] ^= 0xff; // a frame in the middle of the copied ones
+    bytes[32 + Math.floor(copied / 2) * (24 + pageSize) + 64] ^= 0xff;
     fs.writeFileSync(wal, bytes);
+    return { stateDir, wal, bytes, copied, frames };
+  }
 
+  /** Starts on the damaged log and checks the rebuild kept every run and the damaged log. */
+  async function expectRebuilt(crash: Awaited<ReturnType<typeof crashWithCopiedFrameDamaged>>, framesAfter: number): Promise<void> {
     await start();
-    expect(gw!.stderr()).toContain(`the plugin database's write-ahead log was damaged (frame ${Math.floor(copied / 2) + 1} of `);
-    expect(gw!.stderr()).toContain(`inside the ${copied} frame(s) a checkpoint had already copied into the database file`);
+    expect(gw!.stderr()).toContain(`the plugin database's write-ahead log was damaged (frame ${Math.floor(crash.copied / 2) + 1} of `);
+    expect(gw!.stderr()).toContain(`inside the ${crash.copied} frame(s) a checkpoint had already copied into the database file; it was rebuilt from the ${framesAfter} frame(s) after them`);
     expect(gw!.stderr()).toContain("plugin database quick_check: ok");
-    const kept = fs.readdirSync(path.dirname(wal)).filter((n) => n.includes("-wal.damaged-"));
+    const kept = fs.readdirSync(path.dirname(crash.wal)).filter((n) => n.includes("-wal.damaged-"));
     expect(kept).toHaveLength(1);
-    expect(fs.readFileSync(path.join(path.dirname(wal), kept[0]!))).toEqual(bytes);
-    expect(queryPluginDb<{ name: string }>(stateDir, "SELECT json_extract(action, '$.name') AS name FROM runs ORDER BY seq")).toEqual(
+    expect(fs.readFileSync(path.join(path.dirname(crash.wal), kept[0]!))).toEqual(crash.bytes);
+    expect(queryPluginDb<{ name: string }>(crash.stateDir, "SELECT json_extract(action, '$.name') AS name FROM runs ORDER BY seq")).toEqual(
       [1, 2, 3, 4, 5, 6].map((i) => ({ name: `R${i}` })),
     );
+  }
+
+  it("a -wal damaged inside frames the checkpointer had copied, all of them, is rebuilt at start with a warning, and every accepted run is kept (regression: the advised cut hid runs the database file held)", async () => {
+    const crash = await crashWithCopiedFrameDamaged();
+    expect(crash.copied).toBe(crash.frames);
+    await expectRebuilt(crash, 0);
   });
 
   it("a torn journal tail is dropped at start with a warning naming the file, and the next line starts clean", async () => {

@@ -164,7 +164,7 @@ describe("openPluginDatabase: damaged state", () => {
     const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
     const wal = damageWalAt(lengths[0]! + 100);
     const found = checkWal(`${file}-wal`);
-    expect(found).toMatchObject({ lostCommits: 5, copied: { frames: found.frames, backfilled: found.frames, whole: true }, commitsAfterCopied: 0 });
+    expect(found).toMatchObject({ lostCommits: 5, copied: { frames: found.frames, backfilled: found.frames, end: found.frames, whole: true }, commitsAfterCopied: 0 });
     // What the old advice did: cut the log at the damage. Its older pages hide the runs the file holds.
     expect(runsWithWalCutTo(wal, found.validBytes)).toEqual([{ id: "run-1" }]);
 
@@ -184,7 +184,7 @@ describe("openPluginDatabase: damaged state", () => {
     const wal = damageWalAt(lengths[0]! - 100); // run 1's commit frame
     const found = checkWal(`${file}-wal`);
     const frameOf = (bytes: number) => (bytes - 32) / (24 + 4096);
-    expect(found.copied).toEqual({ frames: frameOf(lengths[0]!), backfilled: frameOf(lengths[0]!), whole: false });
+    expect(found.copied).toEqual({ frames: frameOf(lengths[0]!), backfilled: frameOf(lengths[0]!), end: found.frames, whole: false });
     // `truncate -s 0` here: the file alone is not the state at that frame (damaged, or without run 1).
     const fileAlone = runsWithWalCutTo(wal, 0);
     expect(fileAlone === "damaged" || !fileAlone.some((r) => (r as { id: string }).id === "run-1")).toBe(true);
@@ -201,6 +201,21 @@ describe("openPluginDatabase: damaged state", () => {
     const found = checkWal(`${file}-wal`);
     expect(found.copied).toMatchObject({ frames: (lengths[2]! - 32) / (24 + 4096), whole: false });
     expect(openedAfterRebuild(wal).runs).toEqual(allSix);
+  });
+
+  it("a frame after the copied ones with its salts damaged: no rebuild (it would end the log there and drop the commits after it, while saying every one was kept)", () => {
+    const { lengths } = crashed({ checkpointAfter: 3, withShm: true });
+    damageWalAt(lengths[0]! + 100);
+    const wal = damageWalAt(lengths[3]! + 8); // run 5's first frame: a byte of its first salt
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(salvage(checkWal(`${file}-wal`).copied!.frames));
+    expect(fs.readFileSync(`${file}-wal`)).toEqual(wal);
+  });
+
+  it("the log's last commit frame damaged too: no rebuild", () => {
+    const { lengths } = crashed({ checkpointAfter: 3, withShm: true });
+    damageWalAt(lengths[0]! + 100);
+    damageWalAt(lengths[5]! - 100); // run 6's commit frame, the last
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(/salvage what is readable/);
   });
 
   it("a frame after the copied ones damaged too: no rebuild, the salvage advice", () => {
@@ -230,7 +245,7 @@ describe("openPluginDatabase: damaged state", () => {
       attempted = u32(128);
       setU32(96, 0); // nothing finished, everything attempted
     });
-    expect(checkWal(`${file}-wal`).copied).toEqual({ frames: attempted, backfilled: 0, whole: false });
+    expect(checkWal(`${file}-wal`).copied).toEqual({ frames: attempted, backfilled: 0, end: attempted, whole: false });
     expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(salvage(attempted));
     expect(fs.readFileSync(`${file}-wal`)).toEqual(wal);
   });
@@ -255,7 +270,7 @@ describe("openPluginDatabase: damaged state", () => {
       setU32(128, 0);
     });
     const found = checkWal(`${file}-wal`);
-    expect(found.copied).toEqual({ frames: found.frames, backfilled: found.frames, whole: true });
+    expect(found.copied).toEqual({ frames: found.frames, backfilled: found.frames, end: found.frames, whole: true });
     const opened = openedAfterRebuild(wal);
     expect(opened.runs).toEqual(allSix);
     expect(opened.warning).toContain("it was rebuilt from the 0 frame(s) after them");
