@@ -167,9 +167,17 @@ test("gateway down → run keeps retrying; kill -9 (before any 2xx) and restart 
 
   const gw = await gateway(s);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${a.id}`, 30_000);
+  // The watcher counts a post once its answer is in and the checkpoint moved; the run's turn can come first.
+  const acknowledged = () => {
+    const cp = readCheckpoint(s.stateDir);
+    return cp.pending === undefined ? cp.lastUid : undefined;
+  };
+  await until(() => acknowledged() !== undefined, "the watcher to acknowledge the re-sent batch", { timeoutMs: 20_000, detail: w2.stderr });
+  const afterFirst = acknowledged()!;
   const c = plainMessage("after", "third, after the gateway came back");
   await imap.append(c.raw);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${c.id}`, 30_000);
+  await until(() => acknowledged() === afterFirst + 1, "the watcher to acknowledge the third message", { timeoutMs: 20_000, detail: w2.stderr });
 
   w2.child.kill("SIGTERM");
   expect(await w2.exit).toBe(0);
