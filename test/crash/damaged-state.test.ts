@@ -192,7 +192,7 @@ describe("damaged state at start (real gateway)", () => {
     const stateDir = stateDirOf();
     const wal = `${pluginDatabaseFile(stateDir)}-wal`;
     // The checkpointer copies the log every 50 ms; a reader keeps it from copying the runs' frames
-    // (a log damaged inside copied frames gets other advice: test/store/damaged-database.test.ts).
+    // (a log damaged inside copied frames is rebuilt instead: the test after this one).
     const reader = await holdReadSnapshot(stateDir);
     readers.push(reader);
     const frames: number[] = [];
