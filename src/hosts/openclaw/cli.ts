@@ -11,7 +11,8 @@
  */
 import type { Command } from "commander";
 import type { CliRegistrar } from "../../host-contract/host-api";
-import { SECTION_KEY } from "./config-snapshot";
+import { configKeyNamer } from "../../host-contract/config-keys";
+import { OPENCLAW_DEFAULTS, SECTION_KEY } from "./config-snapshot";
 
 /** The root command of the plugin in OpenClaw's CLI. */
 export const OPENCLAW_CLI_ROOT = "inbound-webhooks";
@@ -32,7 +33,29 @@ export const MAIL_SETUP_NOT_AVAILABLE = `${OPENCLAW_CLI_ROOT} mail setup is not 
  * Its section's keys are OpenClaw's already: the plugin names them so (`PluginApi.configSection`).
  */
 export function inOpenClawCliTerms(text: string): string {
-  return text.replaceAll("`gateway start`", "`openclaw gateway run`").replace(/^webhooks(?=[ :])/gm, OPENCLAW_CLI_ROOT);
+  return text
+    .replaceAll("`gateway start`", "`openclaw gateway run`")
+    .replaceAll("`gateway webhooks ", `\`openclaw ${OPENCLAW_CLI_ROOT} `)
+    .replace(/^webhooks(?=[ :])/gm, OPENCLAW_CLI_ROOT);
+}
+
+const helpKeys = configKeyNamer(SECTION_KEY);
+
+/** A help text of the plugin's commands in OpenClaw's terms: its commands, its keys and the plugin's default path there. */
+function helpInOpenClawTerms(text: string): string {
+  return helpKeys(inOpenClawCliTerms(text)).replaceAll(" /hooks/", ` ${OPENCLAW_DEFAULTS.path}/`);
+}
+
+/**
+ * The help of every command under `root` (descriptions of commands, options and arguments)
+ * in OpenClaw's terms: it was written for the embedded gateway (`hooks.path`, `gateway webhooks
+ * mail run`, `POST /hooks/github`).
+ */
+function describeInOpenClawTerms(cmd: Command): void {
+  cmd.description(helpInOpenClawTerms(cmd.description()));
+  for (const option of cmd.options) option.description = helpInOpenClawTerms(option.description);
+  for (const argument of cmd.registeredArguments) argument.description = helpInOpenClawTerms(argument.description);
+  for (const sub of cmd.commands) describeInOpenClawTerms(sub);
 }
 
 /**
@@ -78,6 +101,7 @@ export function addToOpenClawCli(program: Command, registrars: readonly CliRegis
   const own = underOwnRoot(program, roots);
   for (const register of registrars) register(own);
   for (const root of roots) {
+    describeInOpenClawTerms(root);
     refuseMailSetup(root);
     failInOpenClawTerms(root);
   }

@@ -8,6 +8,8 @@
  * - the hints of these commands named the embedded gateway's commands and keys
  *   (`gateway start`, `hooks.enabled`) and the start notice named OpenClaw's own
  *   `openclaw webhooks` (its Gmail helpers) instead of `openclaw inbound-webhooks`.
+ * - their help named the embedded gateway's keys, command and path (`hooks.path`,
+ *   `gateway webhooks mail run`, `POST /hooks/github`).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -138,6 +140,28 @@ describe("openclaw inbound-webhooks …", () => {
       expect(notice).toContain("mail setup");
     } finally {
       await cli.services[0]!.stop?.(ctx);
+    }
+  });
+
+  it("the help named the embedded gateway's keys, command and path (hooks.path, `gateway webhooks mail run`, /hooks/github); it names OpenClaw's", async () => {
+    const cli = openClawCli(state.dir, { token: TOKEN });
+    const help = async (...args: string[]): Promise<string> => {
+      const r = await cli.run(["inbound-webhooks", ...args, "--help"]);
+      expect(r.code).toBe(0);
+      // commander wraps help lines at the terminal's width.
+      return r.stdout.replace(/\s+/g, " ");
+    };
+    const test = await help("test");
+    expect(test).toContain("the sub-path after plugins.entries.inbound-webhooks.config.path, e.g. github for POST /webhooks/github");
+    const setup = await help("mail", "setup");
+    expect(setup).toContain("Not available inside OpenClaw");
+    const mail = await help("mail");
+    expect(mail).toContain("Feed new mail from an IMAP mailbox to the mail preset");
+    const texts = [test, setup, mail, await help("deliveries", "list"), await help("runs"), await help("mail", "run")];
+    for (const text of texts) {
+      expect(text).not.toMatch(/(^|[^.\w])hooks\.[a-z]/);
+      expect(text).not.toContain("`gateway webhooks");
+      expect(text).not.toContain(" /hooks/");
     }
   });
 });
