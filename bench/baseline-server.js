@@ -1,7 +1,7 @@
 "use strict";
 /**
  * Baseline servers for `npm run bench`, run as a child process like the gateway:
- * `node bench/baseline-server.js wake|agent <stateDir> [process|os]` prints `listening: <url>`.
+ * `node bench/baseline-server.js wake|agent|wake-ledger <stateDir> [process|os]` prints `listening: <url>`.
  *
  * Each does the same durable work as the gateway's accept path, written plainly
  * with node:http (no framework), so the ratio gateway ÷ baseline is what our
@@ -13,6 +13,11 @@
  *          "os": one `fdatasync` per request after the write.
  * - agent: INSERTs one row with better-sqlite3 (WAL; `synchronous=NORMAL`, or FULL for "os"),
  *          one autocommitted statement per request, then 202 with the run id.
+ * - wake-ledger: the wake baseline plus, after the reply, the row SPEC §11 asks for on every
+ *          delivery, written by the product's own ledger (the built dist/store, its default
+ *          options: headers redacted, body kept, group commit, pruning at 10,000 rows). Not a
+ *          baseline of a ratio: the ceiling of any build that keeps the ledger row
+ *          (docs/performance.md).
  */
 const crypto = require("node:crypto");
 const fs = require("node:fs");
@@ -50,6 +55,7 @@ function wrap(text) {
 }
 
 function readJson(req, res, then) {
+  const receivedAt = Date.now();
   const chunks = [];
   let size = 0;
   let refused = false;
@@ -67,29 +73,31 @@ function readJson(req, res, then) {
   });
   req.on("end", () => {
     if (refused) return;
+    const raw = Buffer.concat(chunks);
     let body;
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      body = JSON.parse(raw.toString("utf8"));
     } catch {
       send(res, 400, { ok: false, code: "invalid_json" });
       return;
     }
-    then(body);
+    then(body, raw, receivedAt);
   });
 }
 
-function handler(field, store) {
+function handler(field, store, after) {
   return (req, res) => {
     if (req.method !== "POST") return send(res, 405, { ok: false });
     if (!authorised(req)) {
       req.resume();
       return send(res, 401, { ok: false, code: "unauthorized" });
     }
-    readJson(req, res, (body) => {
+    readJson(req, res, (body, raw, receivedAt) => {
       const text = body && typeof body === "object" ? body[field] : undefined;
       if (typeof text !== "string" || text.trim() === "") return send(res, 400, { ok: false, code: "invalid_payload" });
       const reply = store(wrap(text));
       send(res, reply.status, reply.body);
+      after?.(req, raw, reply, receivedAt);
     });
   };
 }
@@ -118,7 +126,40 @@ function agentStore() {
   };
 }
 
-const server = http.createServer(kind === "agent" ? handler("message", agentStore()) : handler("text", wakeStore()));
+/** The product's ledger (built dist/store) with its default options: one row per delivery, after the reply. */
+function ledgerRow() {
+  const dist = path.join(__dirname, "..", "dist");
+  const { openPluginDatabase } = require(path.join(dist, "store", "database.js"));
+  const { createLedgerStore } = require(path.join(dist, "store", "ledger-store.js"));
+  const { redactHeaders, secretValues } = require(path.join(dist, "host-contract", "redaction.js"));
+  const logger = { debug() {}, info() {}, warn() {}, error: (message) => process.stderr.write(`${message}\n`) };
+  const ledger = createLedgerStore(openPluginDatabase({ dir: stateDir, logger }), { logger, storeBodies: true, retentionDays: 7, maxEntries: 10000 });
+  const secrets = secretValues([TOKEN]);
+  const hidden = new Set();
+  let n = 0;
+  return (req, raw, reply, receivedAt) =>
+    ledger.record({
+      id: `d_${receivedAt.toString(36)}_${(n++).toString(36)}`,
+      receivedAt,
+      method: req.method,
+      url: req.url,
+      hook: "wake",
+      client: req.socket.remoteAddress ?? "",
+      status: reply.status,
+      latencyMs: Date.now() - receivedAt,
+      runIds: [],
+      headers: redactHeaders(req.headers, hidden, secrets),
+      body: raw,
+      response: reply.body,
+    });
+}
+
+const SERVERS = {
+  wake: () => handler("text", wakeStore()),
+  agent: () => handler("message", agentStore()),
+  "wake-ledger": () => handler("text", wakeStore(), ledgerRow()),
+};
+const server = http.createServer(SERVERS[kind]());
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`listening: http://127.0.0.1:${server.address().port}\n`);
 });

@@ -7,7 +7,8 @@
  *
  * Throughput: 3 alternating rounds (baseline, gateway, baseline, gateway, …) per
  * pair, same connections and duration; the table shows medians and the ratio of
- * the medians. Pairs: /wake vs the append-a-line baseline; /agent and /agent with
+ * the medians. Pairs: /wake vs the append-a-line baseline (in "process" durability with the
+ * ledger ceiling beside it: that baseline plus the ledger row); /agent and /agent with
  * Idempotency-Key vs the one-row-per-request SQLite baseline — each in "process"
  * durability and in "os" (baselines then fdatasync / synchronous=FULL per request).
  * A mapped GitHub push with a template is gateway-only (absolute, and ÷ /agent).
@@ -44,21 +45,32 @@ const log = (...a) => console.error(...a);
 
 const withKey = (body) => [{ body, setupRequest: (req) => ({ ...req, headers: { ...req.headers, "idempotency-key": randomUUID() } }) }];
 
-/** Median req/s and p99 of `rounds` alternating rounds of baseline and gateway. */
-async function pair({ label, baseline, durability, path, body, keyed }) {
+/** req/s and p99 of one round against a baseline server of `kind`. */
+async function baselineRound(kind, durability, path, body, into) {
+  const b = await T.startBaseline(kind, durability ?? "process");
+  try {
+    const r = T.summary(await T.cannon({ url: `${b.url}/hooks/${path}`, body, headers: T.AUTH, connections: CONNECTIONS, duration: DURATION }));
+    into.rps.push(r.rps);
+    into.p99.push(r.p99);
+  } finally {
+    await b.stop();
+  }
+}
+
+/**
+ * Median req/s and p99 of `rounds` alternating rounds of baseline and gateway. With `ceiling`
+ * (a baseline-server kind), each round also measures that server between the two, and the
+ * row adds its median and gateway ÷ ceiling.
+ */
+async function pair({ label, baseline, ceiling, durability, path, body, keyed }) {
   const base = { rps: [], p99: [] };
+  const ceil = { rps: [], p99: [] };
   const gwr = { rps: [], p99: [], bad: 0 };
   const load = [];
   for (let i = 0; i < ROUNDS; i++) {
     load.push(await T.quiet(log));
-    const b = await T.startBaseline(baseline, durability ?? "process");
-    try {
-      const r = T.summary(await T.cannon({ url: `${b.url}/hooks/${path}`, body, headers: T.AUTH, connections: CONNECTIONS, duration: DURATION }));
-      base.rps.push(r.rps);
-      base.p99.push(r.p99);
-    } finally {
-      await b.stop();
-    }
+    await baselineRound(baseline, durability, path, body, base);
+    if (ceiling) await baselineRound(ceiling, durability, path, body, ceil);
     const gw = await T.launchGateway({ durability });
     try {
       const opts = { url: `${gw.baseUrl}/hooks/${path}`, headers: T.AUTH, connections: CONNECTIONS, duration: DURATION };
@@ -69,15 +81,18 @@ async function pair({ label, baseline, durability, path, body, keyed }) {
     } finally {
       await T.stopGateway(gw);
     }
-    log(`  ${label} round ${i + 1}: baseline ${Math.round(base.rps.at(-1))} req/s, gateway ${Math.round(gwr.rps.at(-1))} req/s`);
+    const c = ceiling ? `, ledger ceiling ${Math.round(ceil.rps.at(-1))} req/s` : "";
+    log(`  ${label} round ${i + 1}: baseline ${Math.round(base.rps.at(-1))} req/s${c}, gateway ${Math.round(gwr.rps.at(-1))} req/s`);
   }
   const b = T.median(base.rps);
   const g = T.median(gwr.rps);
+  const c = ceiling ? T.median(ceil.rps) : undefined;
   return {
     pair: label,
     "baseline req/s": Math.round(b),
     "gateway req/s": Math.round(g),
     ratio: (g / b).toFixed(2),
+    ...(c !== undefined ? { "ledger ceiling req/s": `${Math.round(c)} (${(c / b).toFixed(2)})`, "gateway ÷ ceiling": (g / c).toFixed(2) } : {}),
     "baseline p99 ms": T.median(base.p99),
     "gateway p99 ms": T.median(gwr.p99),
     "gateway non-2xx": gwr.bad,
@@ -126,7 +141,8 @@ async function main() {
   const pairs = [];
   for (const durability of PROCESS_ONLY ? [undefined] : [undefined, "os"]) {
     const d = durability ?? "process";
-    pairs.push(await pair({ label: `/wake (${d})`, baseline: "wake", durability, path: "wake", body: T.WAKE_BODY }));
+    // The process pair also measures the ledger ceiling: the wake baseline plus the ledger row (bench/baseline-server.js).
+    pairs.push(await pair({ label: `/wake (${d})`, baseline: "wake", ...(durability ? {} : { ceiling: "wake-ledger" }), durability, path: "wake", body: T.WAKE_BODY }));
     pairs.push(await pair({ label: `/agent (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY }));
     if (!durability) pairs.push(await pair({ label: `/agent + Idempotency-Key (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY, keyed: true }));
   }
