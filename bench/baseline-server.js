@@ -1,7 +1,7 @@
 "use strict";
 /**
  * Baseline servers for `npm run bench`, run as a child process like the gateway:
- * `node bench/baseline-server.js wake|agent|wake-ledger <stateDir> [process|os]` prints `listening: <url>`.
+ * `node bench/baseline-server.js wake|agent|wake-ledger|agent-ledger <stateDir> [process|os]` prints `listening: <url>`.
  *
  * Each does the same durable work as the gateway's accept path, written plainly
  * with node:http (no framework), so the ratio gateway ÷ baseline is what our
@@ -13,7 +13,7 @@
  *          "os": one `fdatasync` per request after the write.
  * - agent: INSERTs one row with better-sqlite3 (WAL; `synchronous=NORMAL`, or FULL for "os"),
  *          one autocommitted statement per request, then 202 with the run id.
- * - wake-ledger: the wake baseline plus, after the reply, the row SPEC §11 asks for on every
+ * - wake-ledger, agent-ledger: that baseline plus, after the reply, the row SPEC §11 asks for on every
  *          delivery, written by the product's own ledger (the built dist/store, its default
  *          options: headers redacted, body kept, group commit, pruning at 10,000 rows). Not a
  *          baseline of a ratio: the ceiling of any build that keeps the ledger row
@@ -127,7 +127,7 @@ function agentStore() {
 }
 
 /** The product's ledger (built dist/store) with its default options: one row per delivery, after the reply. */
-function ledgerRow() {
+function ledgerRow(hook) {
   const dist = path.join(__dirname, "..", "dist");
   const { openPluginDatabase } = require(path.join(dist, "store", "database.js"));
   const { createLedgerStore } = require(path.join(dist, "store", "ledger-store.js"));
@@ -143,7 +143,7 @@ function ledgerRow() {
       receivedAt,
       method: req.method,
       url: req.url,
-      hook: "wake",
+      hook,
       client: req.socket.remoteAddress ?? "",
       status: reply.status,
       latencyMs: Date.now() - receivedAt,
@@ -157,7 +157,8 @@ function ledgerRow() {
 const SERVERS = {
   wake: () => handler("text", wakeStore()),
   agent: () => handler("message", agentStore()),
-  "wake-ledger": () => handler("text", wakeStore(), ledgerRow()),
+  "wake-ledger": () => handler("text", wakeStore(), ledgerRow("wake")),
+  "agent-ledger": () => handler("message", agentStore(), ledgerRow("agent")),
 };
 const server = http.createServer(SERVERS[kind]());
 server.listen(0, "127.0.0.1", () => {
