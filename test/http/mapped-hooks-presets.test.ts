@@ -60,7 +60,9 @@ describe("mapped hooks over HTTP", () => {
       await h.host.waitFor(() => h.host.turns.length === 1, 5000, "the run");
       const message = h.host.turns[0]!.message;
       expect(message).toContain("Subject: lines");
-      expect(message).toContain("… (cut: the rest of this push is over hooks.maxRenderedBytes)");
+      expect(message).toContain("… (cut: the rest of this push is over the maxRenderedBytes limit)");
+      // It named hooks.maxRenderedBytes, which inside OpenClaw is OpenClaw's own section.
+      expect(message).not.toContain("hooks.maxRenderedBytes");
       // The run's message is the rendered one wrapped as untrusted content: the rendered part is at most 4 096 bytes.
       expect(Buffer.byteLength(message)).toBeLessThan(4096 + 1024);
       expect(message).not.toContain("   x\n".repeat(1100));

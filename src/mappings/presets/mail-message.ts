@@ -33,8 +33,12 @@ export function renderMailMessage(push: MailPush, maxMessages: number): string {
   return parts.join("\n\n");
 }
 
-/** What ends a mail message cut at `hooks.maxRenderedBytes`. */
-export const CUT_MARKER = "\n\n… (cut: the rest of this push is over hooks.maxRenderedBytes)";
+/**
+ * What ends a mail message cut at `hooks.maxRenderedBytes`. It names the setting without its
+ * section: the text reaches the model and the chat, where no key namer runs, and inside
+ * OpenClaw `hooks.*` is OpenClaw's own section (the plugin's is `plugins.entries.inbound-webhooks.config`).
+ */
+export const CUT_MARKER = "\n\n… (cut: the rest of this push is over the maxRenderedBytes limit)";
 
 /**
  * `message` within `maxBytes` of UTF-8: as it is, or cut on a character boundary and
