@@ -9,6 +9,7 @@ import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../c
 import type { Dispatcher } from "../core/ports";
 import { err, hookErrors, ok, type Result } from "../core/errors";
 import { errorCode, storageUnavailable } from "../core/storage-fault";
+import { afterIoPoll } from "../core/after-io-poll";
 import { wrapExternalContent } from "../safety/wrap";
 import type { ModuleLogger } from "../core/logger";
 import type { RunQueue } from "../core/runs";
@@ -38,6 +39,20 @@ export function contentForSession(content: string, source: ActionSource, idGen?:
 }
 
 /**
+ * From this many characters of content, wrapping it takes one turn of the event loop and
+ * storing the event or run the next (the parse had the turn before, src/http/pipeline/accept.ts):
+ * the wrapper needs 10–17 ms for 132,000 characters of marker look-alikes (SPEC §14, 50 ms).
+ */
+export const SPLIT_AFTER_WRAP_CHARS = 32 * 1024;
+
+/** contentForSession, and for a long content a turn of the event loop after it. */
+async function contentInItsOwnTurn(content: string, source: ActionSource, idGen?: () => string): Promise<string> {
+  const text = contentForSession(content, source, idGen);
+  if (content.length >= SPLIT_AFTER_WRAP_CHARS) await afterIoPoll();
+  return text;
+}
+
+/**
  * Heartbeat reason of a wake: `hook:wake` for the direct route, `hook:<mapping id>` for a mapped one.
  * Never the mapped hook's name: a mapping that does not match on `path` takes any name the request
  * chooses, and a host may show the reason to the agent outside the untrusted-content wrapper (the
@@ -53,7 +68,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   async function wake(action: WakeAction, source: ActionSource): Promise<Result<DispatchResult>> {
     if (isShuttingDown()) return err(hookErrors.shuttingDown());
-    const text = contentForSession(action.text, source, idGen);
+    const text = await contentInItsOwnTurn(action.text, source, idGen);
     try {
       await runtime.sessions.enqueueSystemEvent(runtime.sessions.mainKey, text, {
         source: `hook:${source.hook}`,
@@ -96,7 +111,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (isShuttingDown()) return err(hookErrors.shuttingDown());
     if (!prefixAllowed(action)) return err(hookErrors.sessionKeyPrefixNotAllowed());
     // Resolves once the run is committed (with the other runs of this event-loop turn): the 202 means stored.
-    const queuedRun = await queue.accept(stored(action, source), source, opts);
+    const message = await contentInItsOwnTurn(action.message, source, idGen);
+    const queuedRun = await queue.accept({ ...action, message }, source, opts);
     if (!queuedRun.ok) return queuedRun;
     return ok({ kind: "agent", runId: queuedRun.value.id, sessionKey: queuedRun.value.action.sessionKey });
   }

@@ -14,6 +14,7 @@
  *   const answer = await accept(req, route, rawBody, { idempotency: true });
  */
 import { createHash } from "node:crypto";
+import { afterIoPoll } from "../../core/after-io-poll";
 import { unsupportedEncoding } from "../../actions/body/media-type";
 import { parseRequestBody } from "../../actions/body/parse-request-body";
 import type { HooksConfig } from "../../config/types";
@@ -55,6 +56,13 @@ export interface AcceptOptions {
 export type AcceptRoute = Exclude<HookRoute, LedgerRoute>;
 export type Accept = (req: HookRequest, route: AcceptRoute, rawBody: Buffer, options: AcceptOptions) => Promise<Answer>;
 
+/**
+ * From this many bytes of body, reading and parsing it take one turn of the event loop and the
+ * rest (the mapping, the wrapper, storing the event or run) the next: a 191 KB body of marker
+ * look-alikes held the loop for 40–60 ms in one stretch (docs/performance.md, stall table).
+ */
+export const SPLIT_AFTER_PARSE_BYTES = 64 * 1024;
+
 /** The body hash recorded for a signed id's key (never a SHA-256 hex, so never equal to a body's). */
 const SIGNED_ID_HASH = "signed-id";
 
@@ -87,6 +95,7 @@ export function createAccept(deps: AcceptDeps): Accept {
     const payload = await parseRequestBody(rawBody, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     // A body that does not parse is refused at the body stage (the dry run reports it as such).
     if (!payload.ok) return refusal(payload.error, "body", true);
+    if (rawBody.length >= SPLIT_AFTER_PARSE_BYTES) await afterIoPoll();
 
     const input = { name: hook, payload: payload.value, headers: req.headers, query: req.query, url: req.url, requestId: req.requestId };
     const selection: MappingSelection | undefined = route.kind === "mapped" ? deps.mappings?.select(input) : undefined;
