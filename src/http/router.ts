@@ -80,7 +80,8 @@ export function createHooksRouter(deps: HooksRouterDeps): RequestHandler {
       if (handling) gone = true;
       else pipeline.aborted(rec);
     });
-    const io = { readBody: () => readBody(req, body), onClientGone: (stop: () => void) => void res.once("close", stop) };
+    // A client already gone (while a large body waited a turn before its dispatch) stops the wait at once.
+    const io = { readBody: () => readBody(req, body), onClientGone: (stop: () => void) => (gone ? stop() : void res.once("close", stop)) };
     pipeline
       .handle(hr, io)
       .catch((e: unknown): Handled => {

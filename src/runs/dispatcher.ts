@@ -69,6 +69,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function wake(action: WakeAction, source: ActionSource): Promise<Result<DispatchResult>> {
     if (isShuttingDown()) return err(hookErrors.shuttingDown());
     const text = await contentInItsOwnTurn(action.text, source, idGen);
+    // Shutdown may have begun during that turn: the store may be closing.
+    if (isShuttingDown()) return err(hookErrors.shuttingDown());
     try {
       await runtime.sessions.enqueueSystemEvent(runtime.sessions.mainKey, text, {
         source: `hook:${source.hook}`,
@@ -112,6 +114,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (!prefixAllowed(action)) return err(hookErrors.sessionKeyPrefixNotAllowed());
     // Resolves once the run is committed (with the other runs of this event-loop turn): the 202 means stored.
     const message = await contentInItsOwnTurn(action.message, source, idGen);
+    if (isShuttingDown()) return err(hookErrors.shuttingDown());
     const queuedRun = await queue.accept({ ...action, message }, source, opts);
     if (!queuedRun.ok) return queuedRun;
     return ok({ kind: "agent", runId: queuedRun.value.id, sessionKey: queuedRun.value.action.sessionKey });

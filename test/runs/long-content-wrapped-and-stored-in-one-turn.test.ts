@@ -3,6 +3,8 @@
  * marker look-alikes was wrapped (10–17 ms) and stored in the same turn of the event loop as
  * its parse, and held the loop for 40–60 ms. A content of SPLIT_AFTER_WRAP_CHARS or more is now
  * stored a turn after its wrap; a short one still in the same turn (no delay for the common case).
+ * A shutdown that begins during that turn refuses it (503 shutting_down) with nothing stored: the
+ * store may be closing (review of the split).
  */
 import { SPLIT_AFTER_WRAP_CHARS } from "../../src/runs/dispatcher";
 import { wrappedContent } from "../helpers/wrapped";
@@ -64,5 +66,19 @@ describe("a long content is stored a turn of the event loop after its wrap", () 
     expect(await turnsToQueueRun(createHarness(), LONG)).toBeGreaterThanOrEqual(1);
     loop!.stop();
     expect(await turnsToQueueRun(createHarness(), SHORT)).toBe(0);
+  });
+
+  it("a shutdown that begins during that turn: 503 shutting_down, no event and no run stored", async () => {
+    const h = createHarness();
+    const wake = h.dispatcher.wake({ kind: "wake", text: LONG, mode: "now" }, directSource({ hook: "wake" }));
+    const agent = h.dispatcher.agent(agentAction({ message: LONG }), directSource());
+    h.shuttingDown.value = true;
+    for (const res of [await wake, await agent]) {
+      expect(res.ok).toBe(false);
+      expect(!res.ok && res.error.code).toBe("shutting_down");
+    }
+    expect(h.host.systemEvents).toEqual([]);
+    expect(h.host.heartbeats).toEqual([]);
+    expect(h.store.listByStatus(["queued", "running", "succeeded", "failed", "timed_out", "interrupted"])).toEqual([]);
   });
 });

@@ -57,9 +57,10 @@ export type AcceptRoute = Exclude<HookRoute, LedgerRoute>;
 export type Accept = (req: HookRequest, route: AcceptRoute, rawBody: Buffer, options: AcceptOptions) => Promise<Answer>;
 
 /**
- * From this many bytes of body, reading and parsing it take one turn of the event loop and the
- * rest (the mapping, the wrapper, storing the event or run) the next: a 191 KB body of marker
- * look-alikes held the loop for 40–60 ms in one stretch (docs/performance.md, stall table).
+ * From this many bytes of body, reading and parsing it (with the mapping's selection and the
+ * idempotency key) take one turn of the event loop and the dispatch (rendering, the wrapper,
+ * storing the event or run) the next: a 191 KB body of marker look-alikes held the loop for
+ * 40–60 ms in one stretch (docs/performance.md, stall table).
  */
 export const SPLIT_AFTER_PARSE_BYTES = 64 * 1024;
 
@@ -95,7 +96,6 @@ export function createAccept(deps: AcceptDeps): Accept {
     const payload = await parseRequestBody(rawBody, { mapped: route.kind === "mapped", contentType: req.headers["content-type"] });
     // A body that does not parse is refused at the body stage (the dry run reports it as such).
     if (!payload.ok) return refusal(payload.error, "body", true);
-    if (rawBody.length >= SPLIT_AFTER_PARSE_BYTES) await afterIoPoll();
 
     const input = { name: hook, payload: payload.value, headers: req.headers, query: req.query, url: req.url, requestId: req.requestId };
     const selection: MappingSelection | undefined = route.kind === "mapped" ? deps.mappings?.select(input) : undefined;
@@ -115,6 +115,8 @@ export function createAccept(deps: AcceptDeps): Accept {
 
     let effect: Effect | undefined;
     const run = async (): Promise<HookResponse> => {
+      // After the idempotency guard has reserved the key: requests with one key keep their order.
+      if (rawBody.length >= SPLIT_AFTER_PARSE_BYTES) await afterIoPoll();
       const done = await deps.respond({
         requestId: req.requestId,
         route,

@@ -75,13 +75,16 @@ export function createWaitGate(config: Pick<RunsConfig, "maxWaitSeconds" | "maxW
         release(client);
       };
       let wait: RunWait | undefined;
+      let gone = false;
       onClientGone?.(() => {
+        gone = true;
         wait?.cancel();
         done();
       });
       return {
         awaitRun(runId) {
-          wait = waiters.expect(runId);
+          // A client gone before its run was accepted is not waited for: the answer goes nowhere.
+          if (!gone) wait = waiters.expect(runId);
         },
         async finish(response) {
           if (!wait) {
