@@ -151,8 +151,9 @@ async function main() {
   for (const durability of PROCESS_ONLY ? [undefined] : [undefined, "os"]) {
     const d = durability ?? "process";
     // The process pairs also measure the ledger ceiling: the baseline plus the ledger row (bench/baseline-server.js).
-    pairs.push(await pair({ label: `/wake (${d})`, baseline: "wake", ...(durability ? {} : { ceiling: "wake-ledger" }), durability, path: "wake", body: T.WAKE_BODY }));
-    pairs.push(await pair({ label: `/agent (${d})`, baseline: "agent", ...(durability ? {} : { ceiling: "agent-ledger" }), durability, path: "agent", body: T.AGENT_BODY }));
+    const ceiling = (kind) => (durability ? undefined : `${kind}-ledger`);
+    pairs.push(await pair({ label: `/wake (${d})`, baseline: "wake", ceiling: ceiling("wake"), durability, path: "wake", body: T.WAKE_BODY }));
+    pairs.push(await pair({ label: `/agent (${d})`, baseline: "agent", ceiling: ceiling("agent"), durability, path: "agent", body: T.AGENT_BODY }));
     if (!durability) pairs.push(await pair({ label: `/agent + Idempotency-Key (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY, keyed: true }));
   }
   const agentRow = pairs.find((p) => p.pair === "/agent (process)");

@@ -45,13 +45,6 @@ export function contentForSession(content: string, source: ActionSource, idGen?:
  */
 export const SPLIT_AFTER_WRAP_CHARS = 32 * 1024;
 
-/** contentForSession, and for a long content a turn of the event loop after it. */
-async function contentInItsOwnTurn(content: string, source: ActionSource, idGen?: () => string): Promise<string> {
-  const text = contentForSession(content, source, idGen);
-  if (content.length >= SPLIT_AFTER_WRAP_CHARS) await afterIoPoll();
-  return text;
-}
-
 /**
  * Heartbeat reason of a wake: `hook:wake` for the direct route, `hook:<mapping id>` for a mapped one.
  * Never the mapped hook's name: a mapping that does not match on `path` takes any name the request
@@ -66,11 +59,20 @@ export function wakeHeartbeatReason(source: ActionSource): string {
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { config, runtime, queue, isShuttingDown, idGen, logger } = options;
 
+  /** The content as it is stored; a long one a turn of the event loop after its wrap, refused if a shutdown began meanwhile. */
+  async function storable(content: string, source: ActionSource): Promise<Result<string>> {
+    const text = contentForSession(content, source, idGen);
+    if (content.length < SPLIT_AFTER_WRAP_CHARS) return ok(text);
+    await afterIoPoll();
+    // The store may be closing.
+    return isShuttingDown() ? err(hookErrors.shuttingDown()) : ok(text);
+  }
+
   async function wake(action: WakeAction, source: ActionSource): Promise<Result<DispatchResult>> {
     if (isShuttingDown()) return err(hookErrors.shuttingDown());
-    const text = await contentInItsOwnTurn(action.text, source, idGen);
-    // Shutdown may have begun during that turn: the store may be closing.
-    if (isShuttingDown()) return err(hookErrors.shuttingDown());
+    const wrapped = await storable(action.text, source);
+    if (!wrapped.ok) return wrapped;
+    const text = wrapped.value;
     try {
       await runtime.sessions.enqueueSystemEvent(runtime.sessions.mainKey, text, {
         source: `hook:${source.hook}`,
@@ -113,9 +115,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (isShuttingDown()) return err(hookErrors.shuttingDown());
     if (!prefixAllowed(action)) return err(hookErrors.sessionKeyPrefixNotAllowed());
     // Resolves once the run is committed (with the other runs of this event-loop turn): the 202 means stored.
-    const message = await contentInItsOwnTurn(action.message, source, idGen);
-    if (isShuttingDown()) return err(hookErrors.shuttingDown());
-    const queuedRun = await queue.accept({ ...action, message }, source, opts);
+    const message = await storable(action.message, source);
+    if (!message.ok) return message;
+    const queuedRun = await queue.accept({ ...action, message: message.value }, source, opts);
     if (!queuedRun.ok) return queuedRun;
     return ok({ kind: "agent", runId: queuedRun.value.id, sessionKey: queuedRun.value.action.sessionKey });
   }

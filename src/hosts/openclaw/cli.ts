@@ -47,25 +47,18 @@ function helpInOpenClawTerms(text: string): string {
 }
 
 /**
- * The help of every command under `root` (descriptions of commands, options and arguments)
- * in OpenClaw's terms: it was written for the embedded gateway (`hooks.path`, `gateway webhooks
- * mail run`, `POST /hooks/github`).
+ * `cmd` and every command under it in OpenClaw's terms. Their help (descriptions of commands,
+ * options and arguments) was written for the embedded gateway (`hooks.path`, `gateway webhooks
+ * mail run`, `POST /hooks/github`). Their failures too: the message of `cmd.error()` is both
+ * what commander prints and the error OpenClaw reports again as its "Reason".
  */
-function describeInOpenClawTerms(cmd: Command): void {
+function inOpenClawTerms(cmd: Command): void {
   cmd.description(helpInOpenClawTerms(cmd.description()));
   for (const option of cmd.options) option.description = helpInOpenClawTerms(option.description);
   for (const argument of cmd.registeredArguments) argument.description = helpInOpenClawTerms(argument.description);
-  for (const sub of cmd.commands) describeInOpenClawTerms(sub);
-}
-
-/**
- * Every command under `root` fails in OpenClaw's terms: the message of `cmd.error()` is
- * both what commander prints and the error OpenClaw reports again as its "Reason".
- */
-function failInOpenClawTerms(root: Command): void {
-  const error = root.error.bind(root);
-  root.error = (message, opts) => error(inOpenClawCliTerms(message), opts);
-  for (const sub of root.commands) failInOpenClawTerms(sub);
+  const error = cmd.error.bind(cmd);
+  cmd.error = (message, opts) => error(inOpenClawCliTerms(message), opts);
+  for (const sub of cmd.commands) inOpenClawTerms(sub);
 }
 
 /** `setup` under `mail` of the plugin's root, refusing with MAIL_SETUP_NOT_AVAILABLE (`--json`: also as JSON on stdout). */
@@ -101,8 +94,7 @@ export function addToOpenClawCli(program: Command, registrars: readonly CliRegis
   const own = underOwnRoot(program, roots);
   for (const register of registrars) register(own);
   for (const root of roots) {
-    describeInOpenClawTerms(root);
+    inOpenClawTerms(root);
     refuseMailSetup(root);
-    failInOpenClawTerms(root);
   }
 }

@@ -75,16 +75,14 @@ export function createWaitGate(config: Pick<RunsConfig, "maxWaitSeconds" | "maxW
         release(client);
       };
       let wait: RunWait | undefined;
-      let gone = false;
       onClientGone?.(() => {
-        gone = true;
         wait?.cancel();
         done();
       });
       return {
         awaitRun(runId) {
-          // A client gone before its run was accepted is not waited for: the answer goes nowhere.
-          if (!gone) wait = waiters.expect(runId);
+          // Released before the run was accepted: the client is gone, and nobody waits for its run.
+          if (!released) wait = waiters.expect(runId);
         },
         async finish(response) {
           if (!wait) {
