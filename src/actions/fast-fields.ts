@@ -31,13 +31,13 @@ export interface FastAgentLimits {
 
 /**
  * `/agent` fields when they are valid, with joi's conversions (name cleaned and
- * trimmed, session key trimmed), else undefined. Bodies with `to` or `model` (phone
- * numbers, the model allow-list) always go through joi.
+ * trimmed, session key trimmed), else undefined. Bodies with `to`, `model` or `agentId` (phone
+ * numbers, the model allow-list, the host's agents) always go through joi.
  */
 export function fastAgentFields(raw: unknown, limits: FastAgentLimits): Record<string, unknown> | undefined {
   if (!isPlainObject(raw)) return undefined;
   const { message, name, sessionKey, wakeMode, deliver, channel, thinking, timeoutSeconds } = raw;
-  if (raw.to !== undefined || raw.model !== undefined) return undefined;
+  if (raw.to !== undefined || raw.model !== undefined || raw.agentId !== undefined) return undefined;
   if (typeof message !== "string" || !NOT_BLANK.test(message)) return undefined;
   const out: Record<string, unknown> = { message };
   if (name !== undefined) {
@@ -47,7 +47,8 @@ export function fastAgentFields(raw: unknown, limits: FastAgentLimits): Record<s
     out.name = clean;
   }
   if (sessionKey !== undefined) {
-    if (typeof sessionKey !== "string" || sessionKey.length > limits.maxSessionKey || !NOT_BLANK.test(sessionKey) || hasControlChars(sessionKey)) return undefined;
+    if (typeof sessionKey !== "string" || sessionKey.length > limits.maxSessionKey || !NOT_BLANK.test(sessionKey) || hasControlChars(sessionKey))
+      return undefined;
     out.sessionKey = sessionKey.trim();
   }
   if (wakeMode !== undefined) {
@@ -67,7 +68,8 @@ export function fastAgentFields(raw: unknown, limits: FastAgentLimits): Record<s
     out.thinking = thinking;
   }
   if (timeoutSeconds !== undefined) {
-    if (typeof timeoutSeconds !== "number" || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0 || timeoutSeconds > limits.maxTimeoutSeconds) return undefined;
+    if (typeof timeoutSeconds !== "number" || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0 || timeoutSeconds > limits.maxTimeoutSeconds)
+      return undefined;
     out.timeoutSeconds = timeoutSeconds;
   }
   return out;

@@ -14,6 +14,9 @@ import { requiredText, wakeModeField } from "./validate-wake";
 import { fastAgentFields } from "./fast-fields";
 import type { ValidationContext } from "./validation-context";
 import { BASE_MESSAGES, MODEL_NOT_ALLOWED, REQUEST_VALIDATION_OPTIONS, toProblems, validationError } from "./validation-errors";
+import { hookErrors } from "../core/errors";
+import { PATTERN_RULES, REGEXES } from "../config/rules";
+import { agentProblem } from "./agent-id";
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_SESSION_KEY_LENGTH = 256;
@@ -86,6 +89,9 @@ function agentSchema(channels: string[], allowList: AllowedModel[], policy: Mode
         [MODEL_NOT_ALLOWED]: modelRule(allowList, policy),
       }),
     thinking: Joi.string().valid(...THINKING_LEVELS),
+    agentId: Joi.string()
+      .pattern(REGEXES.agentId)
+      .messages({ "string.pattern.base": `{#label} ${PATTERN_RULES.agentId}` }),
     timeoutSeconds: Joi.number().greater(0).max(MAX_RUN_TIMEOUT_SECONDS),
   }).messages(BASE_MESSAGES);
 }
@@ -117,9 +123,21 @@ type AgentFields = { message: string } & Partial<Omit<AgentAction, "kind" | "mes
  * @example validateAgent({ message: "hi", sessionKey: "main" }, ctx) // sessionKey "hook:main"
  */
 export function validateAgent(raw: unknown, ctx: ValidationContext, subject = "request body"): Result<AgentAction> {
-  const limits = { channels: ctx.runtime.channels.list(), maxName: MAX_NAME_LENGTH, maxSessionKey: MAX_SESSION_KEY_LENGTH, maxTimeoutSeconds: MAX_RUN_TIMEOUT_SECONDS };
+  const limits = {
+    channels: ctx.runtime.channels.list(),
+    maxName: MAX_NAME_LENGTH,
+    maxSessionKey: MAX_SESSION_KEY_LENGTH,
+    maxTimeoutSeconds: MAX_RUN_TIMEOUT_SECONDS,
+  };
   const fast = fastAgentFields(raw, limits) as AgentFields | undefined;
-  return fast ? ok(agentAction(fast, ctx)) : validateAgentWithSchema(raw, ctx, subject);
+  return withAgentChecked(fast ? ok(agentAction(fast, ctx)) : validateAgentWithSchema(raw, ctx, subject), ctx);
+}
+
+/** `validated`, or 400 agent_not_allowed when its run may not go to the agent it names (or, naming none, to the default). */
+function withAgentChecked(validated: Result<AgentAction>, ctx: ValidationContext): Result<AgentAction> {
+  if (!validated.ok) return validated;
+  const problem = agentProblem(validated.value.agentId, ctx.runtime.agents.known?.(), ctx.config.allowedAgentIds);
+  return problem === undefined ? validated : err(hookErrors.agentNotAllowed({ problem }, { details: [{ field: "agentId", message: problem }] }));
 }
 
 /** `validateAgent` through joi alone (what the fast path must agree with; the path of every invalid body). */
@@ -147,5 +165,6 @@ function agentAction(v: AgentFields, ctx: ValidationContext): AgentAction {
   if (v.to !== undefined) action.to = v.to;
   if (v.model !== undefined) action.model = runtime.models.resolve(v.model);
   if (v.thinking !== undefined) action.thinking = v.thinking;
+  if (v.agentId !== undefined) action.agentId = v.agentId;
   return action;
 }

@@ -10,13 +10,10 @@ import { BASE_MESSAGES, REQUEST_VALIDATION_OPTIONS, toProblems, validationError 
 
 /** A required string with at least one non-whitespace character. */
 export function requiredText(): Joi.StringSchema {
-  return Joi.string()
-    .required()
-    .pattern(/\S/)
-    .messages({
-      "string.empty": "{#label} must not be empty or blank",
-      "string.pattern.base": "{#label} must not be empty or blank",
-    });
+  return Joi.string().required().pattern(/\S/).messages({
+    "string.empty": "{#label} must not be empty or blank",
+    "string.pattern.base": "{#label} must not be empty or blank",
+  });
 }
 
 /** `now` | `next-heartbeat`. */

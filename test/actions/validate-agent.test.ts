@@ -145,8 +145,30 @@ describe("validateAgent: one negative test per rule", () => {
   });
 
   it("a body with many problems lists every one, in body order, one per field", () => {
-    const e = problems({ message: "", name: 1, sessionKey: "", wakeMode: "x", deliver: "yes", channel: "sms", to: "", model: "", thinking: "huge", timeoutSeconds: "5" });
-    expect(e.details?.map((d) => d.field)).toEqual(["message", "name", "sessionKey", "wakeMode", "deliver", "channel", "to", "model", "thinking", "timeoutSeconds"]);
+    const e = problems({
+      message: "",
+      name: 1,
+      sessionKey: "",
+      wakeMode: "x",
+      deliver: "yes",
+      channel: "sms",
+      to: "",
+      model: "",
+      thinking: "huge",
+      timeoutSeconds: "5",
+    });
+    expect(e.details?.map((d) => d.field)).toEqual([
+      "message",
+      "name",
+      "sessionKey",
+      "wakeMode",
+      "deliver",
+      "channel",
+      "to",
+      "model",
+      "thinking",
+      "timeoutSeconds",
+    ]);
     expect(e.message).toMatch(/^Invalid request body \(10 problems\): /);
   });
 
@@ -194,7 +216,8 @@ describe("validateAgent: normalisation", () => {
     const e = problems(valid({ channel: "sms" }));
     expect(e.code).toBe("channel_unavailable");
     expect(e.status).toBe(400);
-    const message = 'channel must be "last" or one of the channels the gateway offers: phone_chat, bot_chat, community_chat, workspace_chat, privacy_chat, device_chat, enterprise_chat';
+    const message =
+      'channel must be "last" or one of the channels the gateway offers: phone_chat, bot_chat, community_chat, workspace_chat, privacy_chat, device_chat, enterprise_chat';
     expect(e.details).toEqual([{ field: "channel", message }]);
     expect(e.message).toBe(`${message}.`);
   });

@@ -7,7 +7,10 @@ const ctx = { runtime: createFakeHost({ models: [{ ref: "a/b" }] }).api.runtime,
 
 describe("validateAction", () => {
   it("validates a wake action by the wake rules", () => {
-    expect(validateAction({ kind: "wake", text: "t", mode: "next-heartbeat" }, ctx)).toEqual({ ok: true, value: { kind: "wake", text: "t", mode: "next-heartbeat" } });
+    expect(validateAction({ kind: "wake", text: "t", mode: "next-heartbeat" }, ctx)).toEqual({
+      ok: true,
+      value: { kind: "wake", text: "t", mode: "next-heartbeat" },
+    });
   });
 
   it("validates an agent action by the agent rules (with defaults)", () => {

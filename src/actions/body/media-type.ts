@@ -18,7 +18,11 @@ export function parseMediaType(header: string | undefined): MediaType {
     const eq = p.indexOf("=");
     if (eq === -1) continue;
     if (p.slice(0, eq).trim().toLowerCase() === "charset") {
-      out.charset = p.slice(eq + 1).trim().replace(/^"|"$/g, "").toLowerCase();
+      out.charset = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, "")
+        .toLowerCase();
     }
   }
   return out;

@@ -71,7 +71,9 @@ function createParser(contentType: string): busboy.Busboy | HookError {
       defParamCharset: "utf8",
     });
   } catch (e) {
-    return hookErrors.multipartMalformed({ reason: e instanceof Error && /boundary/i.test(e.message) ? "the Content-Type has no boundary" : "the Content-Type is not a multipart type busboy reads" });
+    return hookErrors.multipartMalformed({
+      reason: e instanceof Error && /boundary/i.test(e.message) ? "the Content-Type has no boundary" : "the Content-Type is not a multipart type busboy reads",
+    });
   }
 }
 

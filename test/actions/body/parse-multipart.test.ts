@@ -3,7 +3,8 @@ import { MAX_MULTIPART_FIELDS, MULTIPART_CHUNK_BYTES, parseMultipart } from "../
 
 const TYPE = "multipart/form-data; boundary=b";
 const field = (name: string, value: string) => `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-const file = (name: string) => `--b\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n%PDF\r\n`;
+const file = (name: string) =>
+  `--b\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n%PDF\r\n`;
 
 describe("parseMultipart", () => {
   let unhandled: unknown[];
@@ -21,7 +22,11 @@ describe("parseMultipart", () => {
 
   it("a file part → 415 unsupported_media_type naming the part", async () => {
     const r = await parseMultipart(Buffer.from(field("subject", "hi") + file("invoice") + "--b--\r\n"), TYPE);
-    expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([415, "unsupported_media_type", "The multipart part invoice is a file; mapped hooks accept form fields only."]);
+    expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([
+      415,
+      "unsupported_media_type",
+      "The multipart part invoice is a file; mapped hooks accept form fields only.",
+    ]);
   });
 
   it("a file part in a body cut before its closing boundary no longer throws « Unexpected end of form » past the parser: 415, nothing unhandled", async () => {
@@ -33,12 +38,20 @@ describe("parseMultipart", () => {
 
   it("a field-only body cut before its closing boundary → 400 invalid_payload naming the reason", async () => {
     const r = await parseMultipart(Buffer.from(field("subject", "hi")), TYPE);
-    expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([400, "invalid_payload", "The multipart/form-data body is malformed: the form ends before its closing boundary."]);
+    expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([
+      400,
+      "invalid_payload",
+      "The multipart/form-data body is malformed: the form ends before its closing boundary.",
+    ]);
   });
 
   it("no boundary parameter → 400 invalid_payload", async () => {
     const r = await parseMultipart(Buffer.from(field("subject", "hi") + "--b--\r\n"), "multipart/form-data");
-    expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([400, "invalid_payload", "The multipart/form-data body is malformed: the Content-Type has no boundary."]);
+    expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([
+      400,
+      "invalid_payload",
+      "The multipart/form-data body is malformed: the Content-Type has no boundary.",
+    ]);
   });
 
   describe("fed in chunks, refused at the first malformed part, bounded before parsing", () => {
@@ -62,7 +75,11 @@ describe("parseMultipart", () => {
       const raw = Buffer.from(headerless(Math.ceil((4 * 1024 * 1024) / 19)));
       const t = turns();
       const r = await parseMultipart(raw, TYPE, { nextTurn: t.nextTurn });
-      expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([400, "invalid_payload", `The multipart/form-data body has more than ${MAX_MULTIPART_FIELDS} fields.`]);
+      expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([
+        400,
+        "invalid_payload",
+        `The multipart/form-data body has more than ${MAX_MULTIPART_FIELDS} fields.`,
+      ]);
       expect(t.count).toBe(0);
     });
 
@@ -70,7 +87,11 @@ describe("parseMultipart", () => {
       const raw = Buffer.from(headerless(1) + field("pad", "x".repeat(2 * 1024 * 1024)) + "--b--\r\n");
       const t = turns();
       const r = await parseMultipart(raw, TYPE, { nextTurn: t.nextTurn });
-      expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([400, "invalid_payload", "The multipart/form-data body is malformed: a part header is malformed."]);
+      expect(!r.ok && [r.error.status, r.error.code, r.error.message]).toEqual([
+        400,
+        "invalid_payload",
+        "The multipart/form-data body is malformed: a part header is malformed.",
+      ]);
       expect(t.count).toBe(0);
     });
 

@@ -1,0 +1,101 @@
+/**
+ * Logs and events for each decision (STYLE §10): request id, hook, status,
+ * code, body size and latency. Never tokens, never payloads; the URL is logged
+ * with any `?token=` redacted. A refusal's line is written once per client, code
+ * and minute, its repeats counted in one line after it (refusal-log.ts).
+ */
+import type { ErrorCode } from "../core/errors";
+import type { PluginEmitter } from "../core/events";
+import type { ModuleLogger } from "../core/logger";
+import type { PipelineMetrics } from "../core/ports";
+import type { AcceptedKind, Outcome } from "../core/outcome";
+import { createRefusalLog } from "./refusal-log";
+
+/** What the pipeline knows about a request while it runs. */
+export interface RequestRecord {
+  requestId: string;
+  /** Milliseconds from the clock when the request entered the router. */
+  startedAt: number;
+  /** `performance.now()` when the request entered the router: the monotonic, sub-millisecond start metrics measure from. */
+  startedHr?: number;
+  client: string;
+  method: string;
+  /** Original URL, token redacted. */
+  url: string;
+  hook?: string;
+  bodyBytes?: number;
+  /** Set once a decision has been reported (each request is reported once). */
+  reported: boolean;
+}
+
+export interface RequestReporter {
+  /** Logs, counts and announces an answered request, from its one Outcome. */
+  report(rec: RequestRecord, status: number, outcome: Outcome): void;
+  /** The client went away before a response was sent. */
+  aborted(rec: RequestRecord): void;
+}
+
+export interface RequestReporterOptions {
+  logger: ModuleLogger;
+  emitter: PluginEmitter;
+  clock: () => number;
+  /** Told of every answered request (not of aborted ones). */
+  metrics?: PipelineMetrics;
+  /** Monotonic milliseconds, as `startedHr` was taken; default performance.now. */
+  hrClock?: () => number;
+}
+
+export function createRequestReporter(options: RequestReporterOptions): RequestReporter {
+  const { logger, emitter, clock, metrics } = options;
+  const hrClock = options.hrClock ?? (() => performance.now());
+  // Refusals are logged once per client, code and window, with a count (refusal-log.ts): anyone can send them.
+  const refusals = createRefusalLog({ logger, clock });
+  /** Seconds the request took: monotonic when its start was marked, else from the clock. */
+  const seconds = (rec: RequestRecord): number => Math.max(0, rec.startedHr !== undefined ? hrClock() - rec.startedHr : clock() - rec.startedAt) / 1000;
+
+  const base = (rec: RequestRecord, status: number) => ({
+    requestId: rec.requestId,
+    hook: rec.hook,
+    status,
+    bytes: rec.bodyBytes ?? 0,
+    latencyMs: Math.max(0, clock() - rec.startedAt),
+    client: rec.client,
+  });
+
+  function accepted(rec: RequestRecord, status: number, o: Outcome & { kind: AcceptedKind }): void {
+    const runId = o.runIds.length === 1 && o.kind === "agent" ? o.runIds[0] : undefined;
+    const replayed = o.replayed === true ? true : undefined;
+    metrics?.answered(rec.hook, status, seconds(rec), { replayed: replayed === true });
+    // Per request: at debug (the decision is the 2xx itself). Refusals stay at warn/error. No meta is built for a discarded line.
+    if (logger.isLevelEnabled?.("debug") !== false) {
+      logger.debug("hook request accepted", { ...base(rec, status), kind: o.kind, mappingId: o.mappingId, runId, replayed });
+    }
+    if (emitter.listenerCount("request:accepted") === 0) return;
+    emitter.emit("request:accepted", { requestId: rec.requestId, hook: rec.hook ?? "", mappingId: o.mappingId, status, kind: o.kind, runId, replayed });
+  }
+
+  function rejected(rec: RequestRecord, status: number, code: ErrorCode): void {
+    metrics?.answered(rec.hook, status, seconds(rec));
+    refusals.refused({ ...base(rec, status), code, method: rec.method, url: rec.url });
+    emitter.emit("request:rejected", { requestId: rec.requestId, hook: rec.hook, status, code });
+  }
+
+  return {
+    report(rec, status, o) {
+      if (rec.reported) return;
+      rec.reported = true;
+      if (o.kind === "refused") return rejected(rec, status, o.code ?? "internal_error");
+      if (o.kind === "served") {
+        metrics?.answered(rec.hook, status, seconds(rec));
+        logger.debug("run status served", base(rec, status));
+        return;
+      }
+      accepted(rec, status, o as Outcome & { kind: AcceptedKind });
+    },
+    aborted(rec) {
+      if (rec.reported) return;
+      rec.reported = true;
+      logger.info("hook request aborted by the client", { ...base(rec, 0), method: rec.method, url: rec.url });
+    },
+  };
+}
