@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Part of `npm run build`: copies the dashboard's static files into
- * dist/gateway/ui/assets/ — our CSS and browser scripts (src/gateway/ui/assets/)
+ * dist/inspector/assets/ — our CSS and browser scripts (src/inspector/assets/)
  * and uPlot from node_modules — so the gateway serves them itself (no CDN, no
  * bundler: they are plain browser files).
  */
@@ -10,9 +10,9 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const root = path.resolve(__dirname, "..");
-const out = path.join(root, "dist", "gateway", "ui", "assets");
+const out = path.join(root, "dist", "inspector", "assets");
 const sources = [
-  ...["dashboard.css", "deliveries.js", "overview.js", "delivery.js", "favicon.svg"].map((f) => path.join(root, "src", "gateway", "ui", "assets", f)),
+  ...["dashboard.css", "deliveries.js", "overview.js", "delivery.js", "favicon.svg"].map((f) => path.join(root, "src", "inspector", "assets", f)),
   ...["uPlot.iife.min.js", "uPlot.min.css"].map((f) => path.join(path.dirname(require.resolve("uplot/package.json")), "dist", f)),
 ];
 fs.mkdirSync(out, { recursive: true });

@@ -17,8 +17,8 @@ import type { HostLogger } from "../../host-contract/host-api";
 import { operatorClient, type OperatorThrottle } from "../http/operator-throttle";
 import { sessionCookie } from "./ui-auth";
 import type { UiSessionStore } from "./ui-sessions";
-import { html } from "./html";
-import { renderPage } from "./views/layout";
+import { html } from "../../host-contract/html";
+import { operatorPage } from "../../host-contract/operator-page";
 import { renderLogin } from "./views/login-view";
 
 export const DEFAULT_LOGIN_CODE_TTL_MS = 5 * 60 * 1000;
@@ -100,7 +100,7 @@ function startedByAnotherSite(req: Request): boolean {
 function confirmLoginLink(res: Response, code: string): void {
   const content = html`<p>This one-time login link was opened from another site, so it has not been used yet (a page of another site could otherwise spend it, or count wrong codes against this address).</p>
 <p><a id="login-link" href="/ui/login?code=${encodeURIComponent(code)}">Log in to the dashboard</a></p>`;
-  res.type("html").send(renderPage({ title: "Log in", section: "login", content }));
+  res.type("html").send(operatorPage({ title: "Log in", base: "/ui", content }));
 }
 
 /**
@@ -118,8 +118,12 @@ export function createLoginLinkHandler(deps: LoginLinkDeps): (req: Request, res:
     if (!deps.codes?.consume(code)) {
       deps.throttle.fail(client);
       deps.logger.warn("dashboard login link refused", { client });
-      const error = "This login link is not valid: it was used already, it expired, or it is mistyped. Restart the demo for a new one, or log in with the operator token.";
-      res.status(401).type("html").send(renderLogin({ next: LOGIN_LINK_TARGET, error }));
+      const error =
+        "This login link is not valid: it was used already, it expired, or it is mistyped. Restart the demo for a new one, or log in with the operator token.";
+      res
+        .status(401)
+        .type("html")
+        .send(renderLogin({ next: LOGIN_LINK_TARGET, error }));
       return;
     }
     deps.throttle.succeed(client);

@@ -12,10 +12,9 @@ import type { Request } from "express";
 import { bearerToken, sameSecret } from "../http/operator-token";
 import { checkOperatorToken, operatorClient, type OperatorThrottle } from "../http/operator-throttle";
 import type { UiSessionStore, UiSession } from "./ui-sessions";
+import { CSRF_FIELD, CSRF_HEADER } from "../../host-contract/csrf";
 
 export const SESSION_COOKIE = "gw_ui_session";
-export const CSRF_FIELD = "_csrf";
-export const CSRF_HEADER = "x-csrf-token";
 
 export type UiPrincipal = { kind: "bearer" } | { kind: "session"; session: UiSession };
 
@@ -35,7 +34,8 @@ export function cookieValue(req: Request, name: string): string | undefined {
  * no session — not a guess, not counted); `wrong` (a wrong Bearer token, counted);
  * or `blocked` (a Bearer token from a client the operator throttle blocks).
  */
-export type UiAuthVerdict = { kind: "principal"; principal: UiPrincipal } | { kind: "missing" } | { kind: "wrong" } | { kind: "blocked"; retryAfterSeconds: number };
+export type UiAuthVerdict =
+  { kind: "principal"; principal: UiPrincipal } | { kind: "missing" } | { kind: "wrong" } | { kind: "blocked"; retryAfterSeconds: number };
 
 /** Judges the request's credential; a Bearer token goes through the operator throttle. */
 export function authenticate(req: Request, operatorToken: string, sessions: UiSessionStore, throttle: OperatorThrottle): UiAuthVerdict {

@@ -9,7 +9,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { delivery } from "../../helpers/fake-inspector";
-import { OPERATOR_TOKEN } from "../../gateway/ui/ui-app";
+import { OPERATOR_TOKEN } from "../../helpers/ui-app";
 import { launchChromium, newContext } from "./dashboard-browser";
 import { serveFakeInspectorDashboard, type FakeInspectorDashboard } from "./fake-inspector-dashboard";
 

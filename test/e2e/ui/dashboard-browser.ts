@@ -38,7 +38,10 @@ export async function logIn(page: Page, baseUrl: string, token: string, next = "
 }
 
 export class DeliveriesPage {
-  constructor(readonly page: Page, readonly baseUrl: string) {}
+  constructor(
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {}
   async open(query = ""): Promise<void> {
     await this.page.goto(`${this.baseUrl}/ui/deliveries${query}`);
   }
@@ -75,7 +78,10 @@ export class DeliveryPage {
 }
 
 export class MappingsPage {
-  constructor(readonly page: Page, readonly baseUrl: string) {}
+  constructor(
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {}
   async open(): Promise<void> {
     await this.page.goto(`${this.baseUrl}/ui/mappings`);
   }
@@ -94,7 +100,10 @@ export class MappingsPage {
 }
 
 export class OverviewPage {
-  constructor(readonly page: Page, readonly baseUrl: string) {}
+  constructor(
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {}
   async open(): Promise<void> {
     await this.page.goto(`${this.baseUrl}/ui/overview`);
   }

@@ -88,7 +88,12 @@ describe("dashboard e2e in headless Chromium, on the real hooks plugin", () => {
     expect(await sendHook(gw, "wake", '{"text":"Build finished"}')).toBe(200);
     expect(await sendHook(gw, "nowhere", '{"x":1}')).toBe(404);
 
-    for (const hook of ["github", "wake", "nowhere"]) await list.rows().filter({ has: page.getByRole("link", { name: hook, exact: true }) }).first().waitFor();
+    for (const hook of ["github", "wake", "nowhere"])
+      await list
+        .rows()
+        .filter({ has: page.getByRole("link", { name: hook, exact: true }) })
+        .first()
+        .waitFor();
     expect(await page.evaluate("window.__sameDocument")).toBe(true);
     expect((await list.hookLinks().allInnerTexts()).slice(0, 3)).toEqual(["nowhere", "wake", "github"]);
     await expect(page.locator("#live-status").innerText()).resolves.toBe("Live: 3 new deliveries since the page loaded.");
@@ -96,7 +101,10 @@ describe("dashboard e2e in headless Chromium, on the real hooks plugin", () => {
 
     // The echo turn takes 1.5 s: the row arrived before the run ended, and the Run cell follows it without a reload.
     const runCell = list.rows().nth(2).locator("td:last-child");
-    await until(async () => (await runCell.innerText()) === "succeeded", "the Run cell of the github row to turn succeeded", { timeoutMs: 15_000, intervalMs: 100 });
+    await until(async () => (await runCell.innerText()) === "succeeded", "the Run cell of the github row to turn succeeded", {
+      timeoutMs: 15_000,
+      intervalMs: 100,
+    });
     const states = (await page.evaluate("window.__githubRunStates")) as string[];
     expect(["queued", "running"]).toContain(states[0]);
     expect(states.at(-1)).toBe("succeeded");
@@ -126,11 +134,15 @@ describe("dashboard e2e in headless Chromium, on the real hooks plugin", () => {
 
     // The wake's event, then the heartbeat it asked for (which runs on its own schedule: reload until it is journaled).
     let wakeEffects = "";
-    await until(async () => {
-      await page.goto(`${gw.baseUrl}${wakeHref}`);
-      wakeEffects = await page.locator("main").innerText();
-      return wakeEffects.includes("heartbeat reason");
-    }, "the wake's heartbeat among its journal effects", { timeoutMs: 15_000, intervalMs: 250, detail: () => wakeEffects });
+    await until(
+      async () => {
+        await page.goto(`${gw.baseUrl}${wakeHref}`);
+        wakeEffects = await page.locator("main").innerText();
+        return wakeEffects.includes("heartbeat reason");
+      },
+      "the wake's heartbeat among its journal effects",
+      { timeoutMs: 15_000, intervalMs: 250, detail: () => wakeEffects },
+    );
     expect(wakeEffects).toMatch(/system event on session main from hook:wake: [\s\S]*Build finished/);
     expect(wakeEffects).toMatch(/heartbeat reason hook:wake, \d+ pending system event/);
   });

@@ -5,9 +5,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { DeliveryDetail } from "../../../src/host-contract/inspection";
+import type { DeliveryDetail } from "../../../src/core/inspection";
 import { createFakeInspector } from "../../helpers/fake-inspector";
-import { uiApp } from "../../gateway/ui/ui-app";
+import { uiApp } from "../../helpers/ui-app";
 
 export interface FakeInspectorDashboard {
   ui: ReturnType<typeof uiApp>;
@@ -16,7 +16,10 @@ export interface FakeInspectorDashboard {
 }
 
 /** `options` go to uiApp (e.g. a clock of the test's own for the sessions, a short keep-alive). */
-export async function serveFakeInspectorDashboard(deliveries: DeliveryDetail[], options: Omit<NonNullable<Parameters<typeof uiApp>[0]>, "inspector"> = {}): Promise<FakeInspectorDashboard> {
+export async function serveFakeInspectorDashboard(
+  deliveries: DeliveryDetail[],
+  options: Omit<NonNullable<Parameters<typeof uiApp>[0]>, "inspector"> = {},
+): Promise<FakeInspectorDashboard> {
   const ui = uiApp({ now: Date.now, ...options, inspector: createFakeInspector({ deliveries }) });
   const server = http.createServer(ui.app);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -25,10 +25,25 @@ export function startHooksGateway(): Promise<GatewayProcess> {
     config: hooksConfig({
       hooks: {
         mappings: [
-          { id: "github-push", match: { path: "github" }, action: "agent", name: "GitHub", messageTemplate: "Push to {{ payload.ref }}: {{ payload.commits[0].message }}", deliver: true, channel: "phone_chat", event: "{{ headers.x-github-event }}" },
+          {
+            id: "github-push",
+            match: { path: "github" },
+            action: "agent",
+            name: "GitHub",
+            messageTemplate: "Push to {{ payload.ref }}: {{ payload.commits[0].message }}",
+            deliver: true,
+            channel: "phone_chat",
+            event: "{{ headers.x-github-event }}",
+          },
           { id: "github-late", match: { path: "github" }, action: "wake", textTemplate: "never reached" },
           // Signed like GitHub signs (the event comes from the verify scheme's default: X-GitHub-Event plus action).
-          { id: "github-signed", match: { path: "github-signed" }, action: "wake", textTemplate: "GitHub {{ headers.x-github-event }}", verify: { scheme: "github", secret: GITHUB_SECRET } },
+          {
+            id: "github-signed",
+            match: { path: "github-signed" },
+            action: "wake",
+            textTemplate: "GitHub {{ headers.x-github-event }}",
+            verify: { scheme: "github", secret: GITHUB_SECRET },
+          },
         ],
       },
       agents: { runner: { kind: "echo", delayMs: ECHO_DELAY_MS }, defaults: { heartbeat: { every: "off" } } },
@@ -50,7 +65,11 @@ async function newestDelivery(gw: GatewayProcess): Promise<string | undefined> {
  */
 export async function sendHook(gw: GatewayProcess, hook: string, body: string, headers: Record<string, string> = {}): Promise<number> {
   const before = await newestDelivery(gw);
-  const res = await fetch(`${gw.baseUrl}/hooks/${hook}`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", ...headers }, body });
+  const res = await fetch(`${gw.baseUrl}/hooks/${hook}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", ...headers },
+    body,
+  });
   await res.text();
   await until(async () => (await newestDelivery(gw)) !== before, `the ${hook} delivery to be listed in the ledger`, { timeoutMs: 10_000, intervalMs: 25 });
   return res.status;

@@ -7,10 +7,10 @@
  * refusal (logged out, then in again).
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { deliveryId } from "../../../src/http/ledger/delivery-id";
+import { deliveryId } from "../../../src/intake/ledger/delivery-id";
 import { delivery } from "../../helpers/fake-inspector";
 import { until } from "../../helpers/until";
-import { OPERATOR_TOKEN, uiApp } from "../../gateway/ui/ui-app";
+import { OPERATOR_TOKEN, uiApp } from "../../helpers/ui-app";
 import { launchChromium, logIn, newContext } from "./dashboard-browser";
 import { serveFakeInspectorDashboard } from "./fake-inspector-dashboard";
 

@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import http from "node:http";
-import { MAX_RESUMED } from "../../../src/gateway/ui/feed-resume";
+import { MAX_RESUMED } from "../../../src/inspector/feed-resume";
 import { startGateway, type GatewayProcess } from "../../helpers/gateway-process";
 import { until } from "../../helpers/until";
 import { hooksConfig } from "../gateway-setup";
@@ -41,8 +41,14 @@ function openFeed(gw: GatewayProcess, query: string, headers: Record<string, str
         get body() {
           return text;
         },
-        ids: () => blocks().filter((b) => b.includes("event: delivery")).map((b) => /^id: (.+)$/m.exec(b)![1]!),
-        gaps: () => blocks().filter((b) => b.includes("event: gap")).map((b) => (JSON.parse(/^data: (.+)$/m.exec(b)![1]!) as { missed: number }).missed),
+        ids: () =>
+          blocks()
+            .filter((b) => b.includes("event: delivery"))
+            .map((b) => /^id: (.+)$/m.exec(b)![1]!),
+        gaps: () =>
+          blocks()
+            .filter((b) => b.includes("event: gap"))
+            .map((b) => (JSON.parse(/^data: (.+)$/m.exec(b)![1]!) as { missed: number }).missed),
         close: () => req.destroy(),
       };
       resolve(feed);
@@ -114,7 +120,11 @@ describe("live feed: deliveries recorded while a stream was down (real gateway)"
     const [seen] = await ledgerIds(gw!, 1);
     const extra = 5;
     for (let i = 0; i < MAX_RESUMED + extra; i++) {
-      const res = await fetch(`${gw!.baseUrl}/hooks/flood`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" }, body: "{}" });
+      const res = await fetch(`${gw!.baseUrl}/hooks/flood`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" },
+        body: "{}",
+      });
       await res.text();
     }
     await until(async () => (await ledgerIds(gw!, MAX_RESUMED + extra + 1))[MAX_RESUMED + extra] === seen, "every flood delivery to be in the ledger");

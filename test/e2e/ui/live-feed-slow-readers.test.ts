@@ -18,7 +18,7 @@ import http from "node:http";
 import autocannon from "autocannon";
 import { startGateway, type GatewayProcess } from "../../helpers/gateway-process";
 import { until } from "../../helpers/until";
-import { MAX_QUEUED_BYTES } from "../../../src/gateway/ui/live-feed";
+import { MAX_QUEUED_BYTES } from "../../../src/inspector/live-feed";
 import { GATEWAY_TOKEN, HOOK_TOKEN, hooksConfig } from "../gateway-setup";
 
 jest.setTimeout(240_000);
@@ -108,7 +108,10 @@ describe("live feed: clients that stop reading (real gateway)", () => {
     const stats = await liveFeeds(gw);
     // What waits for the stalled clients is bounded by the cap, and something does wait (they read nothing).
     expect(stats.queuedBytes).toBeGreaterThan(0);
-    expect({ queuedBytes: stats.queuedBytes, withinCap: stats.queuedBytes <= FEEDS * MAX_QUEUED_BYTES }).toEqual({ queuedBytes: stats.queuedBytes, withinCap: true });
+    expect({ queuedBytes: stats.queuedBytes, withinCap: stats.queuedBytes <= FEEDS * MAX_QUEUED_BYTES }).toEqual({
+      queuedBytes: stats.queuedBytes,
+      withinCap: true,
+    });
     // Every feed is capped — skipping events, announced by a gap event once it reads — or was dropped.
     expect({ cappedOrDropped: stats.skipping + stats.dropped, open: stats.open + stats.dropped }).toEqual({ cappedOrDropped: FEEDS, open: FEEDS });
     expect(stats.skippedEvents).toBeGreaterThan(0);

@@ -7,11 +7,11 @@
  * every Deliveries tab says it (the one holding the stream and those it relays to).
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { deliveryId } from "../../../src/http/ledger/delivery-id";
+import { deliveryId } from "../../../src/intake/ledger/delivery-id";
 import { DEFAULT_SESSION_TTL_MS } from "../../../src/gateway/ui/ui-sessions";
 import { delivery } from "../../helpers/fake-inspector";
 import { until } from "../../helpers/until";
-import { OPERATOR_TOKEN } from "../../gateway/ui/ui-app";
+import { OPERATOR_TOKEN } from "../../helpers/ui-app";
 import { launchChromium, logIn, newContext } from "./dashboard-browser";
 import { serveFakeInspectorDashboard, type FakeInspectorDashboard } from "./fake-inspector-dashboard";
 
@@ -85,7 +85,9 @@ describe("a Deliveries tab whose session ended, in headless Chromium", () => {
 
   it("a feed refused while the session holds (503, too many feeds) still says 'trying again'", async () => {
     const [first] = await twoLiveTabs();
-    await context.route("**/ui/api/events*", (route) => route.fulfill({ status: 503, contentType: "application/json", body: '{"ok":false,"code":"too_many_streams","error":"busy"}' }));
+    await context.route("**/ui/api/events*", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: '{"ok":false,"code":"too_many_streams","error":"busy"}' }),
+    );
     served.ui.dashboard.close();
     await status(first).getByText("trying again in").waitFor({ timeout: 20_000 });
     expect(await status(first).textContent()).not.toContain(ENDED);

@@ -17,7 +17,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { createFakeInspector, delivery } from "../../helpers/fake-inspector";
-import { OPERATOR_TOKEN, uiApp } from "../../gateway/ui/ui-app";
+import { OPERATOR_TOKEN, uiApp } from "../../helpers/ui-app";
 import { createLoginCodes } from "../../../src/gateway/ui/login-codes";
 import { launchChromium, logIn, newContext } from "./dashboard-browser";
 

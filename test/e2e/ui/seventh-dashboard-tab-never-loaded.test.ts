@@ -10,7 +10,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { delivery } from "../../helpers/fake-inspector";
 import { until } from "../../helpers/until";
-import { OPERATOR_TOKEN, uiApp } from "../../gateway/ui/ui-app";
+import { OPERATOR_TOKEN, uiApp } from "../../helpers/ui-app";
 import { launchChromium, logIn, newContext } from "./dashboard-browser";
 import { serveFakeInspectorDashboard } from "./fake-inspector-dashboard";
 
@@ -65,10 +65,14 @@ describe("many dashboard tabs in one browser, in headless Chromium", () => {
     // The tab holding the feed closes: another one takes it over, and new deliveries reach the tabs again.
     await first.close();
     let n = 0;
-    await until(async () => {
-      ui.inspector.emit(delivery({ id: `d-crm-after-${++n}`, hook: "crm" }));
-      return (await row(last, `d-crm-after-${n}`).count()) === 1 || (await row(last, `d-crm-after-${n - 1}`).count()) === 1;
-    }, "a delivery after the takeover to reach the last tab", { timeoutMs: 15_000, intervalMs: 250 });
+    await until(
+      async () => {
+        ui.inspector.emit(delivery({ id: `d-crm-after-${++n}`, hook: "crm" }));
+        return (await row(last, `d-crm-after-${n}`).count()) === 1 || (await row(last, `d-crm-after-${n - 1}`).count()) === 1;
+      },
+      "a delivery after the takeover to reach the last tab",
+      { timeoutMs: 15_000, intervalMs: 250 },
+    );
     await row(tabs[1]!, `d-crm-after-${n}`).waitFor();
     await until(() => ui.dashboard.liveFeeds().open === 1 && ui.inspector.listeners() === 1, "one feed again");
   }, 60_000);

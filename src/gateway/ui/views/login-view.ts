@@ -1,11 +1,11 @@
 /** The login form: the only thing `/ui` shows without a valid session or token. */
-import { html } from "../html";
-import { renderPage } from "./layout";
+import { html } from "../../../host-contract/html";
+import { operatorPage } from "../../../host-contract/operator-page";
 
 export function renderLogin(opts: { next: string; error?: string }): string {
-  return renderPage({
+  return operatorPage({
     title: "Log in",
-    section: "login",
+    base: "/ui",
     content: html`${opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : ""}
 <form method="post" action="/ui/login" class="login">
 <input type="hidden" name="next" value="${opts.next}">

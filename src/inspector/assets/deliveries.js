@@ -20,14 +20,30 @@
  * out, expired, the gateway restarted) the page says so, with a link to log in again,
  * instead of "trying again" (it still tries, so logging in elsewhere resumes it).
  *
+ * In a sandboxed frame (OpenClaw's Control UI tab: an opaque origin, scripts allowed, forms
+ * not) the page opens its own stream (an opaque origin has no Web Locks), and the search
+ * and filter form, a GET, is followed as a link (a sandbox without allow-forms submits none).
+ *
  * Times show "5 min ago" (the exact UTC time is the title), refreshed every 20 s
- * with the rule of src/gateway/ui/views/time-format.ts.
+ * with the rule of src/inspector/views/time-format.ts.
  */
 (function () {
   "use strict";
   var tbody = document.getElementById("delivery-rows");
   if (!tbody) return;
   var status = document.getElementById("live-status");
+  // An opaque origin: a sandboxed frame (OpenClaw's Control UI tab).
+  var sandboxed = self.origin === "null";
+  var filters = document.querySelector("form.filters");
+  if (sandboxed && filters && filters.method === "get")
+    filters.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var url = new URL(filters.action, location.href);
+      new FormData(filters).forEach(function (value, name) {
+        if (value !== "") url.searchParams.append(name, String(value));
+      });
+      location.assign(url.href);
+    });
 
   function pad(n) {
     return n < 10 ? "0" + n : String(n);
@@ -60,8 +76,12 @@
     if (status) status.textContent = text;
   }
   function liveText() {
-    var text = added === 0 ? "Live: new deliveries appear at the top." : "Live: " + added + " new " + (added === 1 ? "delivery" : "deliveries") + " since the page loaded.";
-    if (missed > 0) text += " " + missed + " " + (missed === 1 ? "update was" : "updates were") + " skipped while this tab was not reading; reload for the full list.";
+    var text =
+      added === 0
+        ? "Live: new deliveries appear at the top."
+        : "Live: " + added + " new " + (added === 1 ? "delivery" : "deliveries") + " since the page loaded.";
+    if (missed > 0)
+      text += " " + missed + " " + (missed === 1 ? "update was" : "updates were") + " skipped while this tab was not reading; reload for the full list.";
     return text;
   }
 
@@ -127,10 +147,11 @@
   var LOGGED_OUT = { loggedOut: true };
   function sayLoggedOut() {
     if (!status) return;
-    var link = document.createElement("a");
-    link.href = "/ui/login?next=" + encodeURIComponent(location.pathname + location.search);
-    link.textContent = "Log in again";
     status.textContent = "Your dashboard session has ended (logged out or expired), so the live feed stopped. ";
+    if (!tbody.dataset.login) return status.appendChild(document.createTextNode("Reload the page to see new deliveries."));
+    var link = document.createElement("a");
+    link.href = tbody.dataset.login + "?next=" + encodeURIComponent(location.pathname + location.search);
+    link.textContent = "Log in again";
     status.appendChild(link);
     status.appendChild(document.createTextNode(" to see new deliveries."));
   }
@@ -218,8 +239,8 @@
 
   /** Calls back true when the dashboard answers 401 (the login is gone), false otherwise (up, busy, or away). */
   function sessionEnded(callback) {
-    if (typeof fetch !== "function") return callback(false);
-    fetch("/ui/api/session", { credentials: "same-origin", cache: "no-store" }).then(
+    if (typeof fetch !== "function" || !tbody.dataset.session) return callback(false);
+    fetch(tbody.dataset.session, { credentials: "same-origin", cache: "no-store" }).then(
       function (res) {
         callback(res.status === 401);
       },
@@ -236,7 +257,7 @@
    * the stream, unfiltered, and relays every event over a BroadcastChannel; each tab
    * applies its own filters. When that tab goes, another one takes the lock over.
    */
-  if (!navigator.locks || typeof BroadcastChannel === "undefined") return connect(tbody.dataset.live);
+  if (sandboxed || !navigator.locks || typeof BroadcastChannel === "undefined") return connect(tbody.dataset.live);
   var channel = new BroadcastChannel("gw-ui-live-feed");
   var leading = false;
   channel.addEventListener("message", function (m) {
@@ -251,7 +272,7 @@
   channel.postMessage({ kind: "hello" });
   navigator.locks.request("gw-ui-live-feed", function () {
     leading = true;
-    connect("/ui/api/events", function (kind, data) {
+    connect(new URL(tbody.dataset.live, location.href).pathname, function (kind, data) {
       channel.postMessage({ kind: kind, data: data });
     });
     return new Promise(function () {});

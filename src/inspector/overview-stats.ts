@@ -8,7 +8,7 @@
  * @example
  *   const s = overviewSeries(inspector.listDeliveries({ limit: 500, since }), Date.now(), 60);
  */
-import type { DeliverySummary, RunSummary } from "../../host-contract/inspection";
+import type { DeliverySummary, RunSummary } from "../core/inspection";
 
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
 

@@ -35,10 +35,11 @@
  * dashboards never hold the shutdown up).
  */
 import type { Request, Response } from "express";
-import type { DeliveryQuery, DeliverySummary, HookInspector } from "../../host-contract/inspection";
+import type { DeliveryQuery, DeliverySummary, HookInspector } from "../core/inspection";
 import { matchesFilters } from "./delivery-filters";
 import { missedSince } from "./feed-resume";
 import { deliveryRow } from "./views/delivery-row";
+import { errorBody } from "../host-contract/json-response";
 
 export const DEFAULT_KEEP_ALIVE_MS = 25_000;
 /** Streams open at once at most; more get 503 (each one is a held connection). */
@@ -66,8 +67,9 @@ export interface LiveFeed {
   /**
    * `allowed` is asked before each event and keep-alive: once false (the session logged out or expired) the stream ends.
    * `after`: the id of the last delivery the client saw; the ones recorded since are sent first (feed-resume.ts).
+   * `base`: where the host mounts the pages (the rows link below it).
    */
-  stream(req: Request, res: Response, inspector: HookInspector, query: DeliveryQuery, allowed?: () => boolean, after?: string): void;
+  stream(req: Request, res: Response, inspector: HookInspector, query: DeliveryQuery, allowed?: () => boolean, after?: string, base?: string): void;
   closeAll(): void;
   open(): number;
   stats(): LiveFeedStats;
@@ -135,16 +137,17 @@ export function createLiveFeed(opts: { keepAliveMs?: number } = {}): LiveFeed {
   const streams = new Map<() => void, FeedWriter>();
   const counts = { skippedEvents: 0, dropped: 0 };
   // Every open feed hears of the same delivery object in turn: its event text is built once.
-  let last: { d: DeliverySummary; text: string } | undefined;
-  const deliveryEvent = (d: DeliverySummary, runStatus: (id: string) => string | undefined): string => {
-    if (last?.d !== d) last = { d, text: `id: ${d.id}\nevent: delivery\ndata: ${JSON.stringify(deliveryRow(d, runStatus))}\n\n` };
+  let last: { d: DeliverySummary; base: string; text: string } | undefined;
+  const deliveryEvent = (d: DeliverySummary, runStatus: (id: string) => string | undefined, base: string): string => {
+    if (last?.d !== d || last.base !== base)
+      last = { d, base, text: `id: ${d.id}\nevent: delivery\ndata: ${JSON.stringify(deliveryRow(d, runStatus, base))}\n\n` };
     return last.text;
   };
   return {
-    stream(req, res, inspector, query, allowed = () => true, after = undefined) {
+    stream(req, res, inspector, query, allowed = () => true, after = undefined, base = "/ui") {
       if (streams.size >= MAX_STREAMS) {
         res.status(503).setHeader("Retry-After", "10");
-        res.json({ ok: false, code: "too_many_streams", error: `At most ${MAX_STREAMS} live feeds may be open at once; close a dashboard tab.` });
+        res.json(errorBody("too_many_streams", `At most ${MAX_STREAMS} live feeds may be open at once; close a dashboard tab.`));
         return;
       }
       res.status(200);
@@ -159,17 +162,17 @@ export function createLiveFeed(opts: { keepAliveMs?: number } = {}): LiveFeed {
       if (after !== undefined) {
         const { rows, skipped } = missedSince(inspector, query, after);
         if (skipped > 0) out.event(() => `event: gap\ndata: {"missed":${skipped}}\n\n`);
-        for (const d of rows) out.event(() => deliveryEvent(d, runStatus));
+        for (const d of rows) out.event(() => deliveryEvent(d, runStatus, base));
       }
       const unsubscribe = inspector.subscribe((d) => {
         if (!allowed()) return end();
-        if (matchesFilters(d, query)) out.event(() => deliveryEvent(d, runStatus));
+        if (matchesFilters(d, query)) out.event(() => deliveryEvent(d, runStatus, base));
       });
       // A run that starts or finishes updates the Run cell of its delivery's row (when the row passes the filters).
       const unsubscribeRuns = inspector.subscribeRuns?.((run) => {
         if (!allowed()) return end();
         const d = run.deliveryId === undefined ? undefined : inspector.getDelivery(run.deliveryId);
-        if (d && matchesFilters(d, query)) out.event(() => `event: run\ndata: ${JSON.stringify(deliveryRow(d, runStatus))}\n\n`);
+        if (d && matchesFilters(d, query)) out.event(() => `event: run\ndata: ${JSON.stringify(deliveryRow(d, runStatus, base))}\n\n`);
       });
       const end = (drop = false) => {
         if (!streams.delete(end)) return;

@@ -6,12 +6,12 @@
  * today's mappings make of it, its runs, and the journal effects (line breaks
  * kept, the wrapper's SECURITY NOTICE folded to one line by journal-effects.ts).
  */
-import type { DeliveryDetail, DryRunView, ReplayResult, RunSummary } from "../../../host-contract/inspection";
-import { html, type SafeHtml } from "../html";
+import type { DeliveryDetail, DryRunView, ReplayResult, RunSummary } from "../../core/inspection";
+import { html, type SafeHtml } from "../../host-contract/html";
 import type { JournalEffect } from "../journal-effects";
-import { CSRF_FIELD } from "../ui-auth";
+import { CSRF_FIELD } from "../../host-contract/csrf";
 import { bodyText, prettyJson } from "./body-view";
-import { curlCommand } from "./curl-command";
+import { curlCommand, HOOK_TOKEN_VARIABLE } from "./curl-command";
 import { deliveryBadges, renderBadges } from "./delivery-row";
 import { displayTime } from "./time-format";
 
@@ -28,12 +28,14 @@ export interface DeliveryPageData {
   effects?: JournalEffect[];
   /** `http://host:port` as the browser reached the gateway (for the curl command). */
   origin: string;
+  /** Where the host mounts the pages (`/ui`). */
+  base: string;
+  /** Set where the host hands over GET and HEAD only (OpenClaw's frame): the command that replays, shown instead of the button. */
+  replayCommand?: string;
 }
 
 function dl(entries: Array<[string, unknown]>): SafeHtml {
-  return html`<dl class="facts">${entries
-    .filter(([, v]) => v !== undefined && v !== "")
-    .map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
+  return html`<dl class="facts">${entries.filter(([, v]) => v !== undefined && v !== "").map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
 }
 
 function timeline(run: RunSummary): SafeHtml {
@@ -52,7 +54,10 @@ function runSection(runs: DeliveryPageData["runs"]): SafeHtml {
   return html`${runs.map(({ id, run }) =>
     run
       ? html`<article class="run"><h3>Run <code>${id}</code>: <span class="run-${run.status}">${run.status}</span></h3>
-${dl([["Action", run.name], ["Session", run.sessionKey]])}${timeline(run)}
+${dl([
+  ["Action", run.name],
+  ["Session", run.sessionKey],
+])}${timeline(run)}
 ${run.summary !== undefined ? html`<h4>Summary</h4><pre class="text">\n${run.summary}</pre>` : ""}</article>`
       : html`<article class="run"><h3>Run <code>${id}</code></h3><p class="muted">No longer in the run store.</p></article>`,
   )}`;
@@ -69,11 +74,14 @@ function effectsSection(effects: JournalEffect[] | undefined): SafeHtml {
 function replaySection(d: DeliveryDetail, data: DeliveryPageData): SafeHtml {
   const r = data.replay;
   const result = r?.result
-    ? html`<p id="replay-result" role="status" class="ok">Replayed: status <span class="status s${String(r.result.status).charAt(0)}xx">${r.result.status}</span>, new delivery <a href="/ui/deliveries/${encodeURIComponent(r.result.deliveryId)}">${r.result.deliveryId}</a>.</p><pre class="text">${prettyJson(r.result.body)}</pre>`
+    ? html`<p id="replay-result" role="status" class="ok">Replayed: status <span class="status s${String(r.result.status).charAt(0)}xx">${r.result.status}</span>, new delivery <a href="${data.base}/deliveries/${encodeURIComponent(r.result.deliveryId)}">${r.result.deliveryId}</a>.</p><pre class="text">${prettyJson(r.result.body)}</pre>`
     : r?.error
       ? html`<p id="replay-result" role="alert" class="error">${r.error}</p>`
       : "";
-  return html`<form method="post" action="/ui/deliveries/${encodeURIComponent(d.id)}/replay">
+  if (data.replayCommand !== undefined)
+    return html`<p id="replay-command">This view is read-only here: replay the delivery from a shell where the gateway runs.</p>
+<pre class="text" data-copy="Copy the command">${data.replayCommand}</pre>${result}`;
+  return html`<form method="post" action="${data.base}/deliveries/${encodeURIComponent(d.id)}/replay">
 ${data.csrf ? html`<input type="hidden" name="${CSRF_FIELD}" value="${data.csrf}">` : ""}
 <button type="submit">Replay</button> <span class="muted">Runs this request again through today's mappings (signatures are not re-checked).</span>
 </form>${result}`;
@@ -94,6 +102,7 @@ function requestSection(d: DeliveryDetail, origin: string): SafeHtml {
   const body = bodyText(d.body, d.bodyBase64, d.headers["content-type"]);
   const raw = d.body ?? d.bodyBase64;
   return html`<section aria-labelledby="h-curl"><h2 id="h-curl">As curl <span class="muted">(secrets named, never shown)</span></h2>
+<p class="muted" id="curl-note">Export the hook token first (<code>export ${HOOK_TOKEN_VARIABLE}=…</code>): the command sends it where the request carried one, and nothing else from your shell. Any other value kept as [REDACTED] (a signature, a cookie) is sent as that text: sign the body again to send it signed.</p>
 <pre id="curl" class="text" data-copy="Copy as curl">${curlCommand(d, origin)}</pre></section>
 <section aria-labelledby="h-headers"><h2 id="h-headers">Headers</h2>${headerTable("request-headers", d.headers)}</section>
 <section aria-labelledby="h-body"><h2 id="h-body">Body <span class="muted">(${body.kind})</span></h2>
@@ -122,7 +131,7 @@ ${dl([
   ["Latency", `${Math.round(d.latencyMs)} ms${d.waited ? " (waited for its run: Prefer: wait)" : ""}`],
   ["Idempotency key", d.idempotencyKey],
   ["Idempotent repeat", d.repeat ? "yes: the earlier request's answer was sent again; nothing new started" : undefined],
-  ["Replay of", d.replayOf ? html`<a href="/ui/deliveries/${encodeURIComponent(d.replayOf)}">${d.replayOf}</a>` : undefined],
+  ["Replay of", d.replayOf ? html`<a href="${data.base}/deliveries/${encodeURIComponent(d.replayOf)}">${d.replayOf}</a>` : undefined],
 ])}
 <section aria-labelledby="h-replay"><h2 id="h-replay">Replay</h2>${replaySection(d, data)}</section>
 ${requestSection(d, data.origin)}

@@ -16,14 +16,14 @@
  *   const { rows, skipped } = missedSince(inspector, query, after);
  */
 import type { Request } from "express";
-import type { DeliveryQuery, DeliverySummary, HookInspector } from "../../host-contract/inspection";
+import type { DeliveryQuery, DeliverySummary, HookInspector } from "../core/inspection";
 
 /** The most rows a feed is sent again when it resumes. */
 export const MAX_RESUMED = 200;
 /** How many rows are read back to find the last one seen (the most one ledger read gives). */
 const READ_BACK = 500;
 
-/** A delivery id (UUIDv7, src/http/ledger/delivery-id.ts), lower case; tested on 36 characters only. */
+/** A delivery id (UUIDv7, src/intake/ledger/delivery-id.ts), lower case; tested on 36 characters only. */
 const DELIVERY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function deliveryIdOrUndefined(value: unknown): string | undefined {

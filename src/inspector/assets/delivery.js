@@ -1,6 +1,6 @@
 /*
- * One delivery's page: a "Copy as curl" button above the curl command (the
- * command names each secret's place, never its value), and a Pretty / Raw toggle
+ * One delivery's page: a "Copy as curl" button above the curl command (safe to
+ * paste: views/curl-command.ts), and a Pretty / Raw toggle
  * above the body when its raw form differs. Without JavaScript the command and the
  * pretty body are still shown; the buttons are only added here.
  */
@@ -31,7 +31,9 @@
     bar.appendChild(note);
     copy.addEventListener("click", function () {
       var text = curl.textContent;
-      var done = function () { note.textContent = "Copied."; };
+      var done = function () {
+        note.textContent = "Copied.";
+      };
       var select = function () {
         var range = document.createRange();
         range.selectNodeContents(curl);
@@ -57,8 +59,12 @@
       bRaw.setAttribute("aria-pressed", String(wantRaw));
       bPretty.setAttribute("aria-pressed", String(!wantRaw));
     };
-    bPretty.addEventListener("click", function () { show(false); });
-    bRaw.addEventListener("click", function () { show(true); });
+    bPretty.addEventListener("click", function () {
+      show(false);
+    });
+    bRaw.addEventListener("click", function () {
+      show(true);
+    });
     show(false);
   }
 })();

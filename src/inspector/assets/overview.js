@@ -25,12 +25,32 @@
     var data = JSON.parse(el.dataset.series);
     var latency = el.dataset.chart === "latency";
     var names = latency ? ["p50", "p99"] : ["2xx", "3xx", "4xx", "5xx"];
-    var series = [{ label: "UTC", value: function (_u, v) { return v == null ? "–" : hhmm(v) + " UTC"; } }].concat(
+    var series = [
+      {
+        label: "UTC",
+        value: function (_u, v) {
+          return v == null ? "–" : hhmm(v) + " UTC";
+        },
+      },
+    ].concat(
       names.map(function (n) {
-        return { label: n, stroke: COLORS[n], width: 2, points: { show: latency, size: 6 }, spanGaps: latency, value: function (_u, v) { return v == null ? "–" : String(v); } };
+        return {
+          label: n,
+          stroke: COLORS[n],
+          width: 2,
+          points: { show: latency, size: 6 },
+          spanGaps: latency,
+          value: function (_u, v) {
+            return v == null ? "–" : String(v);
+          },
+        };
       }),
     );
-    var columns = [data.x].concat(names.map(function (n) { return data[n]; }));
+    var columns = [data.x].concat(
+      names.map(function (n) {
+        return data[n];
+      }),
+    );
     var xAxis = {
       label: "UTC",
       values: function (_u, splits) {
@@ -41,7 +61,17 @@
     };
     var plot = new uPlot(
       // tzDate: uPlot places its ticks by the clock it is given (the browser's local one by default).
-      { width: Math.max(280, el.clientWidth), height: 180, tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1e3), "Etc/UTC"); }, series: series, scales: { x: { time: true } }, axes: [xAxis, { size: 50 }], legend: { live: false } },
+      {
+        width: Math.max(280, el.clientWidth),
+        height: 180,
+        tzDate: function (ts) {
+          return uPlot.tzDate(new Date(ts * 1e3), "Etc/UTC");
+        },
+        series: series,
+        scales: { x: { time: true } },
+        axes: [xAxis, { size: 50 }],
+        legend: { live: false },
+      },
       columns,
       el,
     );

@@ -1,11 +1,12 @@
 /**
- * The dashboard's static files, served from `dist/gateway/ui/assets/` (copied
+ * The dashboard's static files, served from `dist/inspector/assets/` (copied
  * there by `npm run build`: our CSS and scripts plus uPlot from node_modules).
  * Only the names listed here are served; nothing is fetched from a CDN.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { Request, Response } from "express";
+import { errorBody } from "../host-contract/json-response";
 
 export const ASSET_TYPES: Record<string, string> = {
   "dashboard.css": "text/css; charset=utf-8",
@@ -35,7 +36,7 @@ export function createAssetHandler(dir: string = DEFAULT_ASSETS_DIR) {
       }
     }
     if (!type || !data) {
-      res.status(404).json({ ok: false, code: "not_found", error: "No dashboard asset has this name." });
+      res.status(404).json(errorBody("not_found", "No dashboard asset has this name."));
       return;
     }
     res.setHeader("Content-Type", type);

@@ -1,7 +1,7 @@
 /** The Mappings page: the effective mappings in match order, and the dry-run form. */
-import type { DryRunView, MappingSummary } from "../../../host-contract/inspection";
-import { html } from "../html";
-import { CSRF_FIELD } from "../ui-auth";
+import type { DryRunView, MappingSummary } from "../../core/inspection";
+import { html } from "../../host-contract/html";
+import { CSRF_FIELD } from "../../host-contract/csrf";
 import { renderDryRun } from "./delivery-view";
 
 export interface DryRunForm {
@@ -16,6 +16,10 @@ export interface MappingsPageData {
   form?: DryRunForm;
   result?: DryRunView;
   problem?: string;
+  /** Where the host mounts the pages (`/ui`). */
+  base: string;
+  /** Set where the host hands over GET and HEAD only (OpenClaw's frame): the dry-run command, shown instead of the form. */
+  dryRunCommand?: string;
 }
 
 export function renderMappingsContent(data: MappingsPageData) {
@@ -35,8 +39,12 @@ export function renderMappingsContent(data: MappingsPageData) {
         )}</tbody></table>`
   }
 <section aria-labelledby="h-dry-form"><h2 id="h-dry-form">Dry run</h2>
-<p class="muted">Paste a payload and its headers to see what the request would do. Nothing is dispatched.</p>
-<form method="post" action="/ui/mappings/dry-run" class="dry-run-form">
+${
+  data.dryRunCommand !== undefined
+    ? html`<p id="dry-run-command">This view is read-only here: dry-run a payload from a shell where the gateway runs (nothing is dispatched).</p>
+<pre class="text" data-copy="Copy the command">${data.dryRunCommand}</pre>`
+    : html`<p class="muted">Paste a payload and its headers to see what the request would do. Nothing is dispatched.</p>
+<form method="post" action="${data.base}/mappings/dry-run" class="dry-run-form">
 ${data.csrf ? html`<input type="hidden" name="${CSRF_FIELD}" value="${data.csrf}">` : ""}
 <label for="dry-hook">Hook (the path after the hooks prefix)</label>
 <input id="dry-hook" name="hook" value="${f.hook}" required maxlength="200" placeholder="github">
@@ -45,7 +53,8 @@ ${data.csrf ? html`<input type="hidden" name="${CSRF_FIELD}" value="${data.csrf}
 <label for="dry-body">Body</label>
 <textarea id="dry-body" name="body" rows="6">\n${f.body}</textarea>
 <button type="submit">Dry run</button>
-</form>
+</form>`
+}
 ${data.problem ? html`<p class="error" role="alert">${data.problem}</p>` : ""}
 ${data.result ? renderDryRun(data.result) : ""}</section>`;
 }

@@ -1,6 +1,6 @@
 /** The Overview page: queue depth, runs by outcome, and two small uPlot charts (data in data- attributes). */
-import type { HooksSummary } from "../../../host-contract/inspection";
-import { html } from "../html";
+import type { HooksSummary } from "../../core/inspection";
+import { html } from "../../host-contract/html";
 import { STATUS_CLASSES, type OverviewSeries } from "../overview-stats";
 import { displayTime } from "./time-format";
 

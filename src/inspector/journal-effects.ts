@@ -16,9 +16,9 @@
  * Each effect is text (never markup), in journal order, with its line breaks (the
  * page keeps them) and the wrapper's SECURITY NOTICE folded to one line.
  */
-import type { DeliverySummary, RunSummary } from "../../host-contract/inspection";
-import { foldUntrustedNotice } from "../../host-contract/untrusted-notice";
-import type { JournalEntry } from "../journal/journal";
+import type { DeliverySummary, RunSummary } from "../core/inspection";
+import { foldUntrustedNotice } from "../host-contract/untrusted-notice";
+import type { JournalEntry } from "../host-contract/journal";
 
 export interface JournalEffect {
   ts: string;
@@ -43,9 +43,17 @@ function describeEntry(e: JournalEntry): JournalEffect {
     case "system_events_consumed":
       return { ts: e.ts, kind: "events consumed", text: `session ${e.sessionKey} took ${e.count} pending system event(s) into its turn` };
     case "agent_turn":
-      return { ts: e.ts, kind: "agent turn", text: `on session ${e.sessionKey}: ${e.status} in ${e.durationMs} ms${e.reply !== undefined ? `; reply: ${clipEffectText(e.reply)}` : ""}${e.error ? `; error: ${clipEffectText(e.error)}` : ""}` };
+      return {
+        ts: e.ts,
+        kind: "agent turn",
+        text: `on session ${e.sessionKey}: ${e.status} in ${e.durationMs} ms${e.reply !== undefined ? `; reply: ${clipEffectText(e.reply)}` : ""}${e.error ? `; error: ${clipEffectText(e.error)}` : ""}`,
+      };
     case "delivery":
-      return { ts: e.ts, kind: "delivery", text: `on channel ${e.channel}${e.to !== undefined ? ` to ${e.to}` : ""}${e.via ? ` via ${e.via}` : ""}: ${clipEffectText(e.text)}` };
+      return {
+        ts: e.ts,
+        kind: "delivery",
+        text: `on channel ${e.channel}${e.to !== undefined ? ` to ${e.to}` : ""}${e.via ? ` via ${e.via}` : ""}: ${clipEffectText(e.text)}`,
+      };
     case "heartbeat":
       return { ts: e.ts, kind: "heartbeat", text: `reason ${e.reason}, ${e.pending} pending system event(s)` };
     default:

@@ -7,8 +7,8 @@
  * event (what the mapping's `event` template named) under the hook; badges for an
  * idempotent repeat, a replay and a request that waited for its run.
  */
-import type { DeliverySummary } from "../../../host-contract/inspection";
-import { html, type SafeHtml } from "../html";
+import type { DeliverySummary } from "../../core/inspection";
+import { html, type SafeHtml } from "../../host-contract/html";
 import { displayTime, relativeTime } from "./time-format";
 
 export interface DeliveryBadge {
@@ -45,11 +45,12 @@ export function deliveryBadges(d: Pick<DeliverySummary, "repeat" | "replayOf" | 
   return badges;
 }
 
-export function deliveryRow(d: DeliverySummary, runStatus: (runId: string) => string | undefined): DeliveryRow {
+/** `base`: where the host mounts the pages (`/ui`): the row links to `<base>/deliveries/<id>`. */
+export function deliveryRow(d: DeliverySummary, runStatus: (runId: string) => string | undefined, base: string): DeliveryRow {
   const runs = d.runIds.map((id) => runStatus(id) ?? "unknown");
   return {
     id: d.id,
-    href: `/ui/deliveries/${encodeURIComponent(d.id)}`,
+    href: `${base}/deliveries/${encodeURIComponent(d.id)}`,
     receivedAt: d.receivedAt,
     time: `${displayTime(d.receivedAt)} UTC`,
     hook: d.hook ?? "",

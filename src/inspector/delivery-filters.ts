@@ -5,7 +5,7 @@
  * next page). A bad value is named in `problem` and the filter is left out — of the
  * listing and of the live feed's URL alike, so a bad filter never reaches the feed.
  */
-import { beforeProblem, searchProblem, statusProblem, statusRange, type DeliveryQuery } from "../../host-contract/inspection";
+import { beforeProblem, searchProblem, statusProblem, statusRange, type DeliveryQuery } from "../core/inspection";
 
 export const SINCE_WINDOWS: Record<string, { label: string; ms: number }> = {
   "15m": { label: "last 15 minutes", ms: 15 * 60_000 },
@@ -33,7 +33,14 @@ function filterText(v: unknown): string {
 }
 
 export function parseDeliveryFilters(q: Record<string, unknown>, now: number): DeliveryFilters {
-  const f: DeliveryFilters = { search: filterText(q.search), hook: filterText(q.hook), status: filterText(q.status), since: filterText(q.since), before: filterText(q.before), query: { limit: PAGE_SIZE } };
+  const f: DeliveryFilters = {
+    search: filterText(q.search),
+    hook: filterText(q.hook),
+    status: filterText(q.status),
+    since: filterText(q.since),
+    before: filterText(q.before),
+    query: { limit: PAGE_SIZE },
+  };
   const problems: string[] = [];
   const searchRule = f.search ? searchProblem(f.search) : undefined;
   if (searchRule) problems.push(`search ${searchRule}`);
