@@ -1,0 +1,192 @@
+/**
+ * Two receivers (`gateway start --role receiver`) behind a real haproxy and one consumer
+ * gateway, over one real Postgres (SPEC §16, docs/scale.md), all real processes:
+ * deliveries through the balancer, a fifth of them retried under the same key (haproxy
+ * round-robins, so the retry reaches the other receiver), one receiver kill -9'd mid-stream.
+ * Every delivery answered 2xx has exactly one run, and it ends succeeded on the consumer;
+ * keyed retries dedupe across receivers (the same run id, Idempotent-Replayed).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describePostgres, startPostgres, type PostgresCluster } from "../../helpers/postgres";
+import { makeGatewayDir, startGateway, type GatewayProcess } from "../../helpers/gateway-process";
+import { freePort } from "../../helpers/free-port";
+import { until } from "../../helpers/until";
+import { hooksConfig, HOOK_TOKEN } from "../gateway-setup";
+
+jest.setTimeout(180_000);
+
+const DELIVERIES = 400;
+const IN_FLIGHT = 16;
+const RETRIED_SHARE = 5;
+
+const pgConfig = () =>
+  hooksConfig({
+    hooks: {
+      store: { kind: "postgres", url: { env: "PG_URL" }, leaseSeconds: 5 },
+      rateLimit: { enabled: false },
+      runs: { maxConcurrent: 16, maxQueued: 100000 },
+    },
+  });
+
+async function startHaproxy(backends: number[]): Promise<{ port: number; child: ChildProcess; stop(): Promise<void> }> {
+  const dir = makeGatewayDir("haproxy-");
+  const port = await freePort();
+  const cfg = [
+    "global",
+    "  maxconn 1000",
+    "defaults",
+    "  mode http",
+    "  timeout connect 2s",
+    "  timeout client 30s",
+    "  timeout server 30s",
+    "  retries 2",
+    "  option redispatch",
+    `frontend hooks`,
+    `  bind 127.0.0.1:${port}`,
+    "  default_backend receivers",
+    "backend receivers",
+    "  balance roundrobin",
+    "  option httpchk GET /healthz",
+    ...backends.map((p, i) => `  server r${i} 127.0.0.1:${p} check inter 500 fall 1 rise 1`),
+  ].join("\n");
+  const file = path.join(dir, "haproxy.cfg");
+  fs.writeFileSync(file, `${cfg}\n`);
+  const child = spawn("haproxy", ["-db", "-f", file], { stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  await until(
+    async () => {
+      try {
+        await fetch(`http://127.0.0.1:${port}/healthz`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    "haproxy listening",
+    { timeoutMs: 10_000, detail: () => err },
+  );
+  return {
+    port,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Answer {
+  status: number;
+  runId?: string;
+  replayed: boolean;
+}
+
+async function deliver(base: string, i: number, key: string): Promise<Answer> {
+  try {
+    const res = await fetch(`${base}/hooks/agent`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", "idempotency-key": key },
+      body: JSON.stringify({ message: `delivery ${i}`, sessionKey: `hook:s${i % 8}` }),
+    });
+    const body = (await res.json().catch(() => ({}))) as { runId?: string };
+    return { status: res.status, ...(body.runId ? { runId: body.runId } : {}), replayed: res.headers.get("idempotent-replayed") === "true" };
+  } catch {
+    return { status: 0, replayed: false };
+  }
+}
+
+describePostgres("two receivers behind haproxy and one consumer over one Postgres", () => {
+  let pg: PostgresCluster;
+  const gateways: GatewayProcess[] = [];
+  let proxy: Awaited<ReturnType<typeof startHaproxy>> | undefined;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await proxy?.stop();
+    await Promise.all(gateways.map((g) => g.stop()));
+    await pg?.cleanup();
+  });
+
+  it(`${DELIVERIES} keyed deliveries, a fifth retried on the other receiver, one receiver kill -9'd: every 2xx has one run, succeeded`, async () => {
+    const url = await pg.createDatabase();
+    const db = new URL(url).pathname.slice(1);
+    const env = { PG_URL: url };
+    const [a, b] = await Promise.all([
+      startGateway({ config: pgConfig(), env, args: ["--role", "receiver"] }),
+      startGateway({ config: pgConfig(), env, args: ["--role", "receiver"] }),
+    ]);
+    gateways.push(a!, b!);
+    const consumer = await startGateway({ config: pgConfig(), env });
+    gateways.push(consumer);
+    proxy = await startHaproxy([a!.port, b!.port]);
+    const base = `http://127.0.0.1:${proxy.port}`;
+
+    const answers = new Map<string, Answer[]>();
+    const started = Date.now();
+    let next = 0;
+    let killed = false;
+    const worker = async (): Promise<void> => {
+      for (;;) {
+        const i = next++;
+        if (i >= DELIVERIES) return;
+        if (!killed && i >= DELIVERIES / 2) {
+          killed = true;
+          await a!.kill9();
+        }
+        const key = `evt-${i}`;
+        const list: Answer[] = [];
+        // A sender retries until it has an answer it keeps (a 2xx); a fifth of the senders send their delivery twice.
+        for (let send = 0; send < (i % RETRIED_SHARE === 0 ? 2 : 1); send++) {
+          for (let attempt = 0; attempt < 20; attempt++) {
+            const r = await deliver(base, i, key);
+            list.push(r);
+            if (r.status >= 200 && r.status < 300) break;
+            await new Promise((res) => setTimeout(res, 100));
+          }
+        }
+        answers.set(key, list);
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    const sendSeconds = (Date.now() - started) / 1000;
+
+    const ok = [...answers.values()].flatMap((l) => l.filter((r) => r.status >= 200 && r.status < 300));
+    // Every key got a 2xx, and every 2xx of one key names the same run.
+    expect(answers.size).toBe(DELIVERIES);
+    for (const [key, list] of answers) {
+      const runIds = new Set(list.filter((r) => r.status >= 200 && r.status < 300).map((r) => r.runId));
+      expect({ key, runIds: runIds.size }).toEqual({ key, runIds: 1 });
+    }
+    // Each key's later 2xx answers are replays of its first (whichever receiver answered them).
+    for (const [key, list] of answers) {
+      const twoXx = list.filter((r) => r.status >= 200 && r.status < 300);
+      expect({ key, laterNotReplayed: twoXx.slice(1).filter((r) => !r.replayed).length }).toEqual({ key, laterNotReplayed: 0 });
+    }
+    const replays = ok.filter((r) => r.replayed).length;
+    expect(replays).toBeGreaterThanOrEqual(DELIVERIES / RETRIED_SHARE);
+
+    const sql = async (q: string) => (await pg.psql(q, db)).trim();
+    expect(await sql("SELECT count(*) FROM inbound_webhooks.runs")).toBe(String(DELIVERIES));
+    await until(
+      async () => (await sql("SELECT count(*) FROM inbound_webhooks.runs WHERE status = 'succeeded'")) === String(DELIVERIES),
+      "every run succeeded",
+      {
+        timeoutMs: 120_000,
+      },
+    );
+    const runIds = new Set(ok.map((r) => r.runId));
+    expect(Number(await sql(`SELECT count(*) FROM inbound_webhooks.runs WHERE id IN (${[...runIds].map((id) => `'${id}'`).join(",")})`))).toBe(DELIVERIES);
+    const refused = [...answers.values()].flat().length - ok.length;
+    const drainSeconds = (Date.now() - started) / 1000;
+    process.stdout.write(
+      `receivers-behind-haproxy: ${DELIVERIES} deliveries (${ok.length} 2xx answers, ${replays} replayed, ${refused} answered otherwise or cut off and retried) sent in ${sendSeconds.toFixed(1)} s, all succeeded after ${drainSeconds.toFixed(1)} s\n`,
+    );
+  });
+});
