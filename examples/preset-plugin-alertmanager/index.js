@@ -5,7 +5,7 @@
  * the host. Activation only says that the preset is available.
  */
 exports.activate = function activate(api) {
-  api.logger.info("alertmanager preset available; enable it with hooks.presets: [\"alertmanager\"]");
+  api.logger.info('alertmanager preset available; enable it with hooks.presets: ["alertmanager"]');
 };
 
 exports.deactivate = function deactivate() {};

@@ -43,10 +43,7 @@ interface Context {
   mapping: { id: string };
 }
 
-type Override =
-  | { kind: "agent"; name: string; message: string; sessionKey: string }
-  | { kind: "wake"; text: string; mode: "next-heartbeat" }
-  | null;
+type Override = { kind: "agent"; name: string; message: string; sessionKey: string } | { kind: "wake"; text: string; mode: "next-heartbeat" } | null;
 
 /** Alerts listed in one message; the rest are counted. */
 const MAX_LISTED = 20;
@@ -96,7 +93,8 @@ export default function alertmanager(ctx: Context): Override {
   const group = oneLine(p.groupLabels?.alertname) || oneLine(p.commonLabels?.alertname) || "alert group";
   const firing = alerts.filter((a) => a.status !== "resolved");
   const resolved = alerts.filter((a) => a.status === "resolved");
-  const truncated = typeof p.truncatedAlerts === "number" && p.truncatedAlerts > 0 ? [`Alertmanager left out ${plural(p.truncatedAlerts, "further alert")}.`] : [];
+  const truncated =
+    typeof p.truncatedAlerts === "number" && p.truncatedAlerts > 0 ? [`Alertmanager left out ${plural(p.truncatedAlerts, "further alert")}.`] : [];
 
   if (firing.length === 0) {
     const text = [`Alertmanager: ${plural(resolved.length, "alert")} of ${group} resolved.`, ...listAlerts(resolved), ...truncated].join("\n\n");

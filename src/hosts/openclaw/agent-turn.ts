@@ -9,7 +9,8 @@
  * `operator.write`).
  *
  * Session keys: the plugin's keys (`hook:…`) become OpenClaw's agent-scoped form
- * `agent:<agentId>:hook:…`; the same key again continues that conversation.
+ * `agent:<agentId>:hook:…` of the run's agent (`req.agentId`, else the default agent); the
+ * same key again continues that conversation (of that agent).
  * Models: a `provider/model` ref becomes OpenClaw's `provider` + `model` override
  * (OpenClaw admits overrides only with `plugins.entries.inbound-webhooks.subagent.allowModelOverride`).
  * Timeouts: the plugin bounds the wait (`timeoutMs`, and the abort signal); OpenClaw's
@@ -33,6 +34,8 @@
 import type { RunTurnRequest, RunTurnResult } from "../../host-contract/host-api";
 import type { OpenClawRuntime } from "./openclaw-api";
 import type { ServiceScope } from "./service-scope";
+import { isHostUnavailable } from "./refusals";
+import type { DetachedWork } from "./detached-work";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** Longest single `waitForRun` call; the wait is repeated until the run ends or the turn's time is up. */
@@ -58,9 +61,14 @@ function turnsOfProcess(): Map<string, StartedTurn> {
   return (holder[TURNS] ??= new Map());
 }
 
-/** `hook:github:o/r#1` → `agent:main:hook:github:o/r#1` (a key already in OpenClaw's form is kept). */
+/**
+ * `hook:github:o/r#1` → `agent:main:hook:github:o/r#1`. A key already in OpenClaw's form (a prefix of
+ * `allowedSessionKeyPrefixes` may admit `agent:…`) is re-scoped to the run's agent, as OpenClaw's own hooks do:
+ * the key never picks the agent past `allowedAgentIds`.
+ */
 export function openClawSessionKey(agentId: string, sessionKey: string): string {
-  return sessionKey.startsWith("agent:") ? sessionKey : `agent:${agentId}:${sessionKey}`;
+  const scoped = /^agent:[^:]*:/.exec(sessionKey);
+  return `agent:${agentId}:${scoped ? sessionKey.slice(scoped[0].length) : sessionKey}`;
 }
 
 /** `openai/gpt-x` → { provider: "openai", model: "gpt-x" }; a bare id is a model of the default provider. */
@@ -77,7 +85,11 @@ function messageText(message: unknown): string | undefined {
   if (typeof m.content === "string") return m.content;
   if (typeof m.text === "string") return m.text;
   if (!Array.isArray(m.content)) return undefined;
-  const parts = m.content.flatMap((p: unknown) => (p && typeof p === "object" && (p as { type?: unknown }).type === "text" && typeof (p as { text?: unknown }).text === "string" ? [(p as { text: string }).text] : []));
+  const parts = m.content.flatMap((p: unknown) =>
+    p && typeof p === "object" && (p as { type?: unknown }).type === "text" && typeof (p as { text?: unknown }).text === "string"
+      ? [(p as { text: string }).text]
+      : [],
+  );
   return parts.length > 0 ? parts.join("") : undefined;
 }
 
@@ -88,6 +100,11 @@ export function lastAssistantText(messages: readonly unknown[]): string | undefi
     if (text !== undefined) return text;
   }
   return undefined;
+}
+
+/** The text of what OpenClaw threw. */
+function thrownText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** Resolves when `signal` aborts (never rejects). */
@@ -123,11 +140,25 @@ export interface SubagentTurns {
   stillRunning(runId: string): boolean;
 }
 
-/** `primary`: the agent's configured model; naming it passes no override (OpenClaw refuses overrides unless allowed). */
-export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, scope: ServiceScope, primary?: string): SubagentTurns {
-  // Every OpenClaw call of a run is made in the service's context, never the request's that queued the run (service-scope.ts).
+/**
+ * `primary`: the agent's configured model; naming it passes no override (OpenClaw refuses overrides unless allowed).
+ * `detached`: OpenClaw's `runDetachedWebhookWork` (detached-work.ts), the root each run is started on; undefined: untracked.
+ */
+export function createSubagentTurns(
+  runtime: OpenClawRuntime,
+  agentId: string,
+  scope: ServiceScope,
+  primary?: string,
+  detached: () => Promise<DetachedWork | undefined> = async () => undefined,
+): SubagentTurns {
+  // Every OpenClaw call of a run is made in the service's context, never the request's that queued the run (service-scope.ts);
+  // the start on a tracked root of its own, so OpenClaw's stop can finish the run (detached-work.ts).
   const subagent = {
-    run: (p: Parameters<OpenClawRuntime["subagent"]["run"]>[0]) => scope.run(() => runtime.subagent.run(p)),
+    run: (p: Parameters<OpenClawRuntime["subagent"]["run"]>[0]) =>
+      scope.run(async () => {
+        const onRoot = await detached();
+        return onRoot ? onRoot(() => runtime.subagent.run(p)) : runtime.subagent.run(p);
+      }),
     waitForRun: (p: Parameters<OpenClawRuntime["subagent"]["waitForRun"]>[0]) => scope.run(() => runtime.subagent.waitForRun(p)),
     getSessionMessages: (p: Parameters<OpenClawRuntime["subagent"]["getSessionMessages"]>[0]) => scope.run(() => runtime.subagent.getSessionMessages(p)),
   };
@@ -138,7 +169,7 @@ export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, s
     const known = req.runId !== undefined ? turns.get(req.runId) : undefined;
     if (known) return known;
     const params: { sessionKey: string; message: string; deliver: boolean; provider?: string; model?: string } = {
-      sessionKey: openClawSessionKey(agentId, req.sessionKey),
+      sessionKey: openClawSessionKey(req.agentId ?? agentId, req.sessionKey),
       message: req.message,
       deliver: false,
     };
@@ -148,19 +179,34 @@ export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, s
       let started: Awaited<ReturnType<typeof subagent.run>> | "refused";
       // Refused for now (OpenClaw starting, draining or suspended): asked again until the run's time is up or the service stops.
       while ((started = await unlessRefused(() => subagent.run(params), req.signal)) === "refused") {
-        if (req.signal.aborted || Date.now() >= until) return { status: "timeout", error: `OpenClaw did not admit the run within ${Math.round(req.timeoutMs / 1000)} s` };
+        if (req.signal.aborted || Date.now() >= until)
+          return { status: "timeout", error: `OpenClaw did not admit the run within ${Math.round(req.timeoutMs / 1000)} s` };
       }
       const turn = { runId: started.runId, sessionKey: started.sessionKey ?? params.sessionKey, deadline: Date.now() + req.timeoutMs };
       for (const [id, t] of turns) if (t.deadline <= Date.now()) turns.delete(id);
       if (req.runId !== undefined) turns.set(req.runId, turn);
       return turn;
     } catch (e) {
-      return { status: "error", error: `OpenClaw refused the run: ${e instanceof Error ? e.message : String(e)}` };
+      // Draining, closing or reloading (refusals.ts): the run never started; the run layer queues it again.
+      if (isHostUnavailable(e)) return { status: "unavailable", started: false, error: `OpenClaw refused the run for now: ${thrownText(e)}` };
+      return { status: "error", error: `OpenClaw refused the run: ${thrownText(e)}` };
     }
   }
 
-  /** Waits for the OpenClaw run until it ends (then it is forgotten), its deadline passes, or the signal aborts (then it is kept, to be joined). */
+  /**
+   * Waits for the OpenClaw run until it ends (then it is forgotten), its deadline passes, or the signal aborts or
+   * OpenClaw becomes unavailable (then it is kept, to be joined by the next activation of a reload).
+   */
   async function waitFor(req: RunTurnRequest, started: StartedTurn): Promise<RunTurnResult> {
+    try {
+      return await waitOrThrow(req, started);
+    } catch (e) {
+      if (!isHostUnavailable(e)) throw e;
+      return { status: "unavailable", started: true, error: `OpenClaw became unavailable during the run: ${thrownText(e)}` };
+    }
+  }
+
+  async function waitOrThrow(req: RunTurnRequest, started: StartedTurn): Promise<RunTurnResult> {
     const stop = aborted(req.signal);
     const end = (result: RunTurnResult): RunTurnResult => {
       if (req.runId !== undefined && !req.signal.aborted) turns.delete(req.runId);
@@ -168,7 +214,8 @@ export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, s
     };
     for (;;) {
       const left = started.deadline - Date.now();
-      if (left <= 0 || req.signal.aborted) return end({ status: "timeout", error: `OpenClaw's run ${started.runId} did not finish within ${Math.round(req.timeoutMs / 1000)} s` });
+      if (left <= 0 || req.signal.aborted)
+        return end({ status: "timeout", error: `OpenClaw's run ${started.runId} did not finish within ${Math.round(req.timeoutMs / 1000)} s` });
       const slice = Math.min(left, WAIT_SLICE_MS);
       const askedAt = Date.now();
       const waited = await Promise.race([unlessRefused(() => subagent.waitForRun({ runId: started.runId, timeoutMs: slice }), req.signal), stop]);
@@ -178,8 +225,14 @@ export function createSubagentTurns(runtime: OpenClawRuntime, agentId: string, s
       const waitEnded = waited.endedAt === undefined && Date.now() - askedAt >= slice - 1000;
       if (waited.status === "timeout" && waitEnded) continue;
       if (waited.status === "timeout") return end({ status: "timeout", error: waited.error ?? `OpenClaw's run ${started.runId} timed out` });
+      // A run OpenClaw ended because it drains or closes (refusals.ts) did not fail: kept, to be joined or recovered.
+      if (waited.status === "error" && isHostUnavailable(waited.error))
+        return { status: "unavailable", started: true, error: `OpenClaw ended the run while unavailable: ${waited.error}` };
       if (waited.status === "error") return end({ status: "error", error: waited.error ?? `OpenClaw's run ${started.runId} failed without a reason` });
-      const read = await Promise.race([unlessRefused(() => subagent.getSessionMessages({ sessionKey: started.sessionKey, limit: MESSAGES_READ }), req.signal), stop]);
+      const read = await Promise.race([
+        unlessRefused(() => subagent.getSessionMessages({ sessionKey: started.sessionKey, limit: MESSAGES_READ }), req.signal),
+        stop,
+      ]);
       if (read === "aborted" || read === "refused") continue;
       return end({ status: "ok", reply: lastAssistantText(read.messages) ?? "" });
     }

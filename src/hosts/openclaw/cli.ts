@@ -24,9 +24,6 @@ export const OPENCLAW_CLI_DESCRIPTOR = {
   hasSubcommands: true,
 } as const;
 
-/** What `mail setup` answers inside OpenClaw (SPEC §15: a clear error, never a silent no-op). */
-export const MAIL_SETUP_NOT_AVAILABLE = `${OPENCLAW_CLI_ROOT} mail setup is not available inside OpenClaw (it writes the embedded gateway's config file): write ${SECTION_KEY}.mail into OpenClaw's config by hand (docs/mail.md).`;
-
 /**
  * A sentence of the plugin's commands in OpenClaw's terms: OpenClaw's commands instead of the
  * embedded gateway's (`gateway start` → `openclaw gateway run`, `webhooks …` → `inbound-webhooks …`).
@@ -41,6 +38,10 @@ export function inOpenClawCliTerms(text: string): string {
 
 const helpKeys = configKeyNamer(SECTION_KEY);
 
+/** Why `--config` is refused inside OpenClaw. */
+const CONFIG_FLAG_REFUSED =
+  "--config names an embedded gateway's config file; inside OpenClaw the config is OpenClaw's own (OPENCLAW_CONFIG_PATH, `openclaw config file`)";
+
 /** A help text of the plugin's commands in OpenClaw's terms: its commands, its keys and the plugin's default path there. */
 function helpInOpenClawTerms(text: string): string {
   return helpKeys(inOpenClawCliTerms(text)).replaceAll(" /hooks/", ` ${OPENCLAW_DEFAULTS.path}/`);
@@ -54,23 +55,20 @@ function helpInOpenClawTerms(text: string): string {
  */
 function inOpenClawTerms(cmd: Command): void {
   cmd.description(helpInOpenClawTerms(cmd.description()));
+  // `--config` is read by the embedded gateway before plugins activate; nothing reads it inside OpenClaw: refused, not ignored.
+  const config = cmd.options.find((o) => o.long === "--config");
+  if (config) {
+    config.hideHelp();
+    cmd.hook("preAction", (_this, action) => {
+      if (action.getOptionValue("config") !== undefined)
+        action.error(`${OPENCLAW_CLI_ROOT}: ${CONFIG_FLAG_REFUSED}`, { exitCode: 1, code: "inbound-webhooks.config.flag" });
+    });
+  }
   for (const option of cmd.options) option.description = helpInOpenClawTerms(option.description);
   for (const argument of cmd.registeredArguments) argument.description = helpInOpenClawTerms(argument.description);
   const error = cmd.error.bind(cmd);
   cmd.error = (message, opts) => error(inOpenClawCliTerms(message), opts);
   for (const sub of cmd.commands) inOpenClawTerms(sub);
-}
-
-/** `setup` under `mail` of the plugin's root, refusing with MAIL_SETUP_NOT_AVAILABLE (`--json`: also as JSON on stdout). */
-function refuseMailSetup(root: Command): void {
-  const setup = root.commands.find((c) => c.name() === "mail")?.commands.find((c) => c.name() === "setup");
-  if (!setup) return;
-  setup.description(`Not available inside OpenClaw: write ${SECTION_KEY}.mail by hand (docs/mail.md)`);
-  setup.action((flags: { json?: boolean }) => {
-    if (flags.json) setup.configureOutput().writeOut?.(`${JSON.stringify({ ok: false, code: "not_available", error: MAIL_SETUP_NOT_AVAILABLE }, null, 2)}\n`);
-    setup.showHelpAfterError(false);
-    setup.error(MAIL_SETUP_NOT_AVAILABLE, { exitCode: 1, code: "inbound-webhooks.mail.setup.not_available" });
-  });
 }
 
 /** `program` where the plugin's `command("webhooks")` creates OpenClaw's `inbound-webhooks` root instead (collected in `roots`). */
@@ -95,6 +93,5 @@ export function addToOpenClawCli(program: Command, registrars: readonly CliRegis
   for (const register of registrars) register(own);
   for (const root of roots) {
     inOpenClawTerms(root);
-    refuseMailSetup(root);
   }
 }

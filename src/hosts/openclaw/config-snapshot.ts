@@ -9,7 +9,7 @@
  * defaults that differ inside OpenClaw: `enabled` true (OpenClaw's
  * `plugins.entries.inbound-webhooks.enabled` is the switch), `path` `/webhooks`,
  * `transformsDir` `webhooks/transforms` (OpenClaw keeps its own hook handlers in
- * `hooks/`). Beside it, the few host keys the plugin reads: the agent timeout
+ * `hooks/`), `allowQueryToken` false (OpenClaw's own hooks refuse `?token=`). Beside it, the few host keys the plugin reads: the agent timeout
  * (OpenClaw's own `agents.defaults.timeoutSeconds`), the gateway's port (for
  * `openclaw inbound-webhooks …`, which talk to the running gateway over loopback) and its
  * token (the hook token must differ from it).
@@ -26,7 +26,7 @@ export const PLUGIN_ID = "inbound-webhooks";
 /** Where the plugin's section lives in OpenClaw's config. */
 export const SECTION_KEY = `plugins.entries.${PLUGIN_ID}.config`;
 /** Defaults that differ from the embedded gateway's. */
-export const OPENCLAW_DEFAULTS = { enabled: true, path: "/webhooks", transformsDir: "webhooks/transforms" } as const;
+export const OPENCLAW_DEFAULTS = { enabled: true, path: "/webhooks", transformsDir: "webhooks/transforms", allowQueryToken: false } as const;
 /**
  * The longest `runs.shutdownGraceSeconds` inside OpenClaw: OpenClaw gives a plugin service
  * 5 s to stop when it restarts it on a config change (and fails the reload past that), and

@@ -1,17 +1,18 @@
 /**
  * The plugin's route inside OpenClaw: `api.registerHttpRoute({ path, match: "prefix",
- * auth: "plugin" })`. OpenClaw hands the route plain `node:http` requests; the plugin's
- * handler is Express, so it is mounted under its prefix in a small Express app of its
- * own (the handler sees URLs relative to the prefix, as the host contract says).
- * `auth: "plugin"`: OpenClaw does not check a credential; the plugin checks its hook
- * token and sender signatures itself.
+ * auth: "plugin" })`. OpenClaw hands the route plain `node:http` requests, and so does
+ * the host contract (2.0): the plugin's handler gets them as they are, with the
+ * client's address. `auth: "plugin"`: OpenClaw does not check a credential; the plugin
+ * checks its hook token and sender signatures itself, and answers every path below its
+ * prefix (a path that is not its own with its JSON 404).
  *
- * OpenClaw's `gateway.trustedProxies` become Express's `trust proxy`, so the plugin's
- * throttles see the client a trusted proxy reports, as OpenClaw does.
+ * The client's address honours OpenClaw's `gateway.trustedProxies` (proxy-addr's rule,
+ * src/host-contract/client-address.ts), so the plugin's throttles see the client a
+ * trusted proxy reports, as OpenClaw does.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import express from "express";
-import type { HttpRouteRegistration } from "../../host-contract/host-api";
+import { clientAddressResolver } from "../../host-contract/client-address";
+import type { HttpRouteRegistration } from "../../host-contract/http-route";
 import type { OpenClawHttpRoute } from "./openclaw-api";
 import { section, SECTION_KEY } from "./config-snapshot";
 
@@ -52,16 +53,7 @@ function trustedProxies(config: Readonly<Record<string, unknown>>): string[] {
 
 /** OpenClaw's route registration for one of the plugin's routes. */
 export function openClawRoute(route: HttpRouteRegistration, config: Readonly<Record<string, unknown>>): OpenClawHttpRoute {
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("case sensitive routing", true);
-  const proxies = trustedProxies(config);
-  if (proxies.length > 0) app.set("trust proxy", proxies);
-  app.use(route.prefix, route.handler);
-  // Below the prefix nothing else is the plugin's: the same JSON 404 as the plugin's own.
-  app.use((_req: express.Request, res: express.Response) => {
-    res.status(404).json({ ok: false, code: "not_found", error: "No route matches this path." });
-  });
+  const clientAddress = clientAddressResolver(trustedProxies(config));
   return {
     path: route.prefix,
     match: "prefix",
@@ -71,7 +63,7 @@ export function openClawRoute(route: HttpRouteRegistration, config: Readonly<Rec
         // Settled when the answer is complete (or the client went away): OpenClaw counts the request as handled.
         res.once("close", () => resolve(true));
         res.once("finish", () => resolve(true));
-        app(req as express.Request, res as express.Response);
+        route.handler(req, res, { clientAddress: clientAddress(req) });
       }),
   };
 }

@@ -28,7 +28,8 @@ export function allowedModels(config: Readonly<Record<string, unknown>>, entry: 
   const primary = primaryModel(config);
   let refs: string[];
   if (subagent.allowModelOverride !== true) refs = primary ? [primary] : [];
-  else if (Array.isArray(subagent.allowedModels) && subagent.allowedModels.length > 0) refs = subagent.allowedModels.filter((r): r is string => typeof r === "string");
+  else if (Array.isArray(subagent.allowedModels) && subagent.allowedModels.length > 0)
+    refs = subagent.allowedModels.filter((r): r is string => typeof r === "string");
   else refs = Object.keys(catalog);
   if (refs.length > 0 && primary && !refs.includes(primary)) refs.push(primary);
   return [...new Set(refs)].map((ref) => {
@@ -45,7 +46,8 @@ export function allowedModels(config: Readonly<Record<string, unknown>>, entry: 
 export function modelPolicy(entry: Readonly<Record<string, unknown>>): ModelPolicy {
   const subagent = section(entry.subagent);
   const key = `plugins.entries.${PLUGIN_ID}.subagent`;
-  if (subagent.allowModelOverride !== true) return { source: `OpenClaw admits only the agent's agents.defaults.model unless ${key}.allowModelOverride is true`, enforcedWhenEmpty: true };
+  if (subagent.allowModelOverride !== true)
+    return { source: `OpenClaw admits only the agent's agents.defaults.model unless ${key}.allowModelOverride is true`, enforcedWhenEmpty: true };
   const listed = Array.isArray(subagent.allowedModels) && subagent.allowedModels.length > 0;
   return { source: listed ? `${key}.allowedModels` : "agents.defaults.models", enforcedWhenEmpty: false };
 }

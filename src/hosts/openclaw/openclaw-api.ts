@@ -76,6 +76,15 @@ export interface OpenClawRuntime {
     getSessionMessages(params: { sessionKey: string; limit?: number }): Promise<{ messages: unknown[] }>;
   };
   state?: { resolveStateDir?: (env?: NodeJS.ProcessEnv) => string };
+  /** OpenClaw's config writer (its `openclaw config set` path): a focused mutation of the source config, every other key kept. */
+  config?: {
+    /** The current process config snapshot (refreshed by a write of this process). */
+    current?: () => Readonly<Record<string, unknown>>;
+    mutateConfigFile?: (params: {
+      afterWrite: { mode: "auto" } | { mode: "restart" | "none"; reason: string };
+      mutate: (draft: Record<string, unknown>) => void;
+    }) => Promise<unknown>;
+  };
   /** True when OpenClaw keeps debug lines (verbose mode, or a file log level of debug). */
   logging?: { shouldLogVerbose?: () => boolean };
   gateway?: { request?: <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T> };
@@ -85,7 +94,7 @@ export interface OpenClawRuntime {
 }
 
 /** Lifecycle hook events the adapter follows (`api.on`). */
-export type OpenClawHookName = "gateway_start" | "gateway_stop" | "session_start" | "session_end" | "heartbeat_prompt_contribution";
+export type OpenClawHookName = "gateway_start" | "gateway_stop" | "session_start" | "session_end" | "heartbeat_prompt_contribution" | "llm_input";
 
 export interface OpenClawPluginApi {
   id: string;
@@ -102,4 +111,29 @@ export interface OpenClawPluginApi {
   registerCli(registrar: (ctx: OpenClawCliContext) => void | Promise<void>, opts?: OpenClawCliOptions): void;
   on?(hookName: OpenClawHookName, handler: (event: Record<string, unknown>, ctx?: Record<string, unknown>) => unknown): void;
   resolvePath?(input: string): string;
+  /** A gateway RPC method (`scope`: the operator scope OpenClaw requires of the caller before the handler runs). */
+  registerGatewayMethod?(method: string, handler: OpenClawGatewayMethodHandler, opts?: { scope?: "operator.read" | "operator.write" }): void;
+  /** The Control UI's contributions (a sidebar tab whose frame is one of the plugin's `auth: "gateway"` routes). */
+  session?: { controls?: { registerControlUiDescriptor?(descriptor: OpenClawControlUiDescriptor): void } };
+}
+
+/** What a gateway method's handler is given: its params, how to answer (`respond(ok, payload, error)`), the calling connection. */
+export type OpenClawGatewayMethodHandler = (opts: {
+  params: Record<string, unknown>;
+  respond: (ok: boolean, payload?: unknown, error?: { code: string; message: string; details?: unknown }) => void;
+  client: { clientIp?: string; connId?: string } | null;
+}) => Promise<void> | void;
+
+/** A Control UI contribution (`surface: "tab"`: a sidebar tab; `path` a route of the plugin, rendered in a sandboxed frame). */
+export interface OpenClawControlUiDescriptor {
+  id: string;
+  surface: "tab";
+  label: string;
+  description?: string;
+  slug?: string;
+  icon?: string;
+  path?: string;
+  group?: "control" | "agent";
+  order?: number;
+  requiredScopes?: string[];
 }

@@ -34,7 +34,10 @@ export interface FakeModel {
  * bench holds agent runs at the model this way, so only accepting is measured), or
  * with `hold` once the test calls `release()` (a run stays in flight until then).
  */
-export async function startFakeModel(reply: (n: number) => string = (n) => `fake reply ${n}`, opts: { delayMs?: number; hold?: boolean } = {}): Promise<FakeModel> {
+export async function startFakeModel(
+  reply: (n: number) => string = (n) => `fake reply ${n}`,
+  opts: { delayMs?: number; hold?: boolean } = {},
+): Promise<FakeModel> {
   const requests: ModelRequest[] = [];
   let chats = 0;
   /** Answers waiting for `release()` (undefined once released, or without `hold`). */
@@ -54,7 +57,14 @@ export async function startFakeModel(reply: (n: number) => string = (n) => `fake
       return;
     }
     res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage }));
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+        usage,
+      }),
+    );
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -14,16 +14,16 @@
  * OPENCLAW_E2E_MARKER names a file, each passing test appends a line to it, so
  * .ci/run can check that the suite ran.
  */
-import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Webhooks } from "@octokit/webhooks";
 import { until } from "../../helpers/until";
+import { packedTarball } from "../../helpers/packed-tarball";
 import { githubExample } from "../../helpers/github-examples";
 import { startFakeModel, type FakeModel } from "./fake-model";
-import { findPrerequisites, freePort, getJson, OpenClawHost, ROOT } from "./openclaw-host";
+import { findPrerequisites, freePort, getJson, OpenClawHost } from "./openclaw-host";
 
 const HOOK_TOKEN = "e2e-inbound-hook-token-0123456789";
 const BUILTIN_TOKEN = "e2e-openclaw-builtin-hook-token-0123";
@@ -48,19 +48,27 @@ function passed(name: string): void {
   let dir: string;
   const unique = (what: string) => `${what}-${crypto.randomBytes(5).toString("hex")}`;
   const post = (hookPath: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${host.baseUrl}${hookPath}`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+    fetch(`${host.baseUrl}${hookPath}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
   const get = (hookPath: string) => getJson(`${host.baseUrl}${hookPath}`, HOOK_TOKEN);
   const detail = () => `--- gateway output (tail) ---\n${host.log().slice(-6000)}\n--- model requests: ${model.requests.length}`;
 
   /** Our route serves once it answers an unauthenticated POST with our 401 (before: OpenClaw's or our 503). */
   const untilServing = () =>
-    until(async () => {
-      try {
-        return (await fetch(`${host.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
-      } catch {
-        return false;
-      }
-    }, "the plugin's /webhooks route to serve inside OpenClaw", { ...SLOW, detail });
+    until(
+      async () => {
+        try {
+          return (await fetch(`${host.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
+        } catch {
+          return false;
+        }
+      },
+      "the plugin's /webhooks route to serve inside OpenClaw",
+      { ...SLOW, detail },
+    );
 
   beforeAll(async () => {
     if (missing) throw new Error(`CI=true and a prerequisite of the OpenClaw suite is missing: ${missing}`);
@@ -74,13 +82,12 @@ function passed(name: string): void {
       // OpenClaw's own hooks, side by side with ours.
       hooks: { enabled: true, token: BUILTIN_TOKEN, path: "/hooks" },
     });
-    const pack = spawnSync("npm", ["pack", "--pack-destination", dir, "--silent"], { cwd: ROOT, encoding: "utf8" });
-    if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
-    const tgz = path.join(dir, pack.stdout.trim().split("\n").pop()!);
+    const tgz = packedTarball(dir);
     const install = await host.cli(["plugins", "install", `npm-pack:${tgz}`, "--force", "--accept-capabilities"]);
     if (install.status !== 0) throw new Error(`openclaw plugins install failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
     // Installing into OpenClaw on Node 24 builds no native addon (SPEC §15): better-sqlite3 is optional there.
-    if (/node-gyp|gyp info|prebuild-install/i.test(install.stdout + install.stderr)) throw new Error(`openclaw plugins install built a native addon:\n${install.stdout}\n${install.stderr}`);
+    if (/node-gyp|gyp info|prebuild-install/i.test(install.stdout + install.stderr))
+      throw new Error(`openclaw plugins install built a native addon:\n${install.stdout}\n${install.stderr}`);
     const addons = nativeAddonsUnder(path.join(dir, "state"));
     if (addons.length > 0) throw new Error(`native addons in OpenClaw's state dir after installing the plugin: ${addons.join(", ")}`);
     const config = host.readConfig() as { plugins: { entries: Record<string, Record<string, unknown>> } };
@@ -89,8 +96,8 @@ function passed(name: string): void {
       enabled: true,
       config: {
         token: HOOK_TOKEN,
-        // A sentence naming a key of the section (query_token_not_allowed) is checked read back from the ledger.
-        allowQueryToken: false,
+        // allowQueryToken is not set: false by default inside OpenClaw. A sentence naming that key of the section
+        // (query_token_not_allowed) is checked read back from the ledger.
         presets: ["github"],
         github: { secret: GITHUB_SECRET },
         mappings: [{ id: "alerts", match: { path: "alerts" }, action: "wake", textTemplate: "Alert: {{ payload.title }}" }],
@@ -128,7 +135,7 @@ function passed(name: string): void {
     const sent = model.chatsContaining(keyed.message)[0]!.body;
     expect(sent).toContain("EXTERNAL_UNTRUSTED_CONTENT");
     let run: Record<string, any> = {};
-    await until(async () => ((run = (await get(`/webhooks/runs/${keyed.runId}`)).run ?? {}).status === "succeeded"), "the run to succeed", { ...SLOW, detail });
+    await until(async () => (run = (await get(`/webhooks/runs/${keyed.runId}`)).run ?? {}).status === "succeeded", "the run to succeed", { ...SLOW, detail });
     const firstLine = String(run.summary).split("\n")[0]!;
     expect(firstLine).toMatch(/^Hook E2E: fake reply \d+$/);
     // The summary is a system event of OpenClaw's main session: the heartbeat it requested shows it to the model.
@@ -141,7 +148,11 @@ function passed(name: string): void {
     const headers = { "x-github-event": "push", "x-github-delivery": crypto.randomUUID(), authorization: "" };
     const signed = await post("/webhooks/github", payload, { ...headers, "x-hub-signature-256": await new Webhooks({ secret: GITHUB_SECRET }).sign(payload) });
     expect(signed.status).toBe(202);
-    const bad = await post("/webhooks/github", payload, { ...headers, "x-github-delivery": crypto.randomUUID(), "x-hub-signature-256": await new Webhooks({ secret: "not-the-secret-0123456789" }).sign(payload) });
+    const bad = await post("/webhooks/github", payload, {
+      ...headers,
+      "x-github-delivery": crypto.randomUUID(),
+      "x-hub-signature-256": await new Webhooks({ secret: "not-the-secret-0123456789" }).sign(payload),
+    });
     expect(bad.status).toBe(401);
     expect(((await bad.json()) as { code: string }).code).toBe("invalid_signature");
     passed("github");
@@ -159,18 +170,33 @@ function passed(name: string): void {
     const channel = await post("/webhooks/agent", { message: "x", channel: "phone_chat" });
     expect({ status: channel.status, body: await channel.json() }).toEqual({
       status: 400,
-      body: expect.objectContaining({ ok: false, code: "channel_unavailable", details: [{ field: "channel", message: 'channel must be "last" (the gateway offers no other channels right now)' }] }),
+      body: expect.objectContaining({
+        ok: false,
+        code: "channel_unavailable",
+        details: [{ field: "channel", message: 'channel must be "last" (the gateway offers no other channels right now)' }],
+      }),
     });
     passed("mapped");
   });
 
   it("a refusal naming a setting, answered and kept in the ledger, names the plugin's key inside OpenClaw, not OpenClaw's own hooks.*", async () => {
     const sentence = "The token must be sent in a header; ?token= is disabled (plugins.entries.inbound-webhooks.config.allowQueryToken is false).";
-    const refused = await fetch(`${host.baseUrl}/webhooks/wake?token=${HOOK_TOKEN}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    expect({ status: refused.status, body: await refused.json() }).toEqual({ status: 400, body: { ok: false, code: "query_token_not_allowed", error: sentence } });
+    const refused = await fetch(`${host.baseUrl}/webhooks/wake?token=${HOOK_TOKEN}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect({ status: refused.status, body: await refused.json() }).toEqual({
+      status: 400,
+      body: { ok: false, code: "query_token_not_allowed", error: sentence },
+    });
     // Stored by the plugin inside OpenClaw and read back (`openclaw inbound-webhooks deliveries show` prints the same row).
     let listed: Array<{ id: string }> = [];
-    await until(async () => (listed = (await get("/webhooks/deliveries?hook=wake&status=400&limit=1")).deliveries ?? []).length === 1, "the refusal in the ledger", { ...SLOW, detail });
+    await until(
+      async () => (listed = (await get("/webhooks/deliveries?hook=wake&status=400&limit=1")).deliveries ?? []).length === 1,
+      "the refusal in the ledger",
+      { ...SLOW, detail },
+    );
     const { delivery } = (await get(`/webhooks/deliveries/${listed[0]!.id}`)) as { delivery: { response?: unknown } };
     expect(delivery.response).toEqual({ ok: false, code: "query_token_not_allowed", error: sentence });
     expect(JSON.stringify(delivery)).not.toMatch(/(^|[^\w./-])hooks\./);
@@ -217,5 +243,8 @@ function passed(name: string): void {
 
 /** Compiled Node addons (`*.node`) anywhere below `root`. */
 function nativeAddonsUnder(root: string): string[] {
-  return fs.readdirSync(root, { recursive: true }).map(String).filter((f) => f.endsWith(".node"));
+  return fs
+    .readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".node"));
 }

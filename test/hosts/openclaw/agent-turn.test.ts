@@ -16,20 +16,45 @@ function fakeRuntime(waits: OpenClawWaitResult[], messages: unknown[] = []) {
   return { runtime, calls };
 }
 
-const turn = (over: Partial<Parameters<ReturnType<typeof createSubagentTurns>["runTurn"]>[0]> = {}) => ({ sessionKey: "hook:x", message: "m", timeoutMs: 60_000, signal: new AbortController().signal, ...over });
+const turn = (over: Partial<Parameters<ReturnType<typeof createSubagentTurns>["runTurn"]>[0]> = {}) => ({
+  sessionKey: "hook:x",
+  message: "m",
+  timeoutMs: 60_000,
+  signal: new AbortController().signal,
+  ...over,
+});
 
 describe("agent turns through OpenClaw's subagent runtime", () => {
   it("maps the session key to OpenClaw's agent form and a model ref to provider + model", () => {
     expect(openClawSessionKey("main", "hook:github:o/r#1")).toBe("agent:main:hook:github:o/r#1");
-    expect(openClawSessionKey("main", "agent:ops:hook:x")).toBe("agent:ops:hook:x");
     expect(splitModelRef("openai/gpt-x")).toEqual({ provider: "openai", model: "gpt-x" });
   });
 
+  it("every run went to the default agent's session, whatever agentId it named: the run's agent, agent:<agentId>:hook:…", async () => {
+    const { runtime, calls } = fakeRuntime([{ status: "ok", endedAt: 1 }]);
+    await createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn({ agentId: "ops" }));
+    expect(calls.run[0]).toEqual({ sessionKey: "agent:ops:hook:x", message: "m", deliver: false });
+  });
+
+  it("a key already in OpenClaw's agent form (a prefix admitting agent:) picked its agent past allowedAgentIds: it is re-scoped to the run's", () => {
+    expect(openClawSessionKey("main", "agent:ops:hook:x")).toBe("agent:main:hook:x");
+    expect(openClawSessionKey("research", "agent:main:main")).toBe("agent:research:main");
+  });
+
   it("runs, waits past a pending observation, and answers the newest assistant text", async () => {
-    const { runtime, calls } = fakeRuntime([{ status: "pending" }, { status: "ok", endedAt: 1 }], [
-      { role: "user", content: "m" },
-      { role: "assistant", content: [{ type: "text", text: "the " }, { type: "text", text: "reply" }] },
-    ]);
+    const { runtime, calls } = fakeRuntime(
+      [{ status: "pending" }, { status: "ok", endedAt: 1 }],
+      [
+        { role: "user", content: "m" },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "the " },
+            { type: "text", text: "reply" },
+          ],
+        },
+      ],
+    );
     const result = await createSubagentTurns(runtime, "main", createServiceScope(), "fake/fake-1").runTurn(turn({ model: "other/m2" }));
     expect(result).toEqual({ status: "ok", reply: "the reply" });
     expect(calls.run).toEqual([{ sessionKey: "agent:main:hook:x", message: "m", deliver: false, provider: "other", model: "m2" }]);
@@ -52,7 +77,10 @@ describe("agent turns through OpenClaw's subagent runtime", () => {
     runtime.subagent.run = async () => {
       throw new Error("missing scope: operator.write");
     };
-    expect(await createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn())).toEqual({ status: "error", error: "OpenClaw refused the run: missing scope: operator.write" });
+    expect(await createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn())).toEqual({
+      status: "error",
+      error: "OpenClaw refused the run: missing scope: operator.write",
+    });
   });
 
   it("stops waiting when the run's signal aborts", async () => {
@@ -85,7 +113,13 @@ describe("agent turns through OpenClaw's subagent runtime", () => {
 
   /** OpenClaw 2026.9.6's refusal of a call while it starts, drains for a restart or a stop, or is suspended. */
   const refusal = (method: string, reason: string) =>
-    Object.assign(new Error(`${method} unavailable during gateway ${reason}`), { name: "GatewayClientRequestError", code: "UNAVAILABLE", retryable: true, retryAfterMs: 10, details: { method } });
+    Object.assign(new Error(`${method} unavailable during gateway ${reason}`), {
+      name: "GatewayClientRequestError",
+      code: "UNAVAILABLE",
+      retryable: true,
+      retryAfterMs: 10,
+      details: { method },
+    });
 
   it("OpenClaw's refusal of agent.wait while it drains for a restart was the run's end (failed): the wait goes on until the service stops", async () => {
     const { runtime, calls } = fakeRuntime([]);
@@ -117,6 +151,84 @@ describe("agent turns through OpenClaw's subagent runtime", () => {
     expect({ runs: calls.run.length, reads: calls.read.length }).toEqual({ runs: 1, reads: 1 });
   });
 
+  // Recorded `failed` before (issue 32): "Gateway is draining; new tasks are not accepted" (the queued run, the model never saw it).
+  it("a start refused because OpenClaw drains is unavailable, not started (not the run's failure)", async () => {
+    const { runtime } = fakeRuntime([]);
+    runtime.subagent.run = async () => {
+      throw Object.assign(new Error("Gateway is draining; new tasks are not accepted"), { name: "GatewayDrainingError" });
+    };
+    expect(await createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn({ runId: "run-drain-1" }))).toEqual({
+      status: "unavailable",
+      started: false,
+      error: "OpenClaw refused the run for now: Gateway is draining; new tasks are not accepted",
+    });
+  });
+
+  // Recorded `failed` before (issue 32): "the agent runner failed: Gateway instance dispatch unavailable for agent turn".
+  it("a wait OpenClaw's closing instance refuses is unavailable after the start, and the turn is kept to be joined", async () => {
+    const { runtime } = fakeRuntime([]);
+    runtime.subagent.waitForRun = async () => {
+      throw new Error("Gateway instance dispatch unavailable for agent turn");
+    };
+    const turns = createSubagentTurns(runtime, "main", createServiceScope());
+    expect(await turns.runTurn(turn({ runId: "run-closing-1" }))).toEqual({
+      status: "unavailable",
+      started: true,
+      error: "OpenClaw became unavailable during the run: Gateway instance dispatch unavailable for agent turn",
+    });
+    expect(turns.stillRunning("run-closing-1")).toBe(true);
+  });
+
+  it("a run OpenClaw ended with a refusal text as its error (draining, a retired plugin generation) is unavailable, not failed", async () => {
+    for (const error of ["Gateway is draining; new tasks are not accepted", "Plugin inventory has retired; begin a new plugin operation."]) {
+      const { runtime } = fakeRuntime([{ status: "error", error, endedAt: 4 }]);
+      expect(await createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn())).toEqual({
+        status: "unavailable",
+        started: true,
+        error: `OpenClaw ended the run while unavailable: ${error}`,
+      });
+    }
+  });
+
+  it("reading the reply while OpenClaw's instance closes is unavailable after the start", async () => {
+    const { runtime } = fakeRuntime([{ status: "ok", endedAt: 3 }]);
+    runtime.subagent.getSessionMessages = async () => {
+      throw new Error("Gateway instance dispatch unavailable for chat.history");
+    };
+    expect(await createSubagentTurns(runtime, "main", createServiceScope()).runTurn(turn())).toMatchObject({ status: "unavailable", started: true });
+  });
+
+  // Regression: a stop with a run in flight took 330 s (OpenClaw's whole drain budget): the run, started on no tracked root,
+  // could not complete while OpenClaw drained. Only the start goes on the root: the plugin's own waits stay outside it.
+  it("starts each run on OpenClaw's detached admission root (runDetachedWebhookWork), and waits for it outside that root", async () => {
+    const { runtime } = fakeRuntime([{ status: "ok", endedAt: 1 }], [{ role: "assistant", content: "r" }]);
+    let onRoot = false;
+    const seen: Record<string, boolean> = {};
+    const { run, waitForRun } = runtime.subagent;
+    runtime.subagent.run = async (p) => ((seen.run = onRoot), run(p));
+    runtime.subagent.waitForRun = async (p) => ((seen.wait = onRoot), waitForRun(p));
+    const detached = async <T>(work: () => Promise<T>): Promise<T> => {
+      onRoot = true;
+      try {
+        return await work();
+      } finally {
+        onRoot = false;
+      }
+    };
+    const turns = createSubagentTurns(runtime, "main", createServiceScope(), undefined, async () => detached);
+    expect(await turns.runTurn(turn())).toEqual({ status: "ok", reply: "r" });
+    expect(seen).toEqual({ run: true, wait: false });
+  });
+
+  it("a run OpenClaw's drain refuses a root for (runDetachedWebhookWork throws GatewayDrainingError) is unavailable, not started", async () => {
+    const { runtime } = fakeRuntime([]);
+    const draining = async (): Promise<never> => {
+      throw Object.assign(new Error("gateway is draining for restart"), { name: "GatewayDrainingError" });
+    };
+    const turns = createSubagentTurns(runtime, "main", createServiceScope(), undefined, async () => draining);
+    expect(await turns.runTurn(turn())).toMatchObject({ status: "unavailable", started: false });
+  });
+
   it("an error OpenClaw does not mark retryable still ends the run", async () => {
     const { runtime } = fakeRuntime([]);
     runtime.subagent.waitForRun = async () => {
@@ -126,6 +238,11 @@ describe("agent turns through OpenClaw's subagent runtime", () => {
   });
 
   it("finds no reply in a transcript without assistant text", () => {
-    expect(lastAssistantText([{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "tool_use" }] }])).toBeUndefined();
+    expect(
+      lastAssistantText([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [{ type: "tool_use" }] },
+      ]),
+    ).toBeUndefined();
   });
 });

@@ -3,8 +3,8 @@
  * (the registrar the adapter hands to `api.registerCli`, on a commander program like
  * OpenClaw's). Regressions:
  * - `mail setup` inside OpenClaw wrote a `gateway.config.json` into the working
- *   directory (a file OpenClaw never reads) and exited 0 — a silent no-op where
- *   SPEC §15 asks for a clear error.
+ *   directory (a file OpenClaw never reads) and exited 0, then refused; it writes the
+ *   section through OpenClaw's config writer (SPEC §15 "First-class").
  * - the hints of these commands named the embedded gateway's commands and keys
  *   (`gateway start`, `hooks.enabled`) and the start notice named OpenClaw's own
  *   `openclaw webhooks` (its Gmail helpers) instead of `openclaw inbound-webhooks`.
@@ -12,6 +12,8 @@
  *   `gateway webhooks mail run`, `POST /hooks/github`).
  */
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Command, CommanderError } from "commander";
 import plugin from "../../../src/hosts/openclaw/plugin-entry";
@@ -25,6 +27,9 @@ interface Cli {
   run(args: string[]): Promise<{ code: number; stdout: string; stderr: string; reason?: string }>;
   services: OpenClawService[];
   logs: string[];
+  /** OpenClaw's source config as its config writer changes it, and the afterWrite of each write. */
+  source: Record<string, unknown>;
+  writes: unknown[];
 }
 
 /** Registers the plugin against a stand-in for OpenClaw's API and returns its CLI, as `openclaw` runs it. */
@@ -32,16 +37,26 @@ function openClawCli(stateDir: string, pluginConfig: Record<string, unknown>): C
   const registrars: Array<(ctx: OpenClawCliContext) => void | Promise<void>> = [];
   const services: OpenClawService[] = [];
   const logs: string[] = [];
+  const writes: unknown[] = [];
+  const config = { gateway: { port: 9 }, plugins: { entries: { "inbound-webhooks": { enabled: true, config: pluginConfig } } } };
+  const source = structuredClone(config) as Record<string, unknown>;
   const api: OpenClawPluginApi = {
     id: "inbound-webhooks",
     registrationMode: "full",
-    config: { gateway: { port: 9 }, plugins: { entries: { "inbound-webhooks": { enabled: true, config: pluginConfig } } } },
+    config,
     pluginConfig,
     logger: { info: (m) => void logs.push(m), warn: (m) => void logs.push(m), error: (m) => void logs.push(m) },
     runtime: {
       version: "2026.9.6",
       state: { resolveStateDir: () => stateDir },
       system: { enqueueSystemEvent: () => true, requestHeartbeat: () => undefined },
+      config: {
+        current: () => source,
+        mutateConfigFile: async ({ afterWrite, mutate }) => {
+          mutate(source);
+          writes.push(afterWrite);
+        },
+      },
       subagent: {
         run: async () => ({ runId: "oc-1" }),
         waitForRun: async () => ({ status: "ok", endedAt: 1 }),
@@ -56,6 +71,8 @@ function openClawCli(stateDir: string, pluginConfig: Record<string, unknown>): C
   return {
     services,
     logs,
+    source,
+    writes,
     async run(args) {
       let stdout = "";
       let stderr = "";
@@ -87,24 +104,60 @@ describe("openclaw inbound-webhooks …", () => {
     cwd.remove();
   });
 
-  it("mail setup inside OpenClaw wrote gateway.config.json into the working directory and exited 0: it now refuses, naming where the mail settings go", async () => {
-    const cli = openClawCli(state.dir, { token: TOKEN });
-    const r = await cli.run(["inbound-webhooks", "mail", "setup", "--host", "imap.example.com", "--user", "me@example.com", "--password-env", "IMAP_PASSWORD", "--no-input"]);
-    expect(r.code).toBe(1);
+  it("mail setup inside OpenClaw refused (it could only write the embedded gateway's file): it writes the section through OpenClaw's config writer, every other key kept", async () => {
+    const cli = openClawCli(state.dir, { token: TOKEN, presets: ["github"], github: { secret: "github-secret-0123456789" } });
+    const args = [
+      "inbound-webhooks",
+      "mail",
+      "setup",
+      "--host",
+      "imap.example.com",
+      "--user",
+      "me@example.com",
+      "--password-env",
+      "IMAP_PASSWORD",
+      "--no-input",
+    ];
+    const r = await cli.run(args);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
     expect(fs.existsSync(path.join(cwd.dir, "gateway.config.json"))).toBe(false);
-    expect(r.stdout).toBe("");
-    expect(r.stderr.trim()).toBe(
-      "inbound-webhooks mail setup is not available inside OpenClaw (it writes the embedded gateway's config file): write plugins.entries.inbound-webhooks.config.mail into OpenClaw's config by hand (docs/mail.md).",
-    );
+    expect(cli.writes).toEqual([{ mode: "auto" }]);
+    const entry = (cli.source.plugins as any).entries["inbound-webhooks"];
+    expect(entry.config).toEqual({
+      token: TOKEN,
+      presets: ["github", "mail"],
+      github: { secret: "github-secret-0123456789" },
+      enabled: true,
+      mail: {
+        imap: { host: "imap.example.com", port: 993, tls: "tls", user: "me@example.com", password: { env: "IMAP_PASSWORD" }, mailbox: "INBOX" },
+        hookUrl: "http://127.0.0.1:9/webhooks/mail",
+        includeBody: false,
+        maxBytes: 8192,
+      },
+    });
+    // OpenClaw's own keys and the entry's other keys are OpenClaw's writer's to keep: the mutation touches the section only.
+    expect(cli.source.gateway).toEqual({ port: 9 });
+    expect(entry.enabled).toBe(true);
+    expect(r.stdout).toContain("  - plugins.entries.inbound-webhooks.config.mail written");
+    expect(r.stdout).toContain('  - "mail" added to plugins.entries.inbound-webhooks.config.presets');
+    expect(r.stdout).toContain("  openclaw gateway restart    # restart it if it is already running");
+    expect(r.stdout).toContain("  openclaw inbound-webhooks mail run    # in another terminal");
+    expect(r.stdout).not.toMatch(/(^|[^\w.-])hooks\./m);
+    const again = await cli.run([...args, "--json"]);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      ok: true,
+      written: false,
+      mail: "unchanged",
+      configPath: expect.stringContaining("plugins.entries.inbound-webhooks.config"),
+    });
+    expect(cli.writes).toHaveLength(1);
   });
 
-  it("mail setup --json inside OpenClaw: the refusal is JSON on stdout, the sentence on stderr", async () => {
+  it("mail setup inside OpenClaw refuses a result the plugin would refuse, and writes nothing", async () => {
     const cli = openClawCli(state.dir, { token: TOKEN });
-    const r = await cli.run(["inbound-webhooks", "mail", "setup", "--host", "imap.example.com", "--user", "u", "--password-env", "P", "--no-input", "--json"]);
+    const r = await cli.run(["inbound-webhooks", "mail", "setup", "--host", "imap.example.com", "--user", "u", "--password", "plain", "--no-input"]);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual({ ok: false, code: "not_available", error: expect.stringContaining("not available inside OpenClaw") });
-    expect(r.stderr).toContain("not available inside OpenClaw");
-    expect(fs.existsSync(path.join(cwd.dir, "gateway.config.json"))).toBe(false);
+    expect(cli.writes).toEqual([]);
   });
 
   it("a gateway that does not answer: the hint named `gateway start` (the embedded gateway's command); it names OpenClaw's", async () => {
@@ -129,15 +182,31 @@ describe("openclaw inbound-webhooks …", () => {
     }
   });
 
+  it("`test github` named hooks.presets \"github\" and hooks.github (OpenClaw's own hooks section); it names the plugin's keys", async () => {
+    const payload = path.join(cwd.dir, "push.json");
+    fs.writeFileSync(payload, JSON.stringify({ ref: "refs/heads/main", repository: { full_name: "o/r" }, commits: [], pusher: { name: "ada" } }));
+    const cli = openClawCli(state.dir, { token: TOKEN, presets: ["github"], github: { secret: "github-secret-0123456789" } });
+    const text = await cli.run(["inbound-webhooks", "test", "github", "--payload", payload, "--header", "x-github-event:push"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('Mapping:  github (plugins.entries.inbound-webhooks.config.presets "github" (github))');
+    expect(text.stdout).toContain("Signature: github (plugins.entries.inbound-webhooks.config.github) — not checked in a dry run");
+    expect(text.stdout).not.toMatch(/(^|[^\w.-])hooks\./m);
+    const json = await cli.run(["inbound-webhooks", "test", "github", "--payload", payload, "--header", "x-github-event:push", "--json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      mapping: { key: 'plugins.entries.inbound-webhooks.config.presets "github" (github)' },
+      signature: { key: "plugins.entries.inbound-webhooks.config.github" },
+    });
+  });
+
   it("the start notice named `openclaw webhooks` (OpenClaw's Gmail helpers); it names `openclaw inbound-webhooks`", async () => {
     const cli = openClawCli(state.dir, { token: TOKEN });
     const ctx = { stateDir: state.dir, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } };
     await cli.services[0]!.start(ctx);
     try {
       const notice = cli.logs.find((l) => l.includes("not available here"));
-      expect(notice).toContain("`openclaw inbound-webhooks deliveries|runs …`");
+      expect(notice).toBeDefined();
       expect(notice).not.toContain("openclaw webhooks");
-      expect(notice).toContain("mail setup");
+      expect(notice).not.toContain("mail setup");
     } finally {
       await cli.services[0]!.stop?.(ctx);
     }
@@ -154,7 +223,15 @@ describe("openclaw inbound-webhooks …", () => {
     const test = await help("test");
     expect(test).toContain("the sub-path after plugins.entries.inbound-webhooks.config.path, e.g. github for POST /webhooks/github");
     const setup = await help("mail", "setup");
-    expect(setup).toContain("Not available inside OpenClaw");
+    expect(setup).toContain("Write plugins.entries.inbound-webhooks.config.mail (IMAP settings, hook URL) into the config");
+    // --config is the embedded gateway's: inside OpenClaw the config is OpenClaw's own.
+    expect(setup).not.toContain("--config");
+    const withConfig = await cli.run(["inbound-webhooks", "mail", "setup", "--config", "x.json", "--no-input"]);
+    expect({ code: withConfig.code, stderr: withConfig.stderr.trim() }).toEqual({
+      code: 1,
+      stderr:
+        "inbound-webhooks: --config names an embedded gateway's config file; inside OpenClaw the config is OpenClaw's own (OPENCLAW_CONFIG_PATH, `openclaw config file`)",
+    });
     const mail = await help("mail");
     expect(mail).toContain("Feed new mail from an IMAP mailbox to the mail preset");
     const texts = [test, setup, mail, await help("deliveries", "list"), await help("runs"), await help("mail", "run")];
@@ -162,6 +239,39 @@ describe("openclaw inbound-webhooks …", () => {
       expect(text).not.toMatch(/(^|[^.\w])hooks\.[a-z]/);
       expect(text).not.toContain("`gateway webhooks");
       expect(text).not.toContain(" /hooks/");
+    }
+  });
+  it("deliveries replay with a filter (bulk) runs the same code inside OpenClaw: the preview, then the confirmation with its confirm value", async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.setHeader("content-type", "application/json");
+      const confirm = new URL(req.url!, "http://x").searchParams.get("confirm");
+      const filter = { hook: "github", status: "5xx" };
+      res.end(
+        JSON.stringify(
+          confirm === null
+            ? {
+                ok: true,
+                preview: { filter, count: 1, notReplayable: 0, max: 1000, until: "2026-12-02T05:00:00.000Z", ids: ["d1"], confirm: "c0ffee", expiresAt: "x" },
+              }
+            : { ok: true, replay: { filter, count: 1, failed: 0, repeated: false, replayed: [{ replayOf: "d1", deliveryId: "d2", status: 202 }] } },
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+      const cli = openClawCli(state.dir, { token: TOKEN });
+      const r = await cli.run(["inbound-webhooks", "deliveries", "replay", "--hook", "github", "--status", "5xx", "--yes", "--url", url]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(seen).toEqual([
+        "POST /webhooks/deliveries/replay?hook=github&status=5xx",
+        "POST /webhooks/deliveries/replay?hook=github&status=5xx&confirm=c0ffee",
+      ]);
+      expect(r.stdout).toContain("Replayed 1 delivery: 1 × 202\nd1 → d2  202\n");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

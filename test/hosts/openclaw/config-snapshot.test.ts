@@ -6,12 +6,23 @@ import { resolveConfig, resolveHooksSecrets } from "../../../src/config/resolve"
 
 describe("openClawSnapshot", () => {
   it("puts plugins.entries.inbound-webhooks.config where the plugin reads it, with OpenClaw's defaults", () => {
-    const snapshot = openClawSnapshot({ gateway: { port: 19001, bind: "loopback", auth: { mode: "token", token: "gateway-token-0123456789" } } }, { token: "hook-token-0123456789" });
+    const snapshot = openClawSnapshot(
+      { gateway: { port: 19001, bind: "loopback", auth: { mode: "token", token: "gateway-token-0123456789" } } },
+      { token: "hook-token-0123456789" },
+    );
     const config = resolveConfig(snapshot, { configDir: "/tmp" });
     expect(config.enabled).toBe(true);
     expect(config.path).toBe("/webhooks");
     expect(config.transformsDir).toBe("/tmp/webhooks/transforms");
     expect(snapshot.gateway).toEqual({ bind: "127.0.0.1", port: 19001, auth: { token: "gateway-token-0123456789" } });
+  });
+
+  it("?token= was accepted by default inside OpenClaw, whose own hooks refuse it: allowQueryToken defaults to false there", () => {
+    const token = { token: "hook-token-0123456789" };
+    expect(resolveConfig(openClawSnapshot({}, token), { configDir: "/tmp" }).allowQueryToken).toBe(false);
+    expect(resolveConfig(openClawSnapshot({}, { ...token, allowQueryToken: true }), { configDir: "/tmp" }).allowQueryToken).toBe(true);
+    // The embedded gateway keeps its default.
+    expect(resolveConfig({ hooks: { enabled: true, ...token } }, { configDir: "/tmp" }).allowQueryToken).toBe(true);
   });
 
   it("keeps what the section sets over the defaults (enabled: false switches the routes off)", () => {
@@ -27,8 +38,8 @@ describe("openClawSnapshot", () => {
 
   it("a hook token equal to OpenClaw's gateway token from OPENCLAW_GATEWAY_TOKEN or an env SecretRef was accepted: the start fails naming the key", () => {
     const same = "shared-token-0123456789abcdef";
-    const start = (openclaw: Record<string, unknown>, env: NodeJS.ProcessEnv) =>
-      () => resolveHooksSecrets(resolveConfig(openClawSnapshot(openclaw, { token: same }), { configDir: "/tmp" }), { configDir: "/tmp", env });
+    const start = (openclaw: Record<string, unknown>, env: NodeJS.ProcessEnv) => () =>
+      resolveHooksSecrets(resolveConfig(openClawSnapshot(openclaw, { token: same }), { configDir: "/tmp" }), { configDir: "/tmp", env });
     const rule = "must differ from gateway.auth.token";
     expect(start({}, { OPENCLAW_GATEWAY_TOKEN: same })).toThrow(rule);
     expect(start({ gateway: { auth: { token: { source: "env", provider: "default", id: "GW_TOKEN" } } } }, { GW_TOKEN: same })).toThrow(rule);
@@ -38,7 +49,8 @@ describe("openClawSnapshot", () => {
   });
 
   it("a stop with runs in flight fits in the 5 s OpenClaw gives a plugin service when a config reload restarts it (runs.shutdownGraceSeconds at most 2)", () => {
-    const grace = (section: Record<string, unknown>) => resolveConfig(openClawSnapshot({}, { token: "hook-token-0123456789", ...section }), { configDir: "/tmp" }).runs.shutdownGraceSeconds;
+    const grace = (section: Record<string, unknown>) =>
+      resolveConfig(openClawSnapshot({}, { token: "hook-token-0123456789", ...section }), { configDir: "/tmp" }).runs.shutdownGraceSeconds;
     expect(grace({})).toBe(OPENCLAW_MAX_STOP_GRACE_SECONDS);
     expect(grace({ runs: { shutdownGraceSeconds: 600, maxConcurrent: 2 } })).toBe(OPENCLAW_MAX_STOP_GRACE_SECONDS);
     expect(grace({ runs: { shutdownGraceSeconds: 0.5 } })).toBe(0.5);
@@ -60,7 +72,9 @@ describe("the config problems of the snapshot, named by the section OpenClaw giv
   it("renames every problem line of a config error and leaves OpenClaw's own keys alone", () => {
     let message = "";
     try {
-      resolveConfig(openClawSnapshot({ agents: { defaults: { timeoutSeconds: -1 } } }, { maxBodyBytes: 0, mappings: [{ action: "nap" }] }), { configDir: "/tmp" });
+      resolveConfig(openClawSnapshot({ agents: { defaults: { timeoutSeconds: -1 } } }, { maxBodyBytes: 0, mappings: [{ action: "nap" }] }), {
+        configDir: "/tmp",
+      });
     } catch (e) {
       message = renameProblemKeys((e as Error).message);
     }

@@ -2,7 +2,12 @@ import { openClawLogger } from "../../../src/hosts/openclaw/host-logger";
 
 describe("the plugin's logger on OpenClaw's", () => {
   const lines: string[] = [];
-  const oc = { debug: (m: string) => void lines.push(`debug ${m}`), info: (m: string) => void lines.push(`info ${m}`), warn: (m: string) => void lines.push(`warn ${m}`), error: (m: string) => void lines.push(`error ${m}`) };
+  const oc = {
+    debug: (m: string) => void lines.push(`debug ${m}`),
+    info: (m: string) => void lines.push(`info ${m}`),
+    warn: (m: string) => void lines.push(`warn ${m}`),
+    error: (m: string) => void lines.push(`error ${m}`),
+  };
   beforeEach(() => (lines.length = 0));
 
   it("writes the module label and the meta as JSON after the message", () => {

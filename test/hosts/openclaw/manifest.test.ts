@@ -19,12 +19,12 @@ describe("openclaw.plugin.json", () => {
     if (text !== renderOpenClawManifest()) throw new Error("openclaw.plugin.json is stale: run `npm run generate` and commit it.");
   });
 
-  it("has the id OpenClaw's plugins.entries key uses, and package.json#openclaw.extensions names a built entry that npm pack ships", () => {
+  it("has the id OpenClaw's plugins.entries key uses, and package.json#openclaw.extensions names the bundled entry that npm pack ships", () => {
     const manifest = JSON.parse(fs.readFileSync(OPENCLAW_MANIFEST_PATH, "utf8")) as { id: string };
     expect(manifest.id).toBe("inbound-webhooks");
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { files: string[]; openclaw: { extensions: string[] } };
-    expect(pkg.openclaw.extensions).toEqual(["./dist/hosts/openclaw/plugin-entry.js"]);
-    expect(pkg.files).toEqual(expect.arrayContaining(["dist", "openclaw.plugin.json"]));
+    expect(pkg.openclaw.extensions).toEqual(["./dist/bundle/index.js"]);
+    expect(pkg.files).toEqual(expect.arrayContaining(["dist/bundle/*.js", "openclaw.plugin.json"]));
   });
 
   it("judges the section with OpenClaw's defaults: enabled true, path /webhooks, no token required by the schema", () => {

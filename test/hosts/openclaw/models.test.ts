@@ -8,7 +8,10 @@ describe("the model allow-list inside OpenClaw", () => {
   });
 
   it("is subagent.allowedModels (plus the agent's model) with the override allowed", () => {
-    expect(allowedModels(openclaw, { subagent: { allowModelOverride: true, allowedModels: ["fake/fake-2"] } })).toEqual([{ ref: "fake/fake-2" }, { ref: "fake/fake-1", alias: "fast" }]);
+    expect(allowedModels(openclaw, { subagent: { allowModelOverride: true, allowedModels: ["fake/fake-2"] } })).toEqual([
+      { ref: "fake/fake-2" },
+      { ref: "fake/fake-1", alias: "fast" },
+    ]);
   });
 
   it("falls back to OpenClaw's agents.defaults.models when the override is allowed without a list", () => {
