@@ -49,6 +49,8 @@ export interface AgentAction {
   /** Resolved model ref (aliases resolved), when given. */
   model?: string;
   thinking?: ThinkingLevel;
+  /** The agent the run goes to, when the request or mapping named one (absent: the host's default agent). */
+  agentId?: string;
   /** Effective timeout (request value or the configured default). */
   timeoutSeconds: number;
 }
@@ -56,6 +58,4 @@ export interface AgentAction {
 export type HookAction = WakeAction | AgentAction;
 
 /** Result of accepting an action, rendered as the 2xx body. */
-export type DispatchResult =
-  | { kind: "wake"; mode: WakeMode }
-  | { kind: "agent"; runId: string; sessionKey: string };
+export type DispatchResult = { kind: "wake"; mode: WakeMode } | { kind: "agent"; runId: string; sessionKey: string };

@@ -8,7 +8,15 @@ import type { AcceptedKind } from "./outcome";
 import type { RunStatus } from "./runs";
 
 export interface PluginEvents {
-  "request:accepted": (e: { requestId: string; hook: string; mappingId?: string; status: number; kind: AcceptedKind; runId?: string; replayed?: boolean }) => void;
+  "request:accepted": (e: {
+    requestId: string;
+    hook: string;
+    mappingId?: string;
+    status: number;
+    kind: AcceptedKind;
+    runId?: string;
+    replayed?: boolean;
+  }) => void;
   "request:rejected": (e: { requestId: string; hook?: string; status: number; code: ErrorCode }) => void;
   "run:started": (e: { runId: string; sessionKey: string; name: string }) => void;
   "run:finished": (e: { runId: string; sessionKey: string; name: string; status: RunStatus; delivered: boolean }) => void;

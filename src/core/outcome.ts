@@ -1,6 +1,6 @@
 /**
  * The one outcome of a hook request (SPEC §4.1 "One accept path"): what the request
- * became, decided by the core (src/http/pipeline/) and read — never re-derived — by
+ * became, decided by the core (src/intake/) and read — never re-derived — by
  * the reporter (log, events), the metrics and the delivery ledger. Extend it here
  * when a reader needs more: every producer builds it with `outcome()` below.
  */

@@ -28,9 +28,7 @@ export function acceptedRunBody(run: { id: string; sessionKey: string; mappingId
 }
 
 /** Raw, unvalidated action fields as a mapping/template/transform produced them. */
-export type RawAction =
-  | ({ kind: "wake" } & Record<string, unknown>)
-  | ({ kind: "agent" } & Record<string, unknown>);
+export type RawAction = ({ kind: "wake" } & Record<string, unknown>) | ({ kind: "agent" } & Record<string, unknown>);
 
 export interface MappedHookInput {
   /** The hook's one name (src/core/hook-name.ts): `a//b/` and `%61/b` arrive as `a/b`. */
@@ -102,25 +100,24 @@ export interface Dispatcher {
    * Persists several runs in one transaction and schedules them: all are accepted or
    * none (`overloaded` when they do not all fit the queue). Results in input order.
    */
-  agentBatch(runs: ReadonlyArray<{ action: AgentAction; source: ActionSource; idempotencyKey?: string }>): Result<Array<Extract<DispatchResult, { kind: "agent" }>>>;
+  agentBatch(
+    runs: ReadonlyArray<{ action: AgentAction; source: ActionSource; idempotencyKey?: string }>,
+  ): Promise<Result<Array<Extract<DispatchResult, { kind: "agent" }>>>>;
 }
 
-/** Implemented by src/http/idempotency/idempotency-guard.ts (durable). */
+/** Implemented by src/intake/idempotency/idempotency-guard.ts (durable). */
 export interface IdempotencyGuard {
   /**
    * Runs `handle` at most once per (scope, key) within the TTL. A repeat with the same
    * body hash gets the stored response with `replayed: true`; a different body hash
    * gets `idempotency_key_reused`. Concurrent duplicates wait for the first.
    */
-  handle(
-    input: { scope: string; key: string; bodyHash: string },
-    handle: () => Promise<HookResponse>,
-  ): Promise<HookResponse & { replayed?: boolean }>;
+  handle(input: { scope: string; key: string; bodyHash: string }, handle: () => Promise<HookResponse>): Promise<HookResponse & { replayed?: boolean }>;
 }
 
-/** Read access to runs for `GET {path}/runs/<id>`. */
+/** Read access to runs for `GET {path}/runs/<id>`; asynchronous where the store is remote (SPEC §16). */
 export interface RunLookup {
-  get(id: string): RunRecord | undefined;
+  get(id: string): RunRecord | undefined | Promise<RunRecord | undefined>;
 }
 
 /** What the hooks pipeline reports for metrics (SPEC §11); implemented over the host's metrics port by src/plugin/hook-metrics.ts. */

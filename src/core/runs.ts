@@ -104,8 +104,16 @@ export interface RunOutcome {
    * nothing was posted or delivered, and the run is left "running" for recovery.
    */
   cancelled?: boolean;
+  /**
+   * Set (with `cancelled`) when the host answered the turn `unavailable` (host contract): "started" — the turn
+   * had begun, the run is left "running" for recovery (interrupted, or run again with retryInterrupted);
+   * "not_started" — the host refused to start it, the run goes back to "queued" (the attempt not counted).
+   */
+  hostUnavailable?: "started" | "not_started";
   /** False when the summary could not be posted to the main session (it stays pending and is retried). */
   summaryPosted?: boolean;
+  /** True when the run's lease was taken over before its outcome was recorded (a shared store, SPEC §16): nothing was recorded or posted. */
+  lost?: boolean;
 }
 
 /** The run queue (src/runs/run-queue.ts): store + scheduler + executor. */
@@ -114,7 +122,7 @@ export interface RunQueue {
    * Persists several queued runs in one transaction and schedules them: all are
    * accepted, or none (`overloaded` when they would not all fit `maxQueued`).
    */
-  enqueueAll(entries: ReadonlyArray<{ action: AgentAction; source: ActionSource; idempotencyKey?: string }>): Result<RunRecord[]>;
+  enqueueAll(entries: ReadonlyArray<{ action: AgentAction; source: ActionSource; idempotencyKey?: string }>): Promise<Result<RunRecord[]>>;
   /**
    * Persists a new queued run through the store's group commit (with the other runs of
    * this event-loop turn, in one transaction) and schedules it; the result comes once it
@@ -142,9 +150,11 @@ export interface RunExecutor {
    * runTurn with timeout → delivery → summary on the main session → heartbeat if wakeMode "now".
    * `signal` cancels the run (shutdown). `onOutcome` is called with the outcome before the summary
    * is posted (the queue records the terminal state there with `summaryPending`, so a crash at any
-   * point neither loses nor doubles the report); it is not called for a cancelled run.
+   * point neither loses nor doubles the report); it is not called for a cancelled run. It may be
+   * asynchronous (a remote store): the summary waits for it. When it answers "lost" (the run's lease
+   * was taken over, SPEC §16) the summary is not posted.
    */
-  execute(run: RunRecord, signal?: AbortSignal, onOutcome?: (outcome: RunOutcome) => void): Promise<RunOutcome>;
+  execute(run: RunRecord, signal?: AbortSignal, onOutcome?: (outcome: RunOutcome) => void | "lost" | Promise<void | "lost">): Promise<RunOutcome>;
   /**
    * Posts `Hook <name> (interrupted): <run.error or a default reason>` for a run that was running
    * when the process died, requests a heartbeat for wakeMode "now", and returns the summary.

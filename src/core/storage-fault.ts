@@ -15,8 +15,13 @@ import { hookErrors, type HookError } from "./errors";
 /** `Retry-After` (seconds) of a `storage_unavailable` answer. */
 export const STORAGE_RETRY_AFTER_SECONDS = 30;
 
-/** OS and SQLite error codes that mean "the storage failed", not "the request was wrong". */
-const STORAGE_CODES = /^(ENOSPC|EDQUOT|EIO|EROFS|EFBIG|ENFILE|EMFILE|SQLITE_(FULL|IOERR|CANTOPEN|READONLY|BUSY|LOCKED|CORRUPT|NOTADB)(_[A-Z_]+)?)$/;
+/**
+ * OS and SQLite error codes that mean "the storage failed", not "the request was wrong";
+ * `PG_<cause>` is the Postgres store's (src/store/postgres/pg-errors.ts: the server or the
+ * way to it failed).
+ */
+const STORAGE_CODES =
+  /^(ENOSPC|EDQUOT|EIO|EROFS|EFBIG|ENFILE|EMFILE|SQLITE_(FULL|IOERR|CANTOPEN|READONLY|BUSY|LOCKED|CORRUPT|NOTADB)(_[A-Z_]+)?|PG_[0-9A-Z_]+)$/;
 
 /** The `code` of an error (or of its cause chain), e.g. "ENOSPC" or "SQLITE_FULL"; undefined when it has none. */
 export function errorCode(e: unknown): string | undefined {

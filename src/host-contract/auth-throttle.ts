@@ -3,7 +3,7 @@
  * client"): more than `maxFailures` failed attempts from one client within
  * `windowSeconds` → 429 with `Retry-After`. A correct token clears the client's
  * count. One mechanism shared by the plugin and its host: the hooks pipeline
- * (src/http/auth/authenticate.ts) and the embedded gateway's operator surfaces
+ * (src/intake/auth/authenticate.ts) and the embedded gateway's operator surfaces
  * (src/gateway/http/operator-throttle.ts) both count on it, which is why it lives
  * in the host contract.
  *

@@ -56,7 +56,10 @@ export function connectHost(bind: unknown): string {
  * @example isLoopback("0.0.0.0") // false
  */
 export function isLoopback(host: string): boolean {
-  const b = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  const b = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
   if (b === "localhost" || b === "::1" || b === "0:0:0:0:0:0:0:1") return true;
   return /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(b);
 }

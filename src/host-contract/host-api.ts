@@ -1,27 +1,26 @@
 /**
  * The host contract: the only place where shapes of the plugin host appear.
  *
- * The plugin depends on these types and nothing else of its host. The embedded
- * gateway (`src/gateway/`) implements them; any other host that implements them
- * can run the plugin. Plugin code must never import the embedded gateway (a test
- * enforces it).
+ * The plugin depends on these types and nothing else of its host. The embedded gateway
+ * (`src/gateway/`) implements them; any other host that implements them can run the
+ * plugin. Plugin code must never import the embedded gateway (a test enforces it).
  *
- * Versioning: `HOST_API_VERSION` follows semver (docs/host-contract.md): a member
- * added raises the minor version, a breaking change the major. `plugin.json#hostApi`
- * declares the range a plugin needs; the host refuses to activate a plugin whose
- * range it does not satisfy.
+ * Versioning: `HOST_API_VERSION` follows semver (docs/host-contract.md): a member added
+ * raises the minor version, a breaking change the major. `plugin.json#hostApi` declares
+ * the range a plugin needs; the host refuses a plugin whose range it does not satisfy.
  */
 import type { EventEmitter } from "eventemitter3";
-import type { RequestHandler, Router } from "express";
 import type { Command } from "commander";
-import type { HookInspector } from "./inspection";
 import type { HostMetrics } from "./metrics";
+import type { HttpRouteRegistration } from "./http-route";
+import type { OperatorRouteRegistration } from "./operator-route";
+import type { SectionStore } from "./section-store";
+import type { HookRole } from "./hook-role";
 
-export const HOST_API_VERSION = "1.4.0";
+export const HOST_API_VERSION = "2.2.0";
 
-/** Levels of reasoning effort a run can ask for (the request field, mapping and `hooks.mail` key `thinking`). */
-export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
-export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+export { THINKING_LEVELS, type ThinkingLevel, type KnownAgents, type RunTurnRequest, type RunTurnResult } from "./agent-turn";
+import type { KnownAgents, RunTurnRequest, RunTurnResult } from "./agent-turn";
 
 /** Structured logger handed to each plugin. Meta must never carry secrets or raw payloads. */
 export interface HostLogger {
@@ -51,6 +50,9 @@ export interface SystemEventMeta {
   [key: string]: unknown;
 }
 
+/** The agents of a host without `agents.known()` (the embedded gateway's one agent). */
+export const DEFAULT_AGENTS: KnownAgents = { ids: ["main"], defaultId: "main" };
+
 /** The longest bound of one agent run in seconds (24 h): the limit of `agents.defaults.timeoutSeconds` and a request's `timeoutSeconds`; a host allowing more (or none: OpenClaw's 0) gives this. */
 export const MAX_RUN_TIMEOUT_SECONDS = 86_400;
 
@@ -60,25 +62,6 @@ export interface ModelPolicy {
   source: string;
   /** True when an empty allow-list refuses every named model. */
   enforcedWhenEmpty: boolean;
-}
-
-export interface RunTurnRequest {
-  sessionKey: string;
-  message: string;
-  /** Resolved model ref (`provider/model`); absent → host default. */
-  model?: string;
-  thinking?: ThinkingLevel;
-  timeoutMs: number;
-  /** Aborted when the run times out or is cancelled; runners must honour it. */
-  signal: AbortSignal;
-  /** The plugin's id of the run, the same at every start of it (added in 1.4; hosts may ignore it). */
-  runId?: string;
-}
-
-export interface RunTurnResult {
-  status: "ok" | "error" | "timeout";
-  reply?: string;
-  error?: string;
 }
 
 /** Where the last delivery of a session went. */
@@ -99,34 +82,16 @@ export interface AllowedModel {
   alias?: string;
 }
 
-/**
- * What a host throws (or rejects with) when it refuses work because a bounded
- * queue is full — e.g. `enqueueSystemEvent` on a main session that already holds
- * `session.main.maxPending` events. The work did not happen; a plugin answers its
- * sender 503 `overloaded` with `Retry-After: retryAfterSeconds`. An additive part of
- * the contract: hosts need not refuse, and to a plugin that does not know the
- * shape it is an ordinary Error.
- */
-export interface HostOverloadedError extends Error {
-  code: "overloaded";
-  /** When a retry may succeed, in seconds (≥ 1). */
-  retryAfterSeconds: number;
-}
-
-/** Creates a HostOverloadedError (for hosts). */
-export function hostOverloadedError(message: string, retryAfterSeconds: number): HostOverloadedError {
-  return Object.assign(new Error(message), { name: "HostOverloadedError", code: "overloaded" as const, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
-}
-
-/** True for an error with the HostOverloadedError shape (for plugins; checks the shape, not the class). */
-export function isHostOverloadedError(e: unknown): e is HostOverloadedError {
-  return e instanceof Error && (e as Partial<HostOverloadedError>).code === "overloaded" && typeof (e as Partial<HostOverloadedError>).retryAfterSeconds === "number";
-}
-
 export interface HostRuntime {
   sessions: {
     /** Key of the main session ("main" in the embedded gateway). */
     readonly mainKey: string;
+    /**
+     * (2.0, optional) True when the host keeps pending system events in memory only (OpenClaw): the plugin keeps
+     * each wake in its own store from before its 2xx until the host reports the turn that took it (the `turn`
+     * event), and hands those still kept to the host again at every start. Absent: the host persists them.
+     */
+    readonly eventsInMemory?: boolean;
     /**
      * Appends a system event to the session's queue; persisted before it resolves.
      * Throws (or rejects with) a HostOverloadedError when the host's queue is full.
@@ -142,6 +107,13 @@ export interface HostRuntime {
     runTurn(req: RunTurnRequest): Promise<RunTurnResult>;
     /** Optional (1.4): the turn of `runId` outlived a restart of the plugin's services in this process; runTurn joins it (docs/host-contract.md). */
     stillRunning?(runId: string): boolean;
+    /** Optional (1.5): the agents a run may name. Absent: one agent, `main` (DEFAULT_AGENTS). */
+    known?(): KnownAgents;
+    /**
+     * Optional (1.5): set when the host's turns take no thinking level, saying why (a clause, e.g. "OpenClaw's
+     * subagent runtime takes none"); a run asking for one is accepted and its 202 says it was not applied.
+     */
+    readonly thinkingNotApplied?: string;
   };
   channels: {
     /** Channel ids the host offers right now (built-in and plugin-provided). */
@@ -170,13 +142,11 @@ export interface HostEvents {
   heartbeat: (e: { phase: "started" | "finished"; reason: string }) => void;
   session: (e: { phase: "created" | "reset" | "ended"; sessionKey: string }) => void;
   gateway: (e: { phase: "starting" | "stopping" }) => void;
-}
-
-export interface HttpRouteRegistration {
-  /** Normalised path prefix, e.g. "/hooks". Must not collide with other routes. */
-  prefix: string;
-  /** Mounted under `prefix`: sees `req.url` relative to it. */
-  handler: Router | RequestHandler;
+  /**
+   * (2.0) A turn's input as the host sends it to the model (its prompt, the session's system events in it), from
+   * hosts with `sessions.eventsInMemory`: the plugin forgets the kept events it finds there. Never logged.
+   */
+  turn: (e: { sessionKey: string; input: string }) => void;
 }
 
 export interface ServiceRegistration {
@@ -226,6 +196,12 @@ export interface PluginApi {
   readonly configSection?: string;
   /** Absolute path of the config file, when there is one (undefined for the demo default). */
   readonly configPath?: string;
+  /**
+   * (1.5, optional) The host's own way to change the plugin's section of its config (OpenClaw: its config
+   * writer, `runtime.config.mutateConfigFile`), for the commands that write settings (`mail setup`). Absent:
+   * they edit the config file at `configPath` themselves (the embedded gateway).
+   */
+  readonly sectionStore?: SectionStore;
   /** This plugin's own writable state directory (created by the host). */
   readonly stateDir: string;
   readonly logger: HostLogger;
@@ -233,6 +209,8 @@ export interface PluginApi {
   readonly runtime: HostRuntime;
   /** Versions of the host contract the host implements. */
   readonly hostApiVersion: string;
+  /** (2.2, optional) The role the host runs the plugin in; absent: `"consumer"`. */
+  readonly role?: HookRole;
   /** Instruments the host exposes (added in host API 1.3; optional — a plugin on a host without it records nothing). See metrics.ts. */
   readonly metrics?: HostMetrics;
   /** (1.4, optional) Where the host's gateway for this config runs now, `http://host:port` (its actual port: `--port` may differ from the config's); undefined when none runs. */
@@ -251,11 +229,12 @@ export interface PluginApi {
    */
   registerChannel?(channel: ChannelRegistration): void;
   /**
-   * Offers the plugin's delivery ledger, runs and mappings to the host's operator
-   * surfaces (added in host API 1.3; optional — call it as `api.registerInspector?.(…)`).
-   * At most one inspector per plugin.
+   * (2.1, optional: call it as `api.registerOperatorRoute?.(…)`) A route for the gateway's operator, behind the
+   * operator authentication the host provides (operator-route.ts): the embedded gateway mounts it at its `path`
+   * with its operator token and login; OpenClaw below `/inbound-webhooks` with `auth: "gateway"`. At most one per path.
+   * (It replaces 1.3's `registerInspector`: the inspector is the plugin's own route, no longer a shape the host reads.)
    */
-  registerInspector?(inspector: HookInspector): void;
+  registerOperatorRoute?(route: OperatorRouteRegistration): void;
 }
 
 /**

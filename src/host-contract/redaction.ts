@@ -24,9 +24,33 @@ export const REDACTED = "[REDACTED]";
 
 /** Whole name tokens that mark a credential. */
 const CREDENTIAL_TOKENS: ReadonlySet<string> = new Set([
-  "token", "tokens", "key", "keys", "secret", "secrets", "password", "passwords", "passwd", "pwd", "pass", "passphrase",
-  "auth", "authorization", "authentication", "signature", "signatures", "sig", "hmac", "cookie", "cookies",
-  "credential", "credentials", "cert", "certificate", "jwt", "otp",
+  "token",
+  "tokens",
+  "key",
+  "keys",
+  "secret",
+  "secrets",
+  "password",
+  "passwords",
+  "passwd",
+  "pwd",
+  "pass",
+  "passphrase",
+  "auth",
+  "authorization",
+  "authentication",
+  "signature",
+  "signatures",
+  "sig",
+  "hmac",
+  "cookie",
+  "cookies",
+  "credential",
+  "credentials",
+  "cert",
+  "certificate",
+  "jwt",
+  "otp",
 ]);
 
 /** Words that mark a credential even inside a longer token (`apitoken`, `webhooksecret`). */
@@ -38,8 +62,14 @@ const CREDENTIAL_INFIX = /token|secret|passw|signature|credential|apikey/;
  * session key of a run (`sessionKey`), Bitbucket's event name (`X-Event-Key`).
  */
 const NOT_CREDENTIALS: ReadonlySet<string> = new Set([
-  "idempotency-key", "x-idempotency-key", "idempotency_key", "idempotencykey",
-  "sessionkey", "session-key", "session_key", "x-event-key",
+  "idempotency-key",
+  "x-idempotency-key",
+  "idempotency_key",
+  "idempotencykey",
+  "sessionkey",
+  "session-key",
+  "session_key",
+  "x-event-key",
 ]);
 
 /** Decodes percent escapes that form valid UTF-8 and leaves the others as they are (like URLSearchParams). */
@@ -151,7 +181,9 @@ const redactValueCredentials = (text: string): string => redactUrlUserinfo(redac
  */
 export function redactQueryCredentials(text: string): string {
   if (text.indexOf("=") === -1) return text;
-  return text.replace(QUERY_PARAM, (whole, sep: string, name: string, value: string) => (value !== "" && isCredentialName(name) ? `${sep}${name}=${REDACTED}` : whole));
+  return text.replace(QUERY_PARAM, (whole, sep: string, name: string, value: string) =>
+    value !== "" && isCredentialName(name) ? `${sep}${name}=${REDACTED}` : whole,
+  );
 }
 
 /** Configured secret values to hide wherever they appear (shorter ones are ignored: they would hide innocent text). */

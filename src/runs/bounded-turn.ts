@@ -6,10 +6,7 @@
 import type { RunTurnResult } from "../host-contract/host-api";
 
 export type TurnEnd =
-  | { kind: "result"; result: RunTurnResult }
-  | { kind: "threw"; error: unknown }
-  | { kind: "timed_out" }
-  | { kind: "cancelled"; reason: string };
+  { kind: "result"; result: RunTurnResult } | { kind: "threw"; error: unknown } | { kind: "timed_out" } | { kind: "cancelled"; reason: string };
 
 /** Abort reason given to the runner when the timeout fires. */
 export class RunTimeoutError extends Error {
@@ -30,10 +27,7 @@ function cancelReason(reason: unknown): string {
  * result or error, the timeout (the signal is aborted with a RunTimeoutError), or
  * `cancel` aborting (the signal is aborted with cancel's reason).
  */
-export function boundedTurn(
-  turn: (signal: AbortSignal) => Promise<RunTurnResult>,
-  opts: { timeoutMs: number; cancel?: AbortSignal },
-): Promise<TurnEnd> {
+export function boundedTurn(turn: (signal: AbortSignal) => Promise<RunTurnResult>, opts: { timeoutMs: number; cancel?: AbortSignal }): Promise<TurnEnd> {
   const controller = new AbortController();
   return new Promise<TurnEnd>((resolve) => {
     let settled = false;

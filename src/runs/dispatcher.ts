@@ -3,7 +3,9 @@
  * Wake → a wrapped system event on the main session (+ heartbeat for "now");
  * agent → a wrapped message persisted as a queued run. It never waits for a run.
  */
-import { isHostOverloadedError, type HostRuntime } from "../host-contract/host-api";
+import type { SessionOutbox } from "./session-outbox";
+import type { HostRuntime } from "../host-contract/host-api";
+import { isHostOverloadedError } from "../host-contract/host-overloaded";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { ActionSource, AgentAction, DispatchResult, WakeAction } from "../core/actions";
 import type { Dispatcher } from "../core/ports";
@@ -13,18 +15,26 @@ import { afterIoPoll } from "../core/after-io-poll";
 import { wrapExternalContent } from "../safety/wrap";
 import type { ModuleLogger } from "../core/logger";
 import type { RunQueue } from "../core/runs";
+import type { ReceiverStore } from "../core/store-port";
 import { HOOK_SESSION_PREFIX } from "../actions/session-key";
 
 export interface DispatcherOptions {
   config: Pick<ResolvedHooksConfig, "allowedSessionKeyPrefixes">;
   runtime: HostRuntime;
-  queue: Pick<RunQueue, "accept" | "enqueueAll" | "get">;
+  queue: Pick<RunQueue, "accept" | "enqueueAll">;
   /** True once shutdown began: new actions are refused with `shutting_down`. */
   isShuttingDown: () => boolean;
   /** Marker id generator of the safety wrapper; default random hex. */
   idGen?: () => string;
   /** Where a wake the host could not store (with its cause code) and a failed heartbeat request are reported. */
   logger?: ModuleLogger;
+  /**
+   * A receiver's (SPEC §16): wakes are stored for the consumer's main session instead of handed to
+   * this process's host; the consumer hands them over and requests the heartbeat of mode "now".
+   */
+  wakes?: Pick<ReceiverStore, "storeWake">;
+  /** A host that keeps its events in memory (`sessions.eventsInMemory`): wakes are kept in the plugin's outbox until a turn took them (session-outbox.ts). */
+  outbox?: Pick<SessionOutbox, "put">;
 }
 
 /**
@@ -40,7 +50,7 @@ export function contentForSession(content: string, source: ActionSource, idGen?:
 
 /**
  * From this many characters of content, wrapping it takes one turn of the event loop and
- * storing the event or run the next (the parse had the turn before, src/http/pipeline/accept.ts):
+ * storing the event or run the next (the parse had the turn before, src/intake/accept.ts):
  * the wrapper needs 10–17 ms for 132,000 characters of marker look-alikes (SPEC §14, 50 ms).
  */
 export const SPLIT_AFTER_WRAP_CHARS = 32 * 1024;
@@ -51,6 +61,9 @@ export const SPLIT_AFTER_WRAP_CHARS = 32 * 1024;
  * chooses, and a host may show the reason to the agent outside the untrusted-content wrapper (the
  * embedded gateway's heartbeat prompt starts `Heartbeat (<reason>).`). The mapping id is the operator's.
  */
+/** Heartbeat reason of the wakes a start hands to the host again (session-outbox.ts). */
+export const WAKE_HEARTBEAT_REASON = "hook:wake";
+
 export function wakeHeartbeatReason(source: ActionSource): string {
   return `hook:${source.mappingId ?? source.hook}`;
 }
@@ -73,14 +86,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const wrapped = await storable(action.text, source);
     if (!wrapped.ok) return wrapped;
     const text = wrapped.value;
+    const meta = {
+      source: `hook:${source.hook}`,
+      kind: "wake",
+      requestId: source.requestId,
+      wrapped: text !== action.text,
+      ...(source.mappingId !== undefined ? { mappingId: source.mappingId } : {}),
+    };
     try {
-      await runtime.sessions.enqueueSystemEvent(runtime.sessions.mainKey, text, {
-        source: `hook:${source.hook}`,
-        kind: "wake",
-        requestId: source.requestId,
-        wrapped: text !== action.text,
-        ...(source.mappingId !== undefined ? { mappingId: source.mappingId } : {}),
-      });
+      if (options.wakes) {
+        await options.wakes.storeWake({ text, mode: action.mode, reason: wakeHeartbeatReason(source), meta });
+        return ok({ kind: "wake", mode: action.mode });
+      }
+      if (options.outbox) await options.outbox.put(runtime.sessions.mainKey, text, meta);
+      else await runtime.sessions.enqueueSystemEvent(runtime.sessions.mainKey, text, meta);
     } catch (e) {
       if (isHostOverloadedError(e)) {
         return err(hookErrors.mainQueueFull({ headers: { "Retry-After": String(e.retryAfterSeconds) }, cause: e }));
@@ -122,10 +141,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return ok({ kind: "agent", runId: queuedRun.value.id, sessionKey: queuedRun.value.action.sessionKey });
   }
 
-  const agentBatch: Dispatcher["agentBatch"] = (runs) => {
+  const agentBatch: Dispatcher["agentBatch"] = async (runs) => {
     if (isShuttingDown()) return err(hookErrors.shuttingDown());
     if (!runs.every((r) => prefixAllowed(r.action))) return err(hookErrors.sessionKeyPrefixNotAllowed());
-    const queued = queue.enqueueAll(runs.map((r) => ({ ...r, action: stored(r.action, r.source) })));
+    const queued = await queue.enqueueAll(runs.map((r) => ({ ...r, action: stored(r.action, r.source) })));
     if (!queued.ok) return queued;
     return ok(queued.value.map((r) => ({ kind: "agent" as const, runId: r.id, sessionKey: r.action.sessionKey })));
   };

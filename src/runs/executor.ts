@@ -14,6 +14,7 @@ import { failureSummary, successSummary, summaryForMainSession } from "./summary
 import { systemClock, type Clock } from "../core/clock";
 import { safeEmit } from "./safe-emit";
 import type { KeyNamer } from "../host-contract/config-keys";
+import type { SessionOutbox } from "./session-outbox";
 
 export interface RunExecutorOptions {
   runtime: HostRuntime;
@@ -25,14 +26,21 @@ export interface RunExecutorOptions {
   clock?: Clock;
   /** Marker id generator of the wrapper around summaries; default random hex. */
   idGen?: () => string;
+  /**
+   * A host that keeps its events in memory (`sessions.eventsInMemory`: OpenClaw): summaries are kept in the plugin's
+   * outbox until a turn took them, like wakes (session-outbox.ts), so a stop before the next main-session turn loses none.
+   */
+  outbox?: Pick<SessionOutbox, "put">;
 }
 
 /** Heartbeat reason requested after an agent run (direct or mapped) with wakeMode "now". */
 export const AGENT_HEARTBEAT_REASON = "hook:agent";
 
 /** Default reason of an interrupted run when the record carries none. */
-export const INTERRUPTED_REASON =
-  "the gateway stopped while this run was in progress; it was not re-run (set hooks.runs.retryInterrupted to re-run such runs)";
+/** Said once per activation when a reply is not delivered for want of a last route (later runs: debug lines). */
+export const NO_LAST_ROUTE_NOTICE =
+  'reply not delivered: no last route (channel "last" has nowhere to go until the main session has delivered a reply somewhere; runs say so in their summary, and this is not repeated)';
+export const INTERRUPTED_REASON = "the gateway stopped while this run was in progress; it was not re-run (set hooks.runs.retryInterrupted to re-run such runs)";
 
 type Verdict = { status: "succeeded"; reply: string } | { status: "failed" | "timed_out"; error: string };
 
@@ -67,19 +75,22 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   const keys = options.keys ?? ((sentence: string) => sentence);
   const clock = options.clock ?? systemClock;
   const mainKey = (): string => runtime.sessions.mainKey;
+  let noLastRouteSaid = false;
 
   /** Posts a summary on the main session, wrapped as untrusted content (see summaryForMainSession); false (logged) when the host could not store it. */
   async function postSummary(run: RunRecord, summary: string): Promise<boolean> {
     const text = summaryForMainSession(summary, run.source, options.idGen);
     try {
-      await runtime.sessions.enqueueSystemEvent(mainKey(), text, {
+      const meta = {
         source: `hook:${run.source.hook}`,
         kind: RUN_SUMMARY_EVENT_KIND,
         runId: run.id,
         dedupeKey: summaryDedupeKey(run.id),
         wrapped: text !== summary,
         ...(run.source.mappingId !== undefined ? { mappingId: run.source.mappingId } : {}),
-      });
+      };
+      if (options.outbox) await options.outbox.put(mainKey(), text, meta);
+      else await runtime.sessions.enqueueSystemEvent(mainKey(), text, meta);
     } catch (e) {
       logger.error("run summary could not be posted to the main session", { runId: run.id, code: "summary_failed", error: errorText(e) });
       return false;
@@ -99,7 +110,13 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   async function deliver(run: RunRecord, reply: string): Promise<DeliveryResult> {
     let plan: ReturnType<typeof planDelivery>;
     try {
-      plan = planDelivery(run.action, run.source, reply, () => runtime.channels.resolveLast(mainKey()));
+      plan = planDelivery(
+        run.action,
+        run.source,
+        reply,
+        () => runtime.channels.resolveLast(mainKey()),
+        () => runtime.channels.list(),
+      );
     } catch (e) {
       // The host could not say where the main session last delivered: the reply is not delivered, and that is reported like any delivery failure.
       const error = `the last route could not be read: ${errorText(e)}`;
@@ -108,7 +125,10 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     }
     const result = await carryOutDelivery(plan, reply.trim(), runtime.channels);
     if (result.code === "no_last_route") {
-      logger.warn("reply not delivered: no last route", { runId: run.id, code: result.code });
+      // Not a failure, and the same for every run until the main session has delivered somewhere: said once, then at debug level.
+      if (noLastRouteSaid) logger.debug("reply not delivered: no last route", { runId: run.id, code: result.code });
+      else logger.warn(NO_LAST_ROUTE_NOTICE, { runId: run.id, code: result.code });
+      noLastRouteSaid = true;
     } else if (result.code === "delivery_failed") {
       logger.error("reply delivery failed", { runId: run.id, code: result.code, channel: result.channel, error: result.error });
     } else if (plan.kind === "skip") {
@@ -117,7 +137,7 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     return result;
   }
 
-  async function execute(run: RunRecord, signal?: AbortSignal, onOutcome?: (o: RunOutcome) => void): Promise<RunOutcome> {
+  async function execute(run: RunRecord, signal?: AbortSignal, onOutcome?: (o: RunOutcome) => void | "lost" | Promise<void | "lost">): Promise<RunOutcome> {
     const { action } = run;
     const base = { runId: run.id, sessionKey: action.sessionKey, name: action.name };
     const startedAt = clock();
@@ -126,9 +146,16 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
 
     const end = await boundedTurn(
       (turnSignal) => {
-        const req: RunTurnRequest = { sessionKey: action.sessionKey, message: action.message, timeoutMs: action.timeoutSeconds * 1000, signal: turnSignal, runId: run.id };
+        const req: RunTurnRequest = {
+          sessionKey: action.sessionKey,
+          message: action.message,
+          timeoutMs: action.timeoutSeconds * 1000,
+          signal: turnSignal,
+          runId: run.id,
+        };
         if (action.model !== undefined) req.model = action.model;
         if (action.thinking !== undefined) req.thinking = action.thinking;
+        if (action.agentId !== undefined) req.agentId = action.agentId;
         return runtime.agents.runTurn(req);
       },
       { timeoutMs: action.timeoutSeconds * 1000, cancel: signal },
@@ -137,6 +164,18 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     if (end.kind === "cancelled") {
       logger.warn("run cancelled before its turn finished; left for recovery", { runId: run.id, reason: end.reason });
       return { status: "failed", error: `cancelled: ${end.reason}`, summary: "", delivered: false, cancelled: true };
+    }
+    if (end.kind === "result" && end.result.status === "unavailable") {
+      // The host is going away (a drain, a reload): not the run's failure. Nothing is recorded, posted or delivered here.
+      const started = end.result.started === true;
+      logger.warn(
+        started
+          ? "the host became unavailable during the run's turn; left for recovery at the next start"
+          : "the host refused to start the run's turn for now; queued again",
+        { runId: run.id, error: end.result.error ?? "host unavailable" },
+      );
+      const error = `the host was unavailable: ${end.result.error ?? "no reason given"}`;
+      return { status: "failed", error, summary: "", delivered: false, cancelled: true, hostUnavailable: started ? "started" : "not_started" };
     }
 
     const verdict = judge(end, action.timeoutSeconds);
@@ -153,7 +192,11 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     // Recorded (as "summary pending") before it is posted: a crash in between is
     // recovered by re-posting, and the dedupe key keeps a re-post from doubling it.
     try {
-      onOutcome?.(outcome);
+      if ((await onOutcome?.(outcome)) === "lost") {
+        // Another consumer took the run over (its lease expired): that one reports it, not this one.
+        logger.warn("run finished after its lease was taken over; its outcome is not recorded nor reported here", { runId: run.id, status: outcome.status });
+        return { ...outcome, summaryPosted: false, lost: true };
+      }
     } catch (e) {
       logger.error("recording the run outcome failed", { runId: run.id, code: "store_failed", error: errorText(e) });
     }

@@ -91,6 +91,26 @@ export function gaveUpReason(attempts: number): string {
   return `the gateway stopped ${attempts} times while this run was running alone; it was not retried again (hooks.runs.retryInterrupted gives up on a run interrupted ${MAX_RUN_ATTEMPTS} times while running alone)`;
 }
 
+/** What becomes of a run found running when its process died (§7): queued again (`retryInterrupted`, fewer than MAX_RUN_ATTEMPTS counted starts), or interrupted with its reason. */
+export type InterruptedFate =
+  | { kind: "requeue"; patch: { status: "queued"; attempts?: number }; attempts: number }
+  | { kind: "interrupted"; reason: string; gaveUp: boolean; attempts: number };
+
+/**
+ * The one rule for a run found running when its process died — after a restart (here) or when
+ * its consumer's lease expired (run-consumer.ts). `besideOthers`: it was running with other runs
+ * of that process, so that start is not counted against it (taken back in the patch).
+ */
+export function interruptedFate(run: RunRecord, opts: { retryInterrupted: boolean; besideOthers: boolean }, keys: KeyNamer = (s) => s): InterruptedFate {
+  // A run found running was started at least once (a row from before attempts were counted says 0).
+  const attempts = Math.max(run.attempts ?? 0, 1) - (opts.besideOthers ? 1 : 0);
+  if (opts.retryInterrupted && attempts < MAX_RUN_ATTEMPTS) {
+    return { kind: "requeue", patch: opts.besideOthers ? { status: "queued", attempts } : { status: "queued" }, attempts };
+  }
+  if (opts.retryInterrupted) return { kind: "interrupted", reason: keys(gaveUpReason(attempts)), gaveUp: true, attempts };
+  return { kind: "interrupted", reason: keys(INTERRUPTED_REASON), gaveUp: false, attempts };
+}
+
 /** Records a run found running as interrupted (summary pending), then reports it. */
 async function reportInterrupted(run: RunRecord, error: string, deps: RecoveryDeps, result: RecoveryResult): Promise<void> {
   const { logger, emitter, clock, persist, repost } = deps;
@@ -126,20 +146,25 @@ export async function carryOutRecovery(plan: RecoveryPlan, deps: RecoveryDeps): 
       logger.info("run's turn goes on in the host; queued to join it", { runId: run.id });
       continue;
     }
-    // A run found running was started at least once (a row from before attempts were counted says 0).
-    const attempts = Math.max(run.attempts ?? 0, 1) - uncounted;
-    if (config.retryInterrupted && attempts < MAX_RUN_ATTEMPTS) {
-      const patch = uncounted ? { status: "queued" as const, attempts } : { status: "queued" as const };
+    const fate = interruptedFate(run, { retryInterrupted: config.retryInterrupted, besideOthers: uncounted === 1 }, keys);
+    if (fate.kind === "requeue") {
       // Queued again even when that state cannot be stored (disk full): its start is stored over it, and retried until it is.
-      persist(run.id, patch, "queued (retry interrupted)");
-      result.requeued.push({ ...run, ...patch });
-      logger.warn("run was running when the gateway stopped; queued again, to run alone (hooks.runs.retryInterrupted)", { runId: run.id, attempts, besideOthers: uncounted === 1 });
+      persist(run.id, fate.patch, "queued (retry interrupted)");
+      result.requeued.push({ ...run, ...fate.patch });
+      logger.warn("run was running when the gateway stopped; queued again, to run alone (hooks.runs.retryInterrupted)", {
+        runId: run.id,
+        attempts: fate.attempts,
+        besideOthers: uncounted === 1,
+      });
       continue;
     }
-    if (config.retryInterrupted) {
-      logger.error("run was interrupted at every start; not queued again (hooks.runs.retryInterrupted)", { runId: run.id, attempts, code: "run_gave_up" });
-      await reportInterrupted(run, keys(gaveUpReason(attempts)), deps, result);
-    } else await reportInterrupted(run, keys(INTERRUPTED_REASON), deps, result);
+    if (fate.gaveUp)
+      logger.error("run was interrupted at every start; not queued again (hooks.runs.retryInterrupted)", {
+        runId: run.id,
+        attempts: fate.attempts,
+        code: "run_gave_up",
+      });
+    await reportInterrupted(run, fate.reason, deps, result);
   }
   return result;
 }

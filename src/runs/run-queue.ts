@@ -11,41 +11,18 @@
  * recorded is retried every `retryDelayMs` until the storage works again.
  */
 import { randomUUID } from "node:crypto";
-import type { HostRuntime } from "../host-contract/host-api";
-import type { RunsConfig } from "../config/types";
-import type { ModuleLogger } from "../core/logger";
-import type { PluginEmitter } from "../core/events";
 import { err, ok, type Result } from "../core/errors";
-import { type RunExecutor, type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "../core/runs";
-import { isoAt, systemClock, type Clock } from "../core/clock";
+import { type RunOutcome, type RunQueue, type RunRecord, type RunStore } from "../core/runs";
+import { isoAt, systemClock } from "../core/clock";
 import { notStored, refuseRuns } from "./run-admission";
-import { carryOutRecovery, readRecoveryPlan, type RecoveryDeps, type RecoveryPlan } from "./recovery";
+import { carryOutRecovery, readRecoveryPlan, type RecoveryPlan } from "./recovery";
+import type { RunQueueOptions } from "./run-queue-options";
+export type { RunQueueOptions };
 import { createSummaryRetry } from "./summary-retry";
-import { failureSummary } from "./summary";
-import { safeEmit } from "./safe-emit";
 import { waitAtMost } from "./wait-at-most";
 import { insertBySeq, nextToStart, runsAlone } from "./run-order";
-
-export interface RunQueueOptions extends Pick<RecoveryDeps, "keys"> {
-  store: RunStore;
-  executor: RunExecutor;
-  config: RunsConfig;
-  /** Used to refuse runs addressed to the main session (defence in depth behind §5.1 confinement). */
-  runtime: HostRuntime;
-  logger: ModuleLogger;
-  /** `run:finished` for runs recovered as interrupted (the executor emits the others). */
-  emitter: PluginEmitter;
-  /** Timestamps (createdAt, startedAt, finishedAt); default the system clock. */
-  clock?: Clock;
-  /** Run ids; default uuid v4. */
-  idGen?: () => string;
-  /** `Retry-After` seconds of an `overloaded` refusal; default 30. */
-  overloadRetryAfterSeconds?: number;
-  /** After the grace period, how long stop() waits for cancelled runs to settle; default 1000 ms. */
-  cancelSettleMs?: number;
-  /** Delay before retrying a run whose start, or a summary whose posting, could not be recorded; default 1000 ms. */
-  retryDelayMs?: number;
-}
+import { createHostPause } from "./host-pause";
+import { recordExecutorFailure, type ExecutorFailureDeps } from "./executor-failure";
 
 type Phase = "idle" | "starting" | "started" | "stopping" | "stopped";
 
@@ -74,6 +51,8 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   let stopPromise: Promise<void> | undefined;
   /** What recovery acts on, read by open() (no writes) and used by start(). */
   let recovery: RecoveryPlan | undefined;
+  /** On while the host answered a turn `unavailable` (a drain, a reload): nothing starts meanwhile. */
+  const hostPause = createHostPause(options.hostUnavailablePauseMs ?? 5000, () => pump());
 
   /** Applies a state change; false (logged) when it could not be stored. */
   function persist(id: string, patch: Parameters<RunStore["update"]>[1], transition: string): boolean {
@@ -115,7 +94,7 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   }
 
   function pump(): void {
-    while (phase === "started") {
+    while (phase === "started" && !hostPause.active) {
       // The oldest run of a free session key; a run interrupted before runs alone (run-order.ts).
       const index = nextToStart(queued, busyKeys, running, config.maxConcurrent);
       if (index < 0) return;
@@ -137,6 +116,8 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     if (!persist(run.id, patch, outcome.status)) retry.owe(run.id, patch, outcome.status);
   }
 
+  const failureDeps: ExecutorFailureDeps = { logger, emitter, finish, repost, unreported, scheduleRetry, closed: () => closed };
+
   /** Starts a run; false when its "running" state could not be stored (the run is not started). */
   function launch(run: RunRecord): boolean {
     const key = run.action.sessionKey;
@@ -147,33 +128,29 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     busyKeys.add(key);
     const record: RunRecord = { ...run, status: "running", startedAt, attempts };
     const controller = new AbortController();
+    /** The host refused to start the turn: the run is queued again (its attempt not counted). */
+    let requeue = false;
     const done = executor
       .execute(record, controller.signal, (outcome) => finish(record, outcome))
       .then(
         (outcome) => {
-          if (outcome.cancelled) logger.warn("run left running for recovery", { runId: run.id, sessionKey: key });
+          if (outcome.hostUnavailable) {
+            // The host is going away: nothing starts for a while. A turn it had started is left running for recovery.
+            hostPause.start();
+            requeue =
+              outcome.hostUnavailable === "not_started" && persist(run.id, { status: "queued", attempts: run.attempts ?? 0 }, "queued (host unavailable)");
+          } else if (outcome.cancelled) logger.warn("run left running for recovery", { runId: run.id, sessionKey: key });
           else if (outcome.summaryPosted === false) {
             unreported.set(run.id, { ...record, status: outcome.status, summary: outcome.summary });
             scheduleRetry();
           } else persist(run.id, { summaryPending: false }, "summary posted");
         },
-        async (e: unknown) => {
-          const reason = `the run failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`;
-          logger.error("run executor failed", { runId: run.id, code: "executor_failed", error: reason });
-          const summary = failureSummary(run.action.name, "failed", reason);
-          finish(record, { status: "failed", error: reason, summary, delivered: false });
-          safeEmit(logger, () => emitter.emit("run:finished", { runId: run.id, sessionKey: key, name: run.action.name, status: "failed", delivered: false }));
-          // The summary is posted like any other (its dedupe key drops it if the executor posted one before failing).
-          const report = { ...record, status: "failed" as const, error: reason, summary };
-          if (!closed && !(await repost(report))) {
-            unreported.set(run.id, report);
-            scheduleRetry();
-          }
-        },
+        (e: unknown) => recordExecutorFailure(record, e, failureDeps),
       )
       .finally(() => {
         running.delete(run.id);
         busyKeys.delete(key);
+        if (requeue) addQueued({ ...record, status: "queued", attempts: run.attempts ?? 0 });
         pump();
       });
     running.set(run.id, { controller, done, alone: runsAlone(run) });
@@ -188,7 +165,17 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   async function recover(): Promise<void> {
     const plan = recovery ?? readRecoveryPlan(store);
     recovery = undefined;
-    const done = await carryOutRecovery(plan, { config, logger, emitter, clock, persist, repost, owe: retry.owe, keys: options.keys, stillRunning: (id) => runtime.agents.stillRunning?.(id) === true });
+    const done = await carryOutRecovery(plan, {
+      config,
+      logger,
+      emitter,
+      clock,
+      persist,
+      repost,
+      owe: retry.owe,
+      keys: options.keys,
+      stillRunning: (id) => runtime.agents.stillRunning?.(id) === true,
+    });
     for (const run of done.unreported) unreported.set(run.id, run);
     for (const run of [...plan.queued, ...done.requeued]) addQueued(run);
     logger.info("run queue recovered", { queued: queued.length, interrupted: done.interrupted, requeued: done.requeued.length, reposted: done.reposted });
@@ -210,12 +197,10 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     phase = "stopping";
     if (startPromise) await startPromise.catch(() => undefined);
     retry.cancel();
+    hostPause.cancel();
     const allDone = (): Promise<unknown> => Promise.all([...running.values()].map((r) => r.done));
     if (running.size > 0 && !(await waitAtMost(allDone(), graceMs))) {
-      logger.warn("grace period over; cancelling runs still in progress (the next start reports them as interrupted)", {
-        runs: running.size,
-        graceMs,
-      });
+      logger.warn("grace period over; cancelling runs still in progress (the next start reports them as interrupted)", { runs: running.size, graceMs });
       for (const r of running.values()) r.controller.abort(new Error(SHUTDOWN_REASON));
       await waitAtMost(allDone(), cancelSettleMs);
     }
@@ -231,7 +216,14 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   /** The admission checks of `runs` now; an error when they are refused. */
   const refused = (runs: ReadonlyArray<Pick<RunRecord, "action" | "source">>) =>
     refuseRuns(
-      { stopping: phase === "stopping" || phase === "stopped", mainKey: runtime.sessions.mainKey, depth: (phase === "started" ? queued.length : store.countQueued()) + accepting, maxQueued: config.maxQueued, retryAfter, logger },
+      {
+        stopping: phase === "stopping" || phase === "stopped",
+        mainKey: runtime.sessions.mainKey,
+        depth: (phase === "started" ? queued.length : store.countQueued()) + accepting,
+        maxQueued: config.maxQueued,
+        retryAfter,
+        logger,
+      },
       runs,
     );
 
@@ -242,16 +234,16 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     return record;
   }
 
-  /** The checks before a run is stored, and the record to store; an error Result when refused. */
-  function admit(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string }): Result<RunRecord> {
-    const refusal = refused([{ action, source }]);
-    return refusal ? err(refusal) : ok(newRecord(action, source, opts.idempotencyKey));
-  }
-
   /** A stored run joins the queue. Per-run line at debug: the accept itself is reported by the request log. */
   function queuedNow(record: RunRecord): RunRecord {
     addQueued(record);
-    logger.debug("run queued", { runId: record.id, seq: record.seq, sessionKey: record.action.sessionKey, hook: record.source.hook, requestId: record.source.requestId });
+    logger.debug("run queued", {
+      runId: record.id,
+      seq: record.seq,
+      sessionKey: record.action.sessionKey,
+      hook: record.source.hook,
+      requestId: record.source.requestId,
+    });
     schedulePump();
     return { ...record };
   }
@@ -270,21 +262,23 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   }
 
   async function accept(action: RunRecord["action"], source: RunRecord["source"], opts: { idempotencyKey?: string } = {}): Promise<Result<RunRecord>> {
-    const admitted = admit(action, source, opts);
-    if (!admitted.ok) return admitted;
+    // The checks before a run is stored, then the record to store.
+    const refusal = refused([{ action, source }]);
+    if (refusal) return err(refusal);
+    const record = newRecord(action, source, opts.idempotencyKey);
     accepting++;
     try {
-      await store.stageInsert(admitted.value);
+      await store.stageInsert(record);
     } catch (e) {
       return err(notStored(logger, e, source));
     } finally {
       accepting--;
     }
-    return ok(queuedNow(admitted.value));
+    return ok(queuedNow(record));
   }
 
   return {
-    enqueueAll: (entries) => (entries.length === 0 ? ok([]) : acceptAll(entries)),
+    enqueueAll: async (entries) => (entries.length === 0 ? ok([]) : acceptAll(entries)),
     accept,
     get: (id) => store.get(id),
     open,

@@ -50,7 +50,12 @@ export function createSummaryRetry(opts: SummaryRetryOptions): SummaryRetry {
     try {
       await opts.executor.repostSummary(run);
     } catch (e) {
-      logger.error("run summary could not be posted; kept pending and retried", { runId: run.id, code: "summary_failed", cause: errorCode(e) ?? "unknown", error: e instanceof Error ? e.message : String(e) });
+      logger.error("run summary could not be posted; kept pending and retried", {
+        runId: run.id,
+        code: "summary_failed",
+        cause: errorCode(e) ?? "unknown",
+        error: e instanceof Error ? e.message : String(e),
+      });
       return false;
     }
     opts.persist(run.id, { summaryPending: false }, "summary posted");

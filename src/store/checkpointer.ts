@@ -120,7 +120,13 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   };
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { file, driver: db.driver, modulePath: db.driver === "better-sqlite3" ? betterSqlite3Path() : undefined, intervalMs: options.intervalMs ?? 50, flag },
+    workerData: {
+      file,
+      driver: db.driver,
+      modulePath: db.driver === "better-sqlite3" ? betterSqlite3Path() : undefined,
+      intervalMs: options.intervalMs ?? 50,
+      flag,
+    },
   });
   worker.unref();
   worker.on("message", (m: { ready?: boolean; fatal?: string; failed?: string; code?: string }) => {

@@ -15,7 +15,8 @@
  *
  * Opening also recovers what a crash left behind: pending idempotency records are
  * completed from the run they produced, or dropped so a retry executes (see
- * idempotency-store.ts), and expired idempotency records are purged.
+ * idempotency-store.ts) — except those another open connection of this process still
+ * handles (keys-in-flight.ts) — and expired idempotency records are purged.
  *
  * Damaged state is refused before anything is written, each time with one line
  * naming the file and what to do: a write-ahead log with committed transactions
@@ -27,16 +28,14 @@
  *   const database = openPluginDatabase({ dir: api.stateDir, logger });
  *   const runs = createSqliteRunStore(database);
  */
-import fs from "node:fs";
 import path from "node:path";
 import type { ModuleLogger } from "../core/logger";
 import { migrate } from "./migrations";
-import { checkWal } from "./wal-check";
-import { logAfter } from "./wal-replay";
-import { writeFileAtomic } from "../host-contract/atomic-write";
+import { refuseDamagedWal } from "./wal-at-start";
 import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
 import { convertToIncrementalVacuum, reclaimFreePages, setIncrementalOnEmptyFile } from "./vacuum";
 import { purgeExpiredIdempotency, recoverPendingIdempotency } from "./idempotency-store";
+import { isKeyInFlight } from "./keys-in-flight";
 import { createWriteBatch, type WriteBatch } from "./write-batch";
 import { startCheckpointer } from "./checkpointer";
 import { dropDamagedSearchIndex, repairLedgerBeforeMigrations } from "./ledger-table";
@@ -75,78 +74,6 @@ export interface OpenPluginDatabaseOptions {
   maintenanceIntervalMs?: number;
   /** WAL checkpoints from a worker thread (checkpointer.ts); default true. False: SQLite's own, in the committing call. */
   backgroundCheckpoints?: boolean;
-}
-
-/**
- * Refuses a write-ahead log whose committed transactions SQLite would drop, unless the
- * damage lies in frames a checkpoint had already copied: then the log is rebuilt from
- * the frames after them (wal-replay.ts), keeping every transaction, with a warning and
- * the damaged log kept beside it. Call before the database is opened.
- */
-function refuseDamagedWal(file: string, logger: ModuleLogger): void {
-  const wal = `${file}-wal`;
-  let found: ReturnType<typeof checkWal>;
-  try {
-    found = checkWal(wal);
-  } catch (e) {
-    throw new Error(
-      `cannot read the plugin database's write-ahead log ${wal} (${(e as Error).message}). ` +
-        `Make it a file the gateway's user can read and write; do not delete a real one (it holds committed transactions, accepted runs among them), but a directory in its place holds none and can be moved aside.`,
-      { cause: e },
-    );
-  }
-  if (found.lostCommits === 0) return;
-  if (rebuildFromCopy(wal, found, logger)) return;
-  throw new Error(
-    `the plugin database's write-ahead log ${wal} is damaged: frame ${found.firstBadFrame} of ${found.frames} fails its checksum, ` +
-      `so SQLite would silently drop the ${found.lostCommits} transaction(s) committed after it (accepted runs among them). ` +
-      `Keep a copy of ${file} and ${wal}; then restore both from a backup, or ${walRepair(file, found)}`,
-  );
-}
-
-/** Rebuilds the log when its damage lies in frames a finished checkpoint copied; false when it does not, or a later frame is damaged too. */
-function rebuildFromCopy(wal: string, found: ReturnType<typeof checkWal>, logger: ModuleLogger): boolean {
-  const copied = found.copied;
-  if (!copied || found.firstBadFrame === undefined || found.firstBadFrame > copied.backfilled) return false;
-  const original = fs.readFileSync(wal);
-  const rebuilt = logAfter(original, copied.backfilled, copied.end);
-  if (!rebuilt) return false;
-  const kept = `${wal}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-  try {
-    writeFileAtomic(kept, original);
-    writeFileAtomic(wal, rebuilt.bytes);
-  } catch (e) {
-    throw new Error(
-      `the plugin database's write-ahead log ${wal} is damaged in frames a checkpoint had already copied, and rebuilding it from the frames after them failed (${(e as Error).message}); ` +
-        `nothing was lost: free space (or fix the permissions) and start again`,
-      { cause: e },
-    );
-  }
-  logger.warn(
-    `the plugin database's write-ahead log was damaged (frame ${found.firstBadFrame} of ${found.frames} failed its checksum) inside the ${copied.backfilled} frame(s) a checkpoint had already copied into the database file; ` +
-      `it was rebuilt from the ${rebuilt.frames} frame(s) after them, keeping every committed transaction (${rebuilt.commits} in the log), and the damaged log was kept as ${kept}`,
-    { wal },
-  );
-  return true;
-}
-
-/** The way out of a damaged log that leaves a consistent database, given how far a checkpoint had copied it (wal-check.ts). */
-function walRepair(file: string, found: ReturnType<typeof checkWal>): string {
-  const wal = `${file}-wal`;
-  const copied = found.copied;
-  if (!copied || copied.frames <= found.validFrames) {
-    return `start without those transactions by cutting the log to its intact part: truncate -s ${found.validBytes} "${wal}"`;
-  }
-  if (copied.whole) {
-    return (
-      `start from the database file alone, which a checkpoint had already brought up to frame ${copied.frames} (cutting the log inside that would lay older pages over newer ones), ` +
-      `losing the ${found.commitsAfterCopied ?? 0} transaction(s) committed after it: truncate -s 0 "${wal}"`
-    );
-  }
-  return (
-    `salvage what is readable: the database file holds part of the log (a checkpoint copied pages of frames up to ${copied.frames}), so neither the file alone nor a cut log is consistent. ` +
-    `Move ${wal} and ${file}-shm aside first (opening the database with them would rewrite the file), then: sqlite3 "${file}" ".recover" | sqlite3 repaired.sqlite, and put repaired.sqlite in its place`
-  );
 }
 
 /** Runs `PRAGMA quick_check`; logs its verdict and refuses a damaged database. */
@@ -220,7 +147,8 @@ export function openPluginDatabase(options: OpenPluginDatabaseOptions): PluginDa
     // A ledger table the pending migrations would fail on is created again first (the ledger is diagnostic).
     repairLedgerBeforeMigrations(db, file, logger);
     const version = migrate(db);
-    const recovered = recoverPendingIdempotency(db);
+    // Not the records another connection of this process still handles (a plugin instance reloaded beside this one).
+    const recovered = recoverPendingIdempotency(db, (id) => isKeyInFlight(file, id));
     const purged = purgeExpiredIdempotency(db, clock());
     logger.info("plugin database open", {
       driver: db.driver,

@@ -96,7 +96,7 @@ const sessionKeyOf = (run: RunRow): string => (JSON.parse(run.action) as { sessi
 const mappingIdOf = (run: RunRow): string | undefined => (JSON.parse(run.source) as { mappingId?: string }).mappingId;
 
 /**
- * The 202 a fan-out answers (see src/http/responses/fan-out-dispatch.ts), rebuilt from
+ * The 202 a fan-out answers (see src/intake/responses/fan-out-dispatch.ts), rebuilt from
  * its runs `<prefix><index>`. `events` is 0: wake events are not stored, so those a
  * dead request posted cannot be counted.
  */
@@ -182,17 +182,18 @@ export function createIdempotencyStore(db: SqliteDatabase): IdempotencyStore {
 }
 
 /**
- * Resolves every pending record (run at open, when no request of this process can
- * be in flight): completed from its run (or its fan-out's runs) when persisted, else deleted.
+ * Resolves every pending record a crash left (run at open): completed from its run (or its
+ * fan-out's runs) when persisted, else deleted. A record whose request another open
+ * connection of this process still handles (`inFlight`: a plugin instance a host reloads
+ * beside this one, keys-in-flight.ts) is not a crash's leftover and is kept.
  */
-export function recoverPendingIdempotency(db: SqliteDatabase): { completed: number; dropped: number } {
+export function recoverPendingIdempotency(db: SqliteDatabase, inFlight: (id: string) => boolean = () => false): { completed: number; dropped: number } {
   const store = createIdempotencyStore(db);
-  const pending = db
-    .prepare<[], { scope: string; key: string }>("SELECT scope, key FROM idempotency_keys WHERE state = 'pending'")
-    .all();
+  const pending = db.prepare<[], { scope: string; key: string }>("SELECT scope, key FROM idempotency_keys WHERE state = 'pending'").all();
   let completed = 0;
   let dropped = 0;
   for (const p of pending) {
+    if (inFlight(runIdempotencyKey(p.scope, p.key))) continue;
     if (store.resolvePending(p.scope, p.key)) completed++;
     else dropped++;
   }

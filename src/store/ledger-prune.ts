@@ -10,18 +10,35 @@
  * The counts are kept in memory (by the ledger store) so that a write prunes only when
  * it passed a limit.
  *
+ * A prune is a **step** of bounded cost (SPEC §14): taking a row out of the search index
+ * re-tokenizes its body's first 64 KiB (FTS5's 'delete' command: most of a step's cost, about
+ * 0.5 ms per body of 64 KiB on a quiet machine), so one step deletes rows whose bodies (as much
+ * as the index reads of each) add up to at most PRUNE_STEP_BYTES (4 bodies of 64 KiB), and at
+ * most PRUNE_STEP_ROWS rows; `more` says whether a limit is still passed. The ledger store runs
+ * the steps one per turn of the event loop, never in a write (before: one statement over every
+ * row past retention — 2,000 rows of 64 KiB held `/healthz` 4 s, the default 10,000 about
+ * 20 s; then steps of 1 MiB and 500 rows, one of them in the write: 16 bodies re-tokenized in
+ * the commit of the runs accepted in that turn).
+ *
  * @example
  *   const pruner = createLedgerPruner(db, { retentionDays: 7, maxEntries: 10_000, clock: Date.now });
  *   let counts = pruner.read();
- *   if (pruner.needed(counts)) counts = pruner.prune(counts).counts;
+ *   while (pruner.needed(counts)) counts = pruner.prune(counts).counts; // a step per turn, in the store
  */
 import type { SqliteDatabase } from "./sqlite-types";
-import { searchIndexDelete } from "./migrations";
+import { SEARCH_BODY_CHARS, searchIndexDelete } from "./migrations";
 
 /** The share of `maxEntries` that refused-before-authentication rows may hold. */
 export const REFUSED_SHARE = 0.1;
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
+
+/** At most this many rows in one prune step… */
+export const PRUNE_STEP_ROWS = 100;
+/** …and bodies (as much as the index reads of each, plus PRUNE_ROW_BYTES a row) adding up to at most this many bytes (4 bodies of 64 KiB). */
+export const PRUNE_STEP_BYTES = 256 * 1024;
+/** What a row counts in a step besides its body (its other columns, its index entries). */
+export const PRUNE_ROW_BYTES = 256;
 
 /** How many refused rows the ledger keeps at most. */
 export function refusedShare(maxEntries: number): number {
@@ -40,21 +57,43 @@ export interface LedgerPruner {
   read(): LedgerCounts;
   /** True when `counts` pass a limit. */
   needed(counts: LedgerCounts): boolean;
-  /** Prunes a table holding `counts`; returns how many rows went and the counts left. */
-  prune(counts: LedgerCounts): { removed: number; counts: LedgerCounts };
+  /**
+   * One step over a table holding `counts`, in the caller's transaction: deletes at most
+   * PRUNE_STEP_ROWS rows of at most PRUNE_STEP_BYTES, the ones past the age first; returns
+   * how many went, the counts left and whether a limit is still passed (`more`).
+   */
+  prune(counts: LedgerCounts): { removed: number; counts: LedgerCounts; more: boolean };
 }
 
+/** A row's cost in a step: as many bytes of its body as the index reads again (SEARCH_BODY_CHARS), plus PRUNE_ROW_BYTES. length() of a BLOB reads no body. */
+const COST = `MIN(COALESCE(length(body), 0), ${SEARCH_BODY_CHARS}) + ${PRUNE_ROW_BYTES}`;
+
+/** Up to this many rows always fit in a step, whatever their bodies: selected without adding up their costs. */
+export const PRUNE_STEP_ANY_ROWS = Math.floor(PRUNE_STEP_BYTES / (SEARCH_BODY_CHARS + PRUNE_ROW_BYTES));
+
 /**
- * Deletes the rows `select` (one parameter) finds and their search index entries, in the
- * caller's transaction; `run()` answers how many rows went.
+ * Deletes, in the caller's transaction, the first rows (in `order`, by `where`: its
+ * parameter, if any, comes first) that fit in one step — at most `limit` (≤ PRUNE_STEP_ROWS)
+ * and while their costs add up to at most PRUNE_STEP_BYTES (the first row always) — with
+ * their search index entries first. The statement walks only those rows, from the low end of
+ * an index. `run()` answers how many rows went.
  */
-function deleting(db: SqliteDatabase, select: string): { run(limit: number): { changes: number } } {
-  const unindex = db.prepare<[number]>(searchIndexDelete(select));
-  const remove = db.prepare<[number]>(`DELETE FROM deliveries WHERE seq IN (${select})`);
+function deleting(db: SqliteDatabase, where: string, order: string): { run(args: number[]): number } {
+  const key = order === "seq" ? "seq" : `${order}, seq`;
+  const first = (columns: string) => `SELECT ${columns} FROM deliveries${where ? ` WHERE ${where}` : ""} ORDER BY ${key} LIMIT ?`;
+  const running = `SELECT seq, cost, SUM(cost) OVER (ORDER BY ${key} ROWS UNBOUNDED PRECEDING) AS upto FROM (${first(`seq, ${order === "seq" ? "" : `${order}, `}${COST} AS cost`)})`;
+  const statements = (select: string) => ({
+    unindex: db.prepare<number[]>(searchIndexDelete(select)),
+    remove: db.prepare<number[]>(`DELETE FROM deliveries WHERE seq IN (${select})`),
+  });
+  // A few rows (a write's own step, most often) need no sum: they fit whatever they hold.
+  const few = statements(first("seq"));
+  const many = statements(`SELECT seq FROM (${running}) WHERE upto - cost < ${PRUNE_STEP_BYTES}`);
   return {
-    run(limit) {
-      unindex.run(limit);
-      return remove.run(limit);
+    run(args) {
+      const s = args.at(-1)! <= PRUNE_STEP_ANY_ROWS ? few : many;
+      s.unindex.run(...args);
+      return s.remove.run(...args).changes;
     },
   };
 }
@@ -64,31 +103,39 @@ export function createLedgerPruner(db: SqliteDatabase, opts: { retentionDays: nu
   const countAll = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries");
   const countRefused = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE refused = 1");
   const oldestStmt = db.prepare<[], { t: number | null }>("SELECT MIN(received_at) AS t FROM deliveries");
-  // Each selection of rows deletes their search index entries first, then the rows (migrations 6 and 7: no trigger does it).
-  const pruneAge = deleting(db, "SELECT seq FROM deliveries WHERE received_at < ?");
-  // The oldest rows beyond a limit: walks only those rows (from the low end of the key).
-  const pruneOldest = deleting(db, "SELECT seq FROM deliveries ORDER BY seq ASC LIMIT ?");
-  const pruneOldestRefused = deleting(db, "SELECT seq FROM deliveries WHERE refused = 1 ORDER BY seq ASC LIMIT ?");
+  // A step deletes one kind of row: past the age, refused beyond their share (or beyond maxEntries), the oldest beyond maxEntries.
+  const pruneAge = deleting(db, "received_at < ?", "received_at");
+  const pruneOldestRefused = deleting(db, "refused = 1", "seq");
+  const pruneOldest = deleting(db, "", "seq");
   const cutoff = (): number => opts.clock() - opts.retentionDays * DAY_MS;
   const read = (): LedgerCounts => ({ rows: countAll.get()?.n ?? 0, refused: countRefused.get()?.n ?? 0, oldest: oldestStmt.get()?.t ?? undefined });
+  const needed = (c: LedgerCounts): boolean => c.rows > opts.maxEntries || c.refused > share || (c.oldest !== undefined && c.oldest < cutoff());
 
   return {
     read,
-    needed: (c) => c.rows > opts.maxEntries || c.refused > share || (c.oldest !== undefined && c.oldest < cutoff()),
+    needed,
     prune(c) {
-      const byAge = pruneAge.run(cutoff()).changes;
-      let { rows, refused } = byAge > 0 ? read() : c;
+      const cut = cutoff();
       // Refused rows beyond their share, then beyond maxEntries in all: theirs is the first eviction.
-      const overShare = Math.max(0, refused - share);
-      const overAll = Math.max(0, rows - overShare - opts.maxEntries);
-      const byRefused = overShare + overAll > 0 ? pruneOldestRefused.run(Math.min(refused, overShare + overAll)).changes : 0;
-      rows -= byRefused;
-      refused -= byRefused;
-      // Still over: authenticated rows alone pass maxEntries (there are no refused rows left).
-      const excess = rows - opts.maxEntries;
-      const byCount = excess > 0 ? pruneOldest.run(excess).changes : 0;
-      rows -= byCount;
-      return { removed: byAge + byRefused + byCount, counts: { rows, refused, oldest: oldestStmt.get()?.t ?? undefined } };
+      const overShare = Math.max(0, c.refused - share);
+      const refusedOver = Math.min(c.refused, overShare + Math.max(0, c.rows - overShare - opts.maxEntries), PRUNE_STEP_ROWS);
+      // Then authenticated rows alone beyond maxEntries (no refused rows are left to go).
+      const excess = Math.min(c.rows - opts.maxEntries, PRUNE_STEP_ROWS);
+      let removed = 0;
+      let counts: LedgerCounts;
+      if (c.oldest !== undefined && c.oldest < cut) {
+        removed = pruneAge.run([cut, PRUNE_STEP_ROWS]);
+        counts = read();
+      } else if (refusedOver > 0) {
+        removed = pruneOldestRefused.run([refusedOver]);
+        counts = { rows: c.rows - removed, refused: c.refused - removed, oldest: oldestStmt.get()?.t ?? undefined };
+      } else if (excess > 0) {
+        removed = pruneOldest.run([excess]);
+        counts = { rows: c.rows - removed, refused: c.refused, oldest: oldestStmt.get()?.t ?? undefined };
+      } else counts = c;
+      // Counts kept in memory that were off (nothing went): the table's own, so the next step deletes what is there.
+      if (removed === 0) counts = read();
+      return { removed, counts, more: needed(counts) };
     },
   };
 }

@@ -56,7 +56,9 @@ export interface RefusalFolder {
  * is simply not found (the UPDATE names its seq and client), and a new row is started.
  */
 export function createRefusalFolder(db: SqliteDatabase, limit: number): RefusalFolder {
-  const bump = db.prepare<[number, number, string]>("UPDATE deliveries SET times = times + 1, last_at = ? WHERE seq = ? AND client = ? AND status = 429 AND refused = 1");
+  const bump = db.prepare<[number, number, string]>(
+    "UPDATE deliveries SET times = times + 1, last_at = ? WHERE seq = ? AND client = ? AND status = 429 AND refused = 1",
+  );
   const open = new Map<string, { seq: number; lastAt: number }>();
   const folds = (e: LedgerEntry): boolean => e.refused === true && e.status === 429;
   return {

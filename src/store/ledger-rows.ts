@@ -6,7 +6,7 @@
  */
 import { redactHeaders, redactText } from "../host-contract/redaction";
 import type { SqliteDatabase } from "./sqlite-types";
-import type { DeliveryDetail, DeliverySummary } from "../host-contract/inspection";
+import type { DeliveryDetail, DeliverySummary } from "../core/inspection";
 import { ftsQuery } from "./ledger-search";
 
 export interface DeliveryRow {
@@ -37,7 +37,7 @@ export interface DeliveryRow {
   response_headers?: string | null;
 }
 
-/** A validated listing query (src/http/ledger/ledger-query.ts checks the raw one). */
+/** A validated listing query (src/intake/ledger/ledger-query.ts checks the raw one). */
 export interface LedgerListQuery {
   limit: number;
   /** Only rows older than the row with this id. */
@@ -47,8 +47,12 @@ export interface LedgerListQuery {
   status?: readonly [number, number];
   /** ms since the epoch. */
   since?: number;
+  /** ms since the epoch: only rows received at or before it (a bulk replay's preview fixes it). */
+  until?: number;
   /** Words to find (ledger-search.ts). */
   search?: string;
+  /** Only rows a replay can run again: not a replay itself, not refused before authentication, stored with its body (bulk replay, src/intake/bulk-replay.ts). */
+  originals?: boolean;
 }
 
 /** A stored delivery in full, with the raw body bytes for replay and dry runs. */
@@ -58,7 +62,7 @@ export interface StoredDelivery extends DeliveryDetail {
   rawBody?: Buffer;
 }
 
-const SUMMARY_COLUMNS =
+export const SUMMARY_COLUMNS =
   "seq, id, received_at, method, url, hook, mapping_id, client, status, code, latency_ms, idempotency_key, run_ids, replay_of, event, repeat, waited, refused, times, last_at";
 
 /**
@@ -117,8 +121,6 @@ export function entrySummary(e: LedgerEntry): DeliverySummary {
   return { ...summary, receivedAt: new Date(e.receivedAt).toISOString(), latencyMs: Math.max(0, Math.round(e.latencyMs)), runIds: [...e.runIds] };
 }
 
-
-
 function parseRunIds(text: string): string[] {
   try {
     const v: unknown = JSON.parse(text);
@@ -156,7 +158,7 @@ export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-function toStoredDelivery(row: DeliveryRow): StoredDelivery {
+export function toStoredDelivery(row: DeliveryRow): StoredDelivery {
   const out: StoredDelivery = { ...toDeliverySummary(row), headers: {}, bodyStored: row.body_stored === 1 };
   if (row.headers) {
     try {
@@ -222,13 +224,29 @@ export function createLedgerReader(db: SqliteDatabase) {
         where.push("received_at >= ?");
         params.push(q.since);
       }
+      if (q.until !== undefined) {
+        where.push("received_at <= ?");
+        params.push(q.until);
+      }
+      if (q.originals === true) where.push("replay_of IS NULL AND refused = 0 AND body_stored = 1");
       const match = q.search === undefined ? undefined : ftsQuery(q.search);
+      // Words without a term (`!!!`) find nothing.
+      if (match === null) return [];
       if (match !== undefined) {
         where.push("seq IN (SELECT rowid FROM deliveries_fts WHERE deliveries_fts MATCH ?)");
         params.push(match);
       }
       const sql = `SELECT ${SUMMARY_COLUMNS} FROM deliveries${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
-      return db.prepare<Array<string | number>, DeliveryRow>(sql).all(...params, q.limit).map(toDeliverySummary);
+      try {
+        return db
+          .prepare<Array<string | number>, DeliveryRow>(sql)
+          .all(...params, q.limit)
+          .map(toDeliverySummary);
+      } catch (e) {
+        // A term with a character SQLite's tokenizer (its Unicode tables) separates where ours does not: the index holds it as two terms, never as this one.
+        if (match !== undefined && /phrase queries are not supported/.test((e as Error).message)) return [];
+        throw e;
+      }
     },
     get(id: string): StoredDelivery | undefined {
       const row = byId.get(id);

@@ -15,9 +15,13 @@
  * A request refused before authentication (`refused`: 401, 429, a bad signature) is
  * kept without its body and with bounded headers, and a throttled client's repeated
  * 429s count in one row (ledger-refused.ts). Pruning by age (`retentionDays`) and count
- * (`maxEntries`, refused rows in their own share and evicted first, ledger-prune.ts)
- * runs after a write that passed a limit (the counts are kept in memory) and on an
- * unref'd timer, against the injected clock.
+ * (`maxEntries`, refused rows in their own share and evicted first, ledger-prune.ts) goes
+ * in steps of bounded cost (PRUNE_STEP_BYTES of bodies to take out of the search index,
+ * PRUNE_STEP_ROWS rows): once a write that passed a limit committed (the counts are kept in
+ * memory), the steps run one per turn of the event loop (setImmediate), each in its own
+ * transaction, until no limit is passed — also from an unref'd timer, against the injected
+ * clock. No step runs in the write itself (it shares the turn's commit with the runs
+ * accepted in it), and no turn holds the loop for a prune of every row past retention.
  *
  * @example
  *   const ledger = createLedgerStore(database, { logger, ...config.ledger });
@@ -25,12 +29,21 @@
  */
 import type { PluginDatabase } from "./database";
 import type { ModuleLogger } from "../core/logger";
-import type { DeliverySummary } from "../host-contract/inspection";
+import type { DeliverySummary } from "../core/inspection";
 import { SEARCH_INDEX_INSERT } from "./migrations";
 import { ensureLedgerTable } from "./ledger-table";
 import { createLedgerPruner, refusedShare, type LedgerCounts } from "./ledger-prune";
 import { createRefusalFolder, refusedEntry } from "./ledger-refused";
-import { createLedgerReader, entrySummary, INSERT_COLUMNS, toRow, type LedgerEntry, type LedgerListQuery, type LedgerReader, type StoredDelivery } from "./ledger-rows";
+import {
+  createLedgerReader,
+  entrySummary,
+  INSERT_COLUMNS,
+  toRow,
+  type LedgerEntry,
+  type LedgerListQuery,
+  type LedgerReader,
+  type StoredDelivery,
+} from "./ledger-rows";
 
 export type { LedgerEntry, LedgerListQuery, StoredDelivery } from "./ledger-rows";
 
@@ -53,7 +66,7 @@ export interface LedgerStore {
   record(entry: LedgerEntry): void;
   /** Commits the group commit now (subscribers hear of the rows just after). Never throws: a failure is logged and the rows dropped. */
   flush(): void;
-  /** Deletes rows older than the retention and beyond `maxEntries`; returns how many. */
+  /** Deletes rows older than the retention and beyond `maxEntries` now, step after step (tests, tools); returns how many. */
   prune(): number;
   /** Newest first; undefined when `before` names no delivery. Throws when the table cannot be read. */
   list(query: LedgerListQuery): DeliverySummary[] | undefined;
@@ -83,7 +96,11 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   ensureLedgerTable(db, database.file, COLUMNS.split(", "), logger);
   const reader: LedgerReader = createLedgerReader(db);
 
-  const insert = db.prepare(`INSERT INTO deliveries (${INSERT_COLUMNS}) VALUES (${INSERT_COLUMNS.split(",").map(() => "?").join(", ")})`);
+  const insert = db.prepare(
+    `INSERT INTO deliveries (${INSERT_COLUMNS}) VALUES (${INSERT_COLUMNS.split(",")
+      .map(() => "?")
+      .join(", ")})`,
+  );
   // The search index, written with the batch's rows (no trigger: migration 6).
   const index = db.prepare(SEARCH_INDEX_INSERT);
   /**
@@ -100,12 +117,36 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
    * limit. Updated only once a write committed (a batch may run its writes twice).
    */
   let counts: LedgerCounts = pruner.read();
-  /** A full prune from the table as it is (the timer, `prune()`, after a failed write), rows and index entries in one transaction. */
-  const pruneInTransaction = db.transaction(() => pruner.prune(pruner.read()));
-  const pruneNow = (): number => {
-    const r = pruneInTransaction();
+  /** One prune step from the table as it is, rows and index entries in one transaction of its own. */
+  const pruneStep = db.transaction(() => pruner.prune(pruner.read()));
+  const step = (): { removed: number; more: boolean } => {
+    const r = pruneStep();
     counts = r.counts;
-    return r.removed;
+    return r;
+  };
+  /** Every step now, one after the other (`prune()`). */
+  const pruneNow = (): number => {
+    let removed = 0;
+    for (let r = step(); ; r = step()) {
+      removed += r.removed;
+      if (!r.more || r.removed === 0) return removed;
+    }
+  };
+  let pruning = false;
+  /** The steps left, one per turn of the event loop, until no limit is passed (a write that passed one, the timer, a failed write). */
+  const pruneInBackground = (): void => {
+    if (pruning || closed) return;
+    pruning = true;
+    const next = (): void => {
+      try {
+        const r = db.open && !closed ? step() : { removed: 0, more: false };
+        if (r.more && r.removed > 0) return void setImmediate(next);
+      } catch (e) {
+        logger.warn("delivery ledger pruning failed", { error: (e as Error).message, code: (e as { code?: string }).code });
+      }
+      pruning = false;
+    };
+    setImmediate(next);
   };
   /** Each subscriber and what says whether it listens now. */
   const listeners = new Map<(d: DeliverySummary) => void, () => boolean>();
@@ -136,9 +177,10 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     }
     // The batch's rows are the only ones in seq's range: indexed in one statement.
     if (first !== undefined) index.run(first, last);
-    const result = { written, counts: pruner.needed(after) ? pruner.prune(after).counts : after };
     writeIndexOut();
-    return result;
+    // No prune step here: this write shares the turn's commit with the runs accepted in it (issue 36: nothing a sender prices on
+    // the accept turn). A limit passed is pruned from the next turn on (pruneInBackground, once committed), a step per turn.
+    return { written, counts: after };
   };
 
   function notify(batch: LedgerEntry[]): void {
@@ -187,17 +229,14 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
       .then(
         (result) => {
           counts = result.counts;
+          if (pruner.needed(counts)) pruneInBackground();
           notify(result.written);
         },
         // A batch that failed before this write ran still takes (and drops) the rows, so recording goes on.
         (e: unknown) => {
           failed(e, take().length);
-          // The in-memory counts may be off after a failed write: read them again.
-          try {
-            if (db.open) pruneNow();
-          } catch {
-            // Reported by the next write or the pruning timer.
-          }
+          // The in-memory counts may be off after a failed write: the steps read them again.
+          pruneInBackground();
         },
       );
   }
@@ -207,13 +246,7 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     if (db.open) database.batch.flush();
   }
 
-  const pruneTimer = setInterval(() => {
-    try {
-      if (db.open) pruneNow();
-    } catch (e) {
-      logger.warn("delivery ledger pruning failed", { error: (e as Error).message, code: (e as { code?: string }).code });
-    }
-  }, options.pruneIntervalMs ?? 60_000);
+  const pruneTimer = setInterval(pruneInBackground, options.pruneIntervalMs ?? 60_000);
   pruneTimer.unref();
 
   return {

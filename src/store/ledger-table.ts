@@ -12,14 +12,14 @@
  *     or unusable is built again from the rows (migration 5 reads it).
  *   - After them (`ensureLedgerTable`, ledger-store.ts): the table as the current schema
  *     has it; and a search index that is missing or unusable while the rows are fine is
- *     built again from the rows (migration 7's statement), keeping them.
+ *     built again from the rows (migration 10's statement), keeping them.
  *
  * @example
  *   repairLedgerBeforeMigrations(db, file, logger); // then migrate(db)
  *   ensureLedgerTable(db, file, logger);            // then prepare the ledger's statements
  */
 import type { ModuleLogger } from "../core/logger";
-import { LEDGER_INDEX_DELETE_SCHEMA, MIGRATIONS, RUNS_ONLY_VERSIONS, SEARCH_BODY_CHARS, SEARCH_INDEX_INSERT, searchIndexDelete } from "./migrations";
+import { LEDGER_INDEX_IDS_SCHEMA, MIGRATIONS, RUNS_ONLY_VERSIONS, SEARCH_BODY_CHARS, SEARCH_INDEX_INSERT, searchIndexDelete } from "./migrations";
 import { openSqlite, type SqliteDatabase } from "./sqlite-driver";
 
 /** The migration that creates `deliveries`; it and every later one not in RUNS_ONLY_VERSIONS concern only the ledger. */
@@ -60,7 +60,10 @@ function recreate(db: SqliteDatabase, version: number): void {
 
 function report(problem: string, file: string, logger: ModuleLogger): void {
   if (problem === "missing") logger.warn(`the delivery ledger table was missing from ${file}; it was created again, empty`, { database: file });
-  else logger.error(`the delivery ledger table in ${file} is damaged (${problem}); it was dropped and created again, empty (runs are not affected)`, { database: file });
+  else
+    logger.error(`the delivery ledger table in ${file} is damaged (${problem}); it was dropped and created again, empty (runs are not affected)`, {
+      database: file,
+    });
 }
 
 /** What FTS5's part of `PRAGMA quick_check` names when the ledger's search index is damaged. */
@@ -69,7 +72,7 @@ const INDEX_FINDING = 'table "deliveries_fts"';
 /**
  * At open, before `migrate()`: when every problem `PRAGMA quick_check` found is in the
  * ledger's search index, the index is dropped (it is built again from the rows by migration
- * 7 or `ensureLedgerTable`) and true returned, so a damaged index does not refuse the start.
+ * 10 or `ensureLedgerTable`) and true returned, so a damaged index does not refuse the start.
  * At schema 4 (migration 5 reads the index) it is built again at once, as migration 4 made
  * it, in the same transaction as the drop: a crash or a full disk leaves it as it was.
  */
@@ -77,7 +80,10 @@ export function dropDamagedSearchIndex(db: SqliteDatabase, problems: readonly st
   if (problems.length === 0 || !problems.every((p) => p.includes(INDEX_FINDING))) return false;
   const version = db.pragmaValue("user_version") as number;
   if (version < INDEX_READ_VERSION) return false;
-  logger.error(`the delivery ledger's search index in ${file} is damaged (PRAGMA quick_check: ${problems[0]}); it was dropped and is built again from the stored rows`, { database: file });
+  logger.error(
+    `the delivery ledger's search index in ${file} is damaged (PRAGMA quick_check: ${problems[0]}); it was dropped and is built again from the stored rows`,
+    { database: file },
+  );
   if (version === INDEX_READ_VERSION) db.transaction(() => db.exec(SCHEMA_4_INDEX), "immediate")();
   else db.exec("DROP TABLE deliveries_fts");
   return true;
@@ -101,7 +107,9 @@ function repairIndexAtSchema4(db: SqliteDatabase, version: number, file: string,
     db.prepare("SELECT rowid FROM deliveries_fts LIMIT 0").all();
     return;
   } catch (e) {
-    logger.error(`the delivery ledger's search index in ${file} is missing or damaged (${(e as Error).message}); it was built again from the stored rows`, { database: file });
+    logger.error(`the delivery ledger's search index in ${file} is missing or damaged (${(e as Error).message}); it was built again from the stored rows`, {
+      database: file,
+    });
   }
   db.transaction(() => db.exec(SCHEMA_4_INDEX), "immediate")();
 }
@@ -128,7 +136,9 @@ export function ensureLedgerTable(db: SqliteDatabase, file: string, columns: rea
     db.prepare(SEARCH_INDEX_INSERT);
     db.prepare(searchIndexDelete("SELECT 0"));
   } catch (e) {
-    logger.error(`the delivery ledger's search index in ${file} is missing or damaged (${(e as Error).message}); it was built again from the stored rows`, { database: file });
-    db.transaction(() => db.exec(LEDGER_INDEX_DELETE_SCHEMA), "immediate")();
+    logger.error(`the delivery ledger's search index in ${file} is missing or damaged (${(e as Error).message}); it was built again from the stored rows`, {
+      database: file,
+    });
+    db.transaction(() => db.exec(LEDGER_INDEX_IDS_SCHEMA), "immediate")();
   }
 }

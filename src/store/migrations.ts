@@ -141,6 +141,22 @@ export const LEDGER_INDEX_DELETE_SCHEMA = `
 `;
 
 /**
+ * Migration 10, the search index of row ids only (`detail=none`): no positions, so
+ * matching a term walks at most one entry per row, whatever a body holds. With positions
+ * (`detail=full`, migration 7), a search's cost was set by the bodies: a quoted word that
+ * the tokenizer split into 100 tokens was a phrase, matched position by position on every
+ * row holding them (4.3 s for 400 bodies of `a a a…`), and a term walked every position of
+ * every row it occurs in (up to 32,768 per 64 KiB body). The search matches whole terms,
+ * no phrase, no prefix (ledger-search.ts). The index is built again from the rows (also when
+ * the table is created again, and by ledger-table.ts alone for a missing or unusable index).
+ */
+export const LEDGER_INDEX_IDS_SCHEMA = `
+  DROP TABLE IF EXISTS deliveries_fts;
+  CREATE VIRTUAL TABLE deliveries_fts USING fts5(hook, event, status, body, content='', detail=none);
+  INSERT INTO deliveries_fts (rowid, hook, event, status, body) SELECT seq, hook, event, status, ${INDEXED_BODY} FROM deliveries;
+`;
+
+/**
  * Migration 8, the starts of each run (`attempts`), written in the same statement that
  * marks it running, so a crash right after the mark still counts: recovery stops
  * re-queuing a run interrupted `MAX_RUN_ATTEMPTS` times (src/runs/recovery.ts). A run
@@ -153,8 +169,46 @@ export const RUN_ATTEMPTS_SCHEMA = `
   UPDATE runs SET attempts = 1 WHERE started_at IS NOT NULL;
 `;
 
-/** The migrations (versions, from 1) that concern the `runs` and idempotency tables only: the ledger's repairs (ledger-table.ts) skip them. */
-export const RUNS_ONLY_VERSIONS: ReadonlySet<number> = new Set([1, 2, 8]);
+/**
+ * Migration 9, the main-session outbox (SPEC §7 "In every host", session-event-store.ts):
+ * each event the plugin puts on a session (a wake, a run's summary) is kept here from
+ * before its 2xx until the host says it took it into a turn (then the row is deleted),
+ * and what is still here is handed to the host again at the next start — a host that
+ * keeps its events in memory (OpenClaw) loses none at a stop. `dedupe_key` is the
+ * event's identity with the host (`SystemEventMeta.dedupeKey`): one row per key and
+ * session. `meta` is the JSON `SystemEventMeta` handed with it; `created_at` ms.
+ */
+export const SESSION_EVENTS_SCHEMA = `
+  CREATE TABLE session_events (
+    seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_key TEXT NOT NULL,
+    dedupe_key  TEXT NOT NULL,
+    text        TEXT NOT NULL,
+    meta        TEXT NOT NULL,
+    created_at  INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX session_events_key ON session_events (session_key, dedupe_key);
+`;
+
+/**
+ * Migration 11, the columns a run listing shows (run-list.ts): the action's `name` and
+ * `sessionKey`, written with the run (run-store.ts) beside the action's JSON, so that a
+ * listing reads ids, names, times and the summary without parsing any action: 500 runs of
+ * 250 KB parsed in full held the event loop 1.1 s for `GET {path}/runs?limit=500`. Filled for
+ * the runs already stored from their action (left NULL where it is not valid JSON or has no
+ * such text field: a damaged run, which a listing reads in full, and skips, as before).
+ */
+export const RUN_LISTING_SCHEMA = `
+  ALTER TABLE runs ADD COLUMN name TEXT;
+  ALTER TABLE runs ADD COLUMN session_key TEXT;
+  UPDATE runs SET
+    name = CASE WHEN json_type(action, '$.name') = 'text' THEN json_extract(action, '$.name') END,
+    session_key = CASE WHEN json_type(action, '$.sessionKey') = 'text' THEN json_extract(action, '$.sessionKey') END
+  WHERE json_valid(action);
+`;
+
+/** The migrations (versions, from 1) that concern no ledger table (runs, idempotency, session events): the ledger's repairs (ledger-table.ts) skip them. */
+export const RUNS_ONLY_VERSIONS: ReadonlySet<number> = new Set([1, 2, 8, 9, 11]);
 
 export const MIGRATIONS: readonly string[] = [
   // 1: durable runs and idempotency records.
@@ -206,6 +260,12 @@ export const MIGRATIONS: readonly string[] = [
   LEDGER_INDEX_DELETE_SCHEMA,
   // 8: the number of starts of each run (attempts), bounding retryInterrupted.
   RUN_ATTEMPTS_SCHEMA,
+  // 9: the main-session outbox: events kept until the host took them into a turn.
+  SESSION_EVENTS_SCHEMA,
+  // 10: the search index of row ids only (detail=none): a search's cost no longer set by the bodies.
+  LEDGER_INDEX_IDS_SCHEMA,
+  // 11: the run's name and session key in columns of their own, for listings.
+  RUN_LISTING_SCHEMA,
 ];
 
 /** Applies pending migrations; returns the resulting schema version. */

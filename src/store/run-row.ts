@@ -27,6 +27,9 @@ export interface RunRow {
   idempotency_key: string | null;
   summary_pending: number;
   attempts: number;
+  /** The action's name and session key (migration 11; NULL in a damaged row). */
+  name?: string | null;
+  session_key?: string | null;
 }
 
 const optionalString = (v: unknown) => v === undefined || typeof v === "string";
@@ -49,7 +52,7 @@ function actionProblem(a: Record<string, unknown>): string | undefined {
   if (!(WAKE_MODES as readonly unknown[]).includes(a.wakeMode)) return "wakeMode";
   if (typeof a.deliver !== "boolean") return "deliver";
   if (typeof a.timeoutSeconds !== "number" || !(a.timeoutSeconds > 0)) return "timeoutSeconds";
-  for (const f of ["to", "model", "thinking"]) if (!optionalString(a[f])) return f;
+  for (const f of ["to", "model", "thinking", "agentId"]) if (!optionalString(a[f])) return f;
   return undefined;
 }
 

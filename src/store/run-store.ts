@@ -89,8 +89,8 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
 
   // Bound by position (cheaper per INSERT than named parameters), in rowOf's order.
   const insertStmt = db.prepare<unknown[]>(
-    `INSERT INTO runs (id, seq, status, action, source, created_at, started_at, finished_at, summary, error, idempotency_key, summary_pending, attempts)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO runs (id, seq, status, action, source, created_at, started_at, finished_at, summary, error, idempotency_key, summary_pending, attempts, name, session_key)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const getStmt = db.prepare<[string], RunRow>("SELECT * FROM runs WHERE id = ?");
   const countQueuedStmt = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM runs WHERE status = 'queued'");
@@ -131,6 +131,9 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     run.idempotencyKey ?? null,
     run.summaryPending ? 1 : 0,
     run.attempts ?? 0,
+    // What a listing shows of the action (migration 11), so that it never parses one.
+    run.action.name,
+    run.action.sessionKey,
   ];
 
   return {
@@ -182,9 +185,7 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
       const sig = String(statuses.length);
       let stmt = listStmts.get(sig);
       if (!stmt) {
-        stmt = db.prepare<unknown[], RunRow>(
-          `SELECT * FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY seq ASC`,
-        );
+        stmt = db.prepare<unknown[], RunRow>(`SELECT * FROM runs WHERE status IN (${statuses.map(() => "?").join(", ")}) ORDER BY seq ASC`);
         listStmts.set(sig, stmt);
       }
       return stmt.all(...statuses).flatMap(listed);

@@ -38,4 +38,3 @@ export interface OpenSqliteOptions {
   /** Open read-only; the file must exist. */
   readonly?: boolean;
 }
-

@@ -84,7 +84,12 @@ export function convertToIncrementalVacuum(db: SqliteDatabase, file: string, log
     });
     return;
   }
-  logger.info("plugin database converted to incremental vacuum", { database: file, bytesBefore: size, bytesAfter: fileBytes(file) + fileBytes(`${file}-wal`), ms: Date.now() - started });
+  logger.info("plugin database converted to incremental vacuum", {
+    database: file,
+    bytesBefore: size,
+    bytesAfter: fileBytes(file) + fileBytes(`${file}-wal`),
+    ms: Date.now() - started,
+  });
 }
 
 /** Releases free pages beyond RECLAIM_MIN_PAGES (at most RECLAIM_STEP_PAGES); returns how many. */

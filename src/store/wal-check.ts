@@ -12,6 +12,16 @@
  * frames after the last commit without a later commit are an unfinished
  * transaction, also rightly ignored.
  *
+ * SQLite writes a frame as its 24-byte header, then its page: a crash between the
+ * two (or a power loss before both reached the disk) leaves a frame whose header is
+ * new and whose page is not, often inside a log SQLite had started over, so the
+ * frame is whole in length and fails its checksum. When that frame is a commit
+ * frame, its transaction never finished (the call committing it never returned, so
+ * nothing was answered for it): a torn tail, SQLite's ordinary crash case, reported
+ * as `torn` and not as a lost commit — unless the `-shm` of this log says the log had
+ * already reached past it (SQLite writes the wal-index only after a commit's frames),
+ * which makes it a finished commit damaged later.
+ *
  * Cutting the log at the last good commit is only consistent while the database
  * file holds nothing newer. A checkpoint (checkpointer.ts copies the log every
  * 50 ms) may already have copied later frames into it: then the cut log would lay
@@ -38,8 +48,18 @@ export interface WalCheck {
   validBytes: number;
   /** 1-based number of the first frame that fails its checksum, when one does. */
   firstBadFrame?: number;
-  /** Commits of the current generation after the first bad frame: transactions SQLite would drop. */
+  /**
+   * Committed transactions SQLite would drop: commits of the current generation after the first
+   * bad frame, and the bad frame itself when it is a commit the `-shm` of this log shows finished.
+   */
   lostCommits: number;
+  /**
+   * A torn tail (a bad frame and no committed transaction lost): the write a crash or power loss
+   * cut short, which SQLite drops, as after any crash. `frames`: the frames it drops (from the
+   * last commit to the end of this generation); `commit`: the bad frame was a commit frame (the
+   * transaction was being committed when the write stopped).
+   */
+  torn?: { frames: number; commit: boolean };
   /** What the `-shm` says a checkpoint copied into the database file, when it belongs to this log. */
   copied?: CopiedFrames;
   /** Commits of the current generation after frame `copied.frames`: what dropping the whole log loses. */
@@ -111,10 +131,15 @@ function readCopied(shmFile: string, walHeader: Buffer, frames: number): CopiedF
   const backfill = u32(SHM_BACKFILL);
   const attempted = u32(SHM_BACKFILL_ATTEMPTED);
   if (shm.subarray(SHM_SALTS, SHM_SALTS + 8).equals(walHeader.subarray(16, 24))) {
-    return { frames: Math.max(backfill, attempted), backfilled: backfill, end: Math.max(mxFrame, attempted), whole: backfill === attempted && backfill === mxFrame };
+    return {
+      frames: Math.max(backfill, attempted),
+      backfilled: backfill,
+      end: Math.max(mxFrame, attempted),
+      whole: backfill === attempted && backfill === mxFrame,
+    };
   }
   // Started over: the new first salt is the old one plus 1 (both big-endian, as in the log's header).
-  const startedOver = shm.readUInt32BE(SHM_SALTS) === ((walHeader.readUInt32BE(16) + 1) >>> 0) && mxFrame === 0 && backfill === 0;
+  const startedOver = shm.readUInt32BE(SHM_SALTS) === (walHeader.readUInt32BE(16) + 1) >>> 0 && mxFrame === 0 && backfill === 0;
   return startedOver ? { frames, backfilled: frames, end: frames, whole: true } : undefined;
 }
 
@@ -155,24 +180,35 @@ export function checkWal(walFile: string): WalCheck {
     }
     if (buf.readUInt32BE(off + 4) !== 0) validFrames = i + 1;
   }
+  const current = (i: number) => {
+    const off = HEADER + i * frameSize;
+    return buf.readUInt32BE(off + 8) === salt1 && buf.readUInt32BE(off + 12) === salt2;
+  };
+  const isCommit = (i: number) => current(i) && buf.readUInt32BE(HEADER + i * frameSize + 4) !== 0;
   /** Commit frames of the current generation from frame index `from` on. */
   const commitsFrom = (from: number) => {
     let n = 0;
-    for (let i = from; i < frames; i++) {
-      const off = HEADER + i * frameSize;
-      const current = buf.readUInt32BE(off + 8) === salt1 && buf.readUInt32BE(off + 12) === salt2;
-      if (current && buf.readUInt32BE(off + 4) !== 0) n++;
-    }
+    for (let i = from; i < frames; i++) if (isCommit(i)) n++;
     return n;
   };
-  const lostCommits = bad !== undefined ? commitsFrom(bad) : 0;
-  const copied = lostCommits > 0 ? readCopied(walFile.replace(/-wal$/, "-shm"), buf, frames) : undefined;
+  const validBytes = headerOk ? HEADER + validFrames * frameSize : 0;
+  if (bad === undefined) return { frames, validFrames, validBytes, lostCommits: 0 };
+  const copied = readCopied(walFile.replace(/-wal$/, "-shm"), buf, frames);
+  // The bad frame itself is a commit that never finished, unless the wal-index of this log (written
+  // only once a commit's frames are all in the log) says the log had reached past it.
+  const lostCommits = commitsFrom(bad + 1) + (bad < (copied?.end ?? 0) && isCommit(bad) ? 1 : 0);
+  const generationEnd = (() => {
+    let end = bad + 1;
+    while (end < frames && current(end)) end++;
+    return end;
+  })();
   return {
     frames,
     validFrames,
-    validBytes: headerOk ? HEADER + validFrames * frameSize : 0,
-    ...(bad !== undefined ? { firstBadFrame: bad + 1 } : {}),
+    validBytes,
+    firstBadFrame: bad + 1,
     lostCommits,
-    ...(copied ? { copied, commitsAfterCopied: commitsFrom(copied.frames) } : {}),
+    ...(lostCommits === 0 ? { torn: { frames: generationEnd - validFrames, commit: isCommit(bad) } } : {}),
+    ...(copied && lostCommits > 0 ? { copied, commitsAfterCopied: commitsFrom(copied.frames) } : {}),
   };
 }

@@ -32,9 +32,7 @@ describe("the hook error catalogue", () => {
     const cause = new Error(`EACCES ${ROOT}/state/runs.db`);
     const e = hookErrors.runNotStored({ cause });
     expect(e.cause).toBe(cause);
-    expect(JSON.stringify(e.toBody())).toBe(
-      '{"ok":false,"code":"internal_error","error":"The run could not be stored, so it was not accepted; retry later."}',
-    );
+    expect(JSON.stringify(e.toBody())).toBe('{"ok":false,"code":"internal_error","error":"The run could not be stored, so it was not accepted; retry later."}');
   });
 
   it("carries response headers without putting them in the body", () => {

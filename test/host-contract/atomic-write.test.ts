@@ -20,7 +20,8 @@ describe("writeFileAtomic", () => {
     writeFileAtomic(file, '{"lastUid":4}\n');
     const disk = fullDiskAfter(5);
     try {
-      for (let i = 0; i < 3; i++) expect(() => writeFileAtomic(file, '{"lastUid":5,"pending":"a batch"}\n')).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+      for (let i = 0; i < 3; i++)
+        expect(() => writeFileAtomic(file, '{"lastUid":5,"pending":"a batch"}\n')).toThrow(expect.objectContaining({ code: "ENOSPC" }));
     } finally {
       disk.restore();
     }

@@ -9,11 +9,14 @@ describe("configKeyNamer: the plugin's config keys named where the host keeps it
     expect(inOpenClaw("hooks.token is required when hooks.enabled is true")).toBe(`${OPENCLAW}.token is required when ${OPENCLAW}.enabled is true`);
     expect(inOpenClaw('hooks.presets[0] names an unknown preset "gihtub"')).toBe(`${OPENCLAW}.presets[0] names an unknown preset "gihtub"`);
     expect(inOpenClaw("queued again (hooks.runs.retryInterrupted)")).toBe(`queued again (${OPENCLAW}.runs.retryInterrupted)`);
-    expect(inOpenClaw("one\nhooks.maxBodyBytes must be a number\nhooks.path is taken")).toBe(`one\n${OPENCLAW}.maxBodyBytes must be a number\n${OPENCLAW}.path is taken`);
+    expect(inOpenClaw("one\nhooks.maxBodyBytes must be a number\nhooks.path is taken")).toBe(
+      `one\n${OPENCLAW}.maxBodyBytes must be a number\n${OPENCLAW}.path is taken`,
+    );
   });
 
   it("leaves words, other keys and paths that only contain 'hooks' as they are", () => {
-    const untouched = "hooks disabled (the word alone); webhooks.path and myhooks.x stay; mapped hooks accept forms; payload.hooks.x, /webhooks/hooks.json, my-hooks.x, agents.defaults.timeoutSeconds";
+    const untouched =
+      "hooks disabled (the word alone); webhooks.path and myhooks.x stay; mapped hooks accept forms; payload.hooks.x, /webhooks/hooks.json, my-hooks.x, agents.defaults.timeoutSeconds";
     expect(inOpenClaw(untouched)).toBe(untouched);
   });
 
@@ -31,7 +34,11 @@ describe("configKeyNamer: the plugin's config keys named where the host keeps it
     const e = Object.assign(new Error("hooks.token is required"), { name: "ConfigError", code: "x" });
     const named = withKeysNamed(e, inOpenClaw);
     expect(named).toBe(e);
-    expect({ name: named.name, message: named.message, code: (named as Error & { code: string }).code }).toEqual({ name: "ConfigError", message: `${OPENCLAW}.token is required`, code: "x" });
+    expect({ name: named.name, message: named.message, code: (named as Error & { code: string }).code }).toEqual({
+      name: "ConfigError",
+      message: `${OPENCLAW}.token is required`,
+      code: "x",
+    });
     expect(withKeysNamed("hooks.path is taken", inOpenClaw).message).toBe(`${OPENCLAW}.path is taken`);
   });
 });

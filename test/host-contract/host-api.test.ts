@@ -17,6 +17,10 @@ describe("HOST_API_VERSION", () => {
     expect(semver.gte(HOST_API_VERSION, "1.4.0")).toBe(true);
   });
 
+  it("is 2.0 or later: the route's handler became a node-level handler (a breaking change raises the major version)", () => {
+    expect(semver.major(HOST_API_VERSION)).toBeGreaterThanOrEqual(2);
+  });
+
   it("is the version docs/host-contract.md and docs/gateway.md state", () => {
     expect(doc("host-contract.md")).toContain(`\`HOST_API_VERSION = "${HOST_API_VERSION}"\``);
     expect(doc("gateway.md")).toContain(`\`HOST_API_VERSION\`, now \`${HOST_API_VERSION}\``);

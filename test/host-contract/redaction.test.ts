@@ -11,23 +11,77 @@ import {
   redactText,
   secretValues,
 } from "../../src/host-contract/redaction";
-import { extractToken } from "../../src/http/auth/token-carrier";
+import { extractToken } from "../../src/intake/auth/token-carrier";
 
 const SECRET = "SECRETHOOKTOKEN-0123456789abcdef";
 
 describe("isCredentialName", () => {
   test.each([
-    "authorization", "Proxy-Authorization", "cookie", "X-Service-Token", "x-hub-signature-256", "Stripe-Signature",
-    "x-gitlab-token", "x-webhook-secret", "X-Shopify-Hmac-Sha256", "api-key", "x-api-key", "api_key", "apikey", "apiKey",
-    "password", "db_passwd", "pwd", "token", "TOKEN", "access_token", "accessToken", "refresh_token", "client_secret", "key",
-    "sig", "access%5Ftoken", "%74oken", "%2574oken", "api+key", " token ", "x-auth-key", "x-auth", "x-hook-key",
-    "x-access-key", "x-client-cert", "auth", "hub.verify_token", "x-session-token", "credentials", "set-cookie", "apitoken",
+    "authorization",
+    "Proxy-Authorization",
+    "cookie",
+    "X-Service-Token",
+    "x-hub-signature-256",
+    "Stripe-Signature",
+    "x-gitlab-token",
+    "x-webhook-secret",
+    "X-Shopify-Hmac-Sha256",
+    "api-key",
+    "x-api-key",
+    "api_key",
+    "apikey",
+    "apiKey",
+    "password",
+    "db_passwd",
+    "pwd",
+    "token",
+    "TOKEN",
+    "access_token",
+    "accessToken",
+    "refresh_token",
+    "client_secret",
+    "key",
+    "sig",
+    "access%5Ftoken",
+    "%74oken",
+    "%2574oken",
+    "api+key",
+    " token ",
+    "x-auth-key",
+    "x-auth",
+    "x-hook-key",
+    "x-access-key",
+    "x-client-cert",
+    "auth",
+    "hub.verify_token",
+    "x-session-token",
+    "credentials",
+    "set-cookie",
+    "apitoken",
   ])("%s is a credential", (name) => expect(isCredentialName(name)).toBe(true));
 
   test.each([
-    "x-request-id", "content-type", "user-agent", "x-github-event", "x-github-delivery", "idempotency-key", "Idempotency-Key",
-    "webhook-id", "env", "author", "authors", "keyword", "monkey", "%ZZtok", "hub.mode", "hub.challenge", "sessionKey",
-    "idempotencyKey", "X-Event-Key", "keep-alive", "page",
+    "x-request-id",
+    "content-type",
+    "user-agent",
+    "x-github-event",
+    "x-github-delivery",
+    "idempotency-key",
+    "Idempotency-Key",
+    "webhook-id",
+    "env",
+    "author",
+    "authors",
+    "keyword",
+    "monkey",
+    "%ZZtok",
+    "hub.mode",
+    "hub.challenge",
+    "sessionKey",
+    "idempotencyKey",
+    "X-Event-Key",
+    "keep-alive",
+    "page",
   ])("%s is not a credential", (name) => expect(isCredentialName(name)).toBe(false));
 
   it("decodes names like the receiving side", () => {
@@ -45,7 +99,10 @@ describe("redactQueryCredentials", () => {
     [`/hooks/wake?token=${SECRET}#frag`, "/hooks/wake?token=[REDACTED]#frag"],
     [`token=${SECRET}&x=1`, "token=[REDACTED]&x=1"],
     [`request to /hooks/agent?%74oken=${SECRET} failed`, "request to /hooks/agent?%74oken=[REDACTED] failed"],
-    ["/h?api_key=a&access_token=b&client_secret=c&password=d&apikey=e&secret=f", "/h?api_key=[REDACTED]&access_token=[REDACTED]&client_secret=[REDACTED]&password=[REDACTED]&apikey=[REDACTED]&secret=[REDACTED]"],
+    [
+      "/h?api_key=a&access_token=b&client_secret=c&password=d&apikey=e&secret=f",
+      "/h?api_key=[REDACTED]&access_token=[REDACTED]&client_secret=[REDACTED]&password=[REDACTED]&apikey=[REDACTED]&secret=[REDACTED]",
+    ],
     ["/h?auth=a&pwd=b&author=me&page=2", "/h?auth=[REDACTED]&pwd=[REDACTED]&author=me&page=2"],
     ["/meta?hub.mode=x&hub.verify_token=vt&hub.challenge=c", "/meta?hub.mode=x&hub.verify_token=[REDACTED]&hub.challenge=c"],
   ])("%s", (input, expected) => expect(redactQueryCredentials(input)).toBe(expected));
@@ -78,15 +135,25 @@ describe("values", () => {
   it("redactHeaders hides credential names, configured names, scheme credentials and secrets", () => {
     const out = redactHeaders(
       {
-        "X-Auth-Key": "k1", "x-forwarded-authorization": "Basic dXNlcjpwYXNz", "x-forwarded-note": "Bearer abc.def",
-        "x-my-check": "abc", "Idempotency-Key": "order-7", "x-github-event": "push", "x-echo": `is ${SECRET}`,
+        "X-Auth-Key": "k1",
+        "x-forwarded-authorization": "Basic dXNlcjpwYXNz",
+        "x-forwarded-note": "Bearer abc.def",
+        "x-my-check": "abc",
+        "Idempotency-Key": "order-7",
+        "x-github-event": "push",
+        "x-echo": `is ${SECRET}`,
       },
       new Set(["x-my-check"]),
       secretValues([SECRET]),
     );
     expect(out).toEqual({
-      "x-auth-key": "[REDACTED]", "x-forwarded-authorization": "[REDACTED]", "x-forwarded-note": "Bearer [REDACTED]",
-      "x-my-check": "[REDACTED]", "idempotency-key": "order-7", "x-github-event": "push", "x-echo": "is [REDACTED]",
+      "x-auth-key": "[REDACTED]",
+      "x-forwarded-authorization": "[REDACTED]",
+      "x-forwarded-note": "Bearer [REDACTED]",
+      "x-my-check": "[REDACTED]",
+      "idempotency-key": "order-7",
+      "x-github-event": "push",
+      "x-echo": "is [REDACTED]",
     });
   });
 
@@ -108,7 +175,9 @@ describe("values", () => {
   });
 
   it("redactMeta walks objects: credential-named keys, strings, depth bound", () => {
-    expect(redactMeta({ url: `/hooks/wake?tok%65n=${SECRET}`, nested: [{ u: `?ToKeN=${SECRET}` }], token: SECRET, sessionKey: "hook:x", requestId: "r" })).toEqual({
+    expect(
+      redactMeta({ url: `/hooks/wake?tok%65n=${SECRET}`, nested: [{ u: `?ToKeN=${SECRET}` }], token: SECRET, sessionKey: "hook:x", requestId: "r" }),
+    ).toEqual({
       url: "/hooks/wake?tok%65n=[REDACTED]",
       nested: [{ u: "?ToKeN=[REDACTED]" }],
       token: "[REDACTED]",

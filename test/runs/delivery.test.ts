@@ -10,7 +10,14 @@ import { agentAction, createHarness, directSource, runRecord, stopAllHarnesses }
 afterEach(stopAllHarnesses);
 
 const lastRoute = { channel: "bot_chat", to: "chat-42" };
-const plan = (reply: string) => planDelivery(agentAction({ channel: "last" }), directSource(), reply, () => lastRoute);
+const plan = (reply: string) =>
+  planDelivery(
+    agentAction({ channel: "last" }),
+    directSource(),
+    reply,
+    () => lastRoute,
+    () => ["bot_chat", "phone_chat"],
+  );
 
 async function runWithReply(reply: string) {
   const h = createHarness({ host: { lastRoute, runTurn: async () => ({ status: "ok", reply }) } });

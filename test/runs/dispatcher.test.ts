@@ -1,4 +1,5 @@
-import { hostOverloadedError, type RunTurnResult } from "../../src/host-contract/host-api";
+import type { RunTurnResult } from "../../src/host-contract/host-api";
+import { hostOverloadedError } from "../../src/host-contract/host-overloaded";
 import type { DispatchResult } from "../../src/core/actions";
 import type { Result } from "../../src/core/errors";
 import { wrapExternalContent } from "../../src/safety/wrap";
@@ -53,7 +54,10 @@ describe("dispatcher: wake", () => {
 
   it("leaves a mapped wake unwrapped only when its mapping allows unsafe content", async () => {
     const h = createHarness();
-    await h.dispatcher.wake({ kind: "wake", text: "trusted", mode: "next-heartbeat" }, directSource({ hook: "cron", mappingId: "cron", allowUnsafeExternalContent: true }));
+    await h.dispatcher.wake(
+      { kind: "wake", text: "trusted", mode: "next-heartbeat" },
+      directSource({ hook: "cron", mappingId: "cron", allowUnsafeExternalContent: true }),
+    );
     expect(h.host.systemEvents[0]).toMatchObject({ text: "trusted", meta: { wrapped: false } });
   });
 
@@ -152,7 +156,9 @@ describe("dispatcher: agent", () => {
 
   it("leaves a mapped message unwrapped only when its mapping allows unsafe content", async () => {
     const h = createHarness();
-    const unsafe = value(await h.dispatcher.agent(agentAction({ message: "raw" }), directSource({ hook: "ci", mappingId: "ci", allowUnsafeExternalContent: true })));
+    const unsafe = value(
+      await h.dispatcher.agent(agentAction({ message: "raw" }), directSource({ hook: "ci", mappingId: "ci", allowUnsafeExternalContent: true })),
+    );
     const safe = value(await h.dispatcher.agent(agentAction({ message: "raw" }), directSource({ hook: "ci", mappingId: "ci" })));
     expect(h.store.get(unsafe.kind === "agent" ? unsafe.runId : "")?.action.message).toBe("raw");
     expect(h.store.get(safe.kind === "agent" ? safe.runId : "")?.action.message).toBe(

@@ -23,7 +23,17 @@ describe("run queue on the durable store", () => {
   let database: PluginDatabase;
   let queue: RunQueue;
   const queues: RunQueue[] = [];
-  const runsConfig = (o: Partial<RunsConfig> = {}): RunsConfig => ({ maxConcurrent: 2, maxQueued: 5, shutdownGraceSeconds: 1, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000, ...o });
+  const runsConfig = (o: Partial<RunsConfig> = {}): RunsConfig => ({
+    maxConcurrent: 2,
+    maxQueued: 5,
+    shutdownGraceSeconds: 1,
+    retryInterrupted: false,
+    maxWaitSeconds: 30,
+    maxWaitingPerClient: 8,
+    retentionDays: 7,
+    maxFinished: 1000,
+    ...o,
+  });
 
   /** Opens the database and a queue on it, like the plugin's runs service. */
   async function boot(config: RunsConfig) {

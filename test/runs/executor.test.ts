@@ -1,18 +1,19 @@
 import type { RunOutcome } from "../../src/core/runs";
 import type { RunTurnRequest } from "../../src/host-contract/host-api";
 import { NO_LAST_ROUTE_ERROR } from "../../src/runs/delivery";
-import { INTERRUPTED_REASON } from "../../src/runs/executor";
+import { INTERRUPTED_REASON, NO_LAST_ROUTE_NOTICE } from "../../src/runs/executor";
 import { agentAction, createHarness, stopAllHarnesses, directSource, runRecord } from "./harness";
 import { unwrap, wrappedContent } from "../helpers/wrapped";
 
 afterEach(stopAllHarnesses);
 
-const run = (over: Parameters<typeof agentAction>[0] = {}, source = directSource()) =>
-  runRecord({ status: "running", action: agentAction(over), source });
+const run = (over: Parameters<typeof agentAction>[0] = {}, source = directSource()) => runRecord({ status: "running", action: agentAction(over), source });
 
 describe("run executor", () => {
   it("runs the turn, delivers to the last route, posts the summary and requests a heartbeat", async () => {
-    const h = createHarness({ host: { lastRoute: { channel: "bot_chat", to: "chat-42" }, runTurn: async () => ({ status: "ok", reply: "  Deploy 7 is live.  " }) } });
+    const h = createHarness({
+      host: { lastRoute: { channel: "bot_chat", to: "chat-42" }, runTurn: async () => ({ status: "ok", reply: "  Deploy 7 is live.  " }) },
+    });
     const outcome = await h.executor.execute(run({ model: "openai/gpt-4o", thinking: "low", timeoutSeconds: 90 }));
 
     expect(outcome).toEqual({ status: "succeeded", reply: "  Deploy 7 is live.  ", summary: "Hook Deploy: Deploy 7 is live.", delivered: true });
@@ -27,7 +28,11 @@ describe("run executor", () => {
         meta: { source: "hook:agent", kind: "run-summary", runId: run().id, dedupeKey: `run-summary:${run().id}`, wrapped: true },
       },
     ]);
-    expect(unwrap(h.host.systemEvents[0].text)).toEqual({ id: "0000000000000001", source: 'Source: webhook "agent"', content: "Hook Deploy: Deploy 7 is live." });
+    expect(unwrap(h.host.systemEvents[0].text)).toEqual({
+      id: "0000000000000001",
+      source: 'Source: webhook "agent"',
+      content: "Hook Deploy: Deploy 7 is live.",
+    });
     expect(h.host.heartbeats).toEqual([{ reason: "hook:agent" }]);
     expect(h.events.map((e) => e.name)).toEqual(["run:started", "run:finished"]);
     expect(h.events[1].event).toEqual({ runId: run().id, sessionKey: "hook:deploy-1", name: "Deploy", status: "succeeded", delivered: true });
@@ -56,7 +61,9 @@ describe("run executor", () => {
   });
 
   it("does not deliver a heartbeat acknowledgement", async () => {
-    const h = createHarness({ host: { lastRoute: { channel: "bot_chat", to: "chat-42" }, runTurn: async () => ({ status: "ok", reply: "**HEARTBEAT_OK**" }) } });
+    const h = createHarness({
+      host: { lastRoute: { channel: "bot_chat", to: "chat-42" }, runTurn: async () => ({ status: "ok", reply: "**HEARTBEAT_OK**" }) },
+    });
     const outcome = await h.executor.execute(run());
     expect(outcome).toMatchObject({ status: "succeeded", delivered: false });
     expect(outcome.deliveryError).toBeUndefined();
@@ -96,8 +103,32 @@ describe("run executor", () => {
     const outcome = await h.executor.execute(run({ to: "+15550002222" }, directSource({ hook: "mail", mappingId: "mail" })));
     expect(outcome.delivered).toBe(true);
     expect(h.host.deliveries).toEqual([{ channel: "phone_chat", to: "+15550002222", text: "echo: Summarise the deploy" }]);
-    expect(h.host.systemEvents[0].meta).toEqual({ source: "hook:mail", kind: "run-summary", runId: run().id, dedupeKey: `run-summary:${run().id}`, wrapped: true, mappingId: "mail" });
+    expect(h.host.systemEvents[0].meta).toEqual({
+      source: "hook:mail",
+      kind: "run-summary",
+      runId: run().id,
+      dedupeKey: `run-summary:${run().id}`,
+      wrapped: true,
+      mappingId: "mail",
+    });
     expect(unwrap(h.host.systemEvents[0].text).source).toBe('Source: webhook "mail", mapping "mail"');
+  });
+
+  it('every mapped run inside OpenClaw reported `delivery to phone_chat failed: OpenClaw offers no channel "phone_chat"`: a host without phone_chat gets no fallback, the summary says so, the log once', async () => {
+    const h = createHarness({ host: { channels: ["bot_chat"] } });
+    const mapped = directSource({ hook: "github", mappingId: "github" });
+    const first = await h.executor.execute(run({}, mapped));
+    const second = await h.executor.execute({ ...run({}, mapped), id: "second-run" });
+    for (const outcome of [first, second]) {
+      expect(outcome).toMatchObject({ status: "succeeded", delivered: false, deliveryError: NO_LAST_ROUTE_ERROR });
+      expect(outcome.summary).toBe("Hook Deploy: echo: Summarise the deploy\n(not delivered: no last route)");
+    }
+    expect(h.host.deliveries).toEqual([]);
+    const noted = h.host.logs.filter((l) => l.meta?.code === "no_last_route");
+    expect(noted.map((l) => [l.level, l.message.includes(NO_LAST_ROUTE_NOTICE)])).toEqual([
+      ["warn", true],
+      ["debug", false],
+    ]);
   });
 
   it("reports a delivery failure on the outcome, in the summary and in the log", async () => {
@@ -163,19 +194,25 @@ describe("run executor", () => {
       },
     });
     const outcome = await h.executor.execute(run());
-    expect(outcome).toMatchObject({ status: "failed", error: "the agent runner failed: socket hang up", summary: "Hook Deploy (failed): the agent runner failed: socket hang up" });
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error: "the agent runner failed: socket hang up",
+      summary: "Hook Deploy (failed): the agent runner failed: socket hang up",
+    });
   });
 
   it("calls onOutcome before emitting run:finished", async () => {
     const h = createHarness();
     const order: string[] = [];
     h.emitter.on("run:finished", () => order.push("event"));
-    await h.executor.execute(run(), undefined, (o: RunOutcome) => order.push(`outcome:${o.status}`));
+    await h.executor.execute(run(), undefined, (o: RunOutcome) => void order.push(`outcome:${o.status}`));
     expect(order).toEqual(["outcome:succeeded", "event"]);
   });
 
   it("a cancelled run posts nothing and is left for recovery", async () => {
-    const h = createHarness({ host: { runTurn: (req) => new Promise((resolve) => req.signal.addEventListener("abort", () => resolve({ status: "error", error: "aborted" }))) } });
+    const h = createHarness({
+      host: { runTurn: (req) => new Promise((resolve) => req.signal.addEventListener("abort", () => resolve({ status: "error", error: "aborted" }))) },
+    });
     const cancel = new AbortController();
     const pending = h.executor.execute(run(), cancel.signal);
     await h.turns(1);

@@ -36,7 +36,17 @@ export function sequentialMarkerIds(): () => string {
 }
 
 export function runsConfig(over: Partial<RunsConfig> = {}): RunsConfig {
-  return { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 5, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000, ...over };
+  return {
+    maxConcurrent: 4,
+    maxQueued: 1000,
+    shutdownGraceSeconds: 5,
+    retryInterrupted: false,
+    maxWaitSeconds: 30,
+    maxWaitingPerClient: 8,
+    retentionDays: 7,
+    maxFinished: 1000,
+    ...over,
+  };
 }
 
 export function agentAction(over: Partial<AgentAction> = {}): AgentAction {

@@ -16,7 +16,8 @@ import { recordingLogger, tempDir } from "../helpers/temp-dir";
 
 afterEach(stopAllHarnesses);
 
-const fault = (code: string) => Object.assign(new Error(code === "SQLITE_FULL" ? "database or disk is full" : `${code}: no space left on device, write`), { code });
+const fault = (code: string) =>
+  Object.assign(new Error(code === "SQLITE_FULL" ? "database or disk is full" : `${code}: no space left on device, write`), { code });
 
 describe("run queue: storage faults", () => {
   it("a run that cannot be stored (disk full) is refused with 503 storage_unavailable and Retry-After, and the log names the cause", async () => {
@@ -77,7 +78,11 @@ describe("run queue: storage faults", () => {
     await h.queue.start();
     const res = await h.queue.accept(agentAction({ deliver: false, name: "Deploy" }), directSource());
     if (!res.ok) throw res.error;
-    await h.host.waitFor(() => h.host.logs.some((l) => l.message === "run state could not be stored" && l.meta?.transition === "succeeded"), 5000, "the failed write");
+    await h.host.waitFor(
+      () => h.host.logs.some((l) => l.message === "run state could not be stored" && l.meta?.transition === "succeeded"),
+      5000,
+      "the failed write",
+    );
     await h.host.waitFor(() => memory.get(res.value.id)?.status === "succeeded", 5000, "the final state to be stored");
     expect(toFail).toBe(0);
     expect(memory.get(res.value.id)).toMatchObject({ status: "succeeded", summaryPending: false, summary: "Hook Deploy: echo: Summarise the deploy" });
@@ -116,7 +121,16 @@ describe("run queue: storage faults during recovery (durable store)", () => {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     cleanups.push(() => (database.close(), log.close(), tmp.remove()));
     const durable = createSqliteRunStore(database);
-    durable.insert(runRecord({ id: "r-running", seq: durable.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", attempts: 1, action: agentAction({ name: "CRM", message: "was running", sessionKey: "hook:a", deliver: false }) }));
+    durable.insert(
+      runRecord({
+        id: "r-running",
+        seq: durable.nextSeq(),
+        status: "running",
+        startedAt: "2025-01-01T00:00:05.000Z",
+        attempts: 1,
+        action: agentAction({ name: "CRM", message: "was running", sessionKey: "hook:a", deliver: false }),
+      }),
+    );
     const store: RunStore = {
       ...durable,
       update(id, patch) {
@@ -147,7 +161,11 @@ describe("run queue: storage faults during recovery (durable store)", () => {
     expect(failures).toBeLessThanOrEqual(0);
     await h.host.waitFor(() => durable.get("r-running")?.status === "interrupted", 5000, "the interrupted state to be stored");
     await h.host.waitFor(() => durable.get("r-running")?.summaryPending === undefined, 5000, "the summary marked posted");
-    expect(durable.get("r-running")).toMatchObject({ status: "interrupted", error: INTERRUPTED_REASON, summary: `Hook CRM (interrupted): ${INTERRUPTED_REASON}` });
+    expect(durable.get("r-running")).toMatchObject({
+      status: "interrupted",
+      error: INTERRUPTED_REASON,
+      summary: `Hook CRM (interrupted): ${INTERRUPTED_REASON}`,
+    });
     expect(h.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([`Hook CRM (interrupted): ${INTERRUPTED_REASON}`]);
     expect(h.host.turns).toEqual([]);
   });

@@ -17,7 +17,15 @@ describe("run queue", () => {
   describe("recovery on start", () => {
     function seeded(): RunStore {
       const store = createMemoryRunStore();
-      store.insert(runRecord({ id: "r-running", seq: store.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", action: agentAction({ name: "CRM", message: "was running", sessionKey: "hook:a" }) }));
+      store.insert(
+        runRecord({
+          id: "r-running",
+          seq: store.nextSeq(),
+          status: "running",
+          startedAt: "2025-01-01T00:00:05.000Z",
+          action: agentAction({ name: "CRM", message: "was running", sessionKey: "hook:a" }),
+        }),
+      );
       store.insert(runRecord({ id: "r-q2", seq: store.nextSeq(), action: agentAction({ message: "queued second", sessionKey: "hook:b" }) }));
       store.insert(runRecord({ id: "r-q1", seq: store.nextSeq(), action: agentAction({ message: "queued third", sessionKey: "hook:b" }) }));
       store.insert(runRecord({ id: "r-done", seq: store.nextSeq(), status: "succeeded", summary: "old" }));
@@ -31,7 +39,10 @@ describe("run queue", () => {
       expect(interrupted).toMatchObject({ status: "interrupted", error: INTERRUPTED_REASON, summary: `Hook CRM (interrupted): ${INTERRUPTED_REASON}` });
       expect(interrupted?.finishedAt).toEqual(expect.any(String));
       expect(wrappedContent(h.host.systemEvents[0].text)).toBe(`Hook CRM (interrupted): ${INTERRUPTED_REASON}`);
-      expect(h.events[0]).toEqual({ name: "run:finished", event: { runId: "r-running", sessionKey: "hook:a", name: "CRM", status: "interrupted", delivered: false } });
+      expect(h.events[0]).toEqual({
+        name: "run:finished",
+        event: { runId: "r-running", sessionKey: "hook:a", name: "CRM", status: "interrupted", delivered: false },
+      });
       await h.finished("r-q1");
       await h.finished("r-q2");
       expect(h.host.turns.map((t) => t.message)).toEqual(["queued second", "queued third"]);
@@ -41,7 +52,16 @@ describe("run queue", () => {
     it("re-posts a summary recorded but not confirmed before a crash, exactly once (regression: kill -9 between summary and status reported a run twice)", async () => {
       const store = createMemoryRunStore();
       const summary = "Hook Deploy: done";
-      store.insert(runRecord({ id: "r-pending", seq: store.nextSeq(), status: "succeeded", summary, summaryPending: true, action: agentAction({ name: "Deploy", wakeMode: "now" }) }));
+      store.insert(
+        runRecord({
+          id: "r-pending",
+          seq: store.nextSeq(),
+          status: "succeeded",
+          summary,
+          summaryPending: true,
+          action: agentAction({ name: "Deploy", wakeMode: "now" }),
+        }),
+      );
       store.insert(runRecord({ id: "r-posted", seq: store.nextSeq(), status: "succeeded", summary: "Hook Old: posted", summaryPending: true }));
       const h = createHarness({ store });
       // The crash came after r-posted's summary reached the main session: the host already holds it.
@@ -91,7 +111,16 @@ describe("run queue", () => {
 
     it("the reason recorded for a run given up names the host's section key (keys), not hooks.runs.retryInterrupted", async () => {
       const store = createMemoryRunStore();
-      store.insert(runRecord({ id: "poison", seq: store.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", attempts: MAX_RUN_ATTEMPTS, action: agentAction({ name: "poison", sessionKey: "hook:poison" }) }));
+      store.insert(
+        runRecord({
+          id: "poison",
+          seq: store.nextSeq(),
+          status: "running",
+          startedAt: "2025-01-01T00:00:05.000Z",
+          attempts: MAX_RUN_ATTEMPTS,
+          action: agentAction({ name: "poison", sessionKey: "hook:poison" }),
+        }),
+      );
       const section = "plugins.entries.inbound-webhooks.config";
       const h = createHarness({ store, config: { retryInterrupted: true }, queue: { keys: configKeyNamer(section) } });
       await h.queue.start();
@@ -104,16 +133,36 @@ describe("run queue", () => {
       // Each found running alone (one found beside others is not counted: next test).
       const alone = (id: string, attempts: number | undefined) => {
         const store = createMemoryRunStore();
-        store.insert(runRecord({ id, seq: store.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", attempts, action: agentAction({ name: id, message: `message of ${id}`, sessionKey: `hook:${id}` }) }));
+        store.insert(
+          runRecord({
+            id,
+            seq: store.nextSeq(),
+            status: "running",
+            startedAt: "2025-01-01T00:00:05.000Z",
+            attempts,
+            action: agentAction({ name: id, message: `message of ${id}`, sessionKey: `hook:${id}` }),
+          }),
+        );
         return createHarness({ store, config: { retryInterrupted: true } });
       };
       const last = alone("last", MAX_RUN_ATTEMPTS);
       await last.queue.start();
-      expect(last.store.get("last")).toMatchObject({ status: "interrupted", attempts: MAX_RUN_ATTEMPTS, error: gaveUpReason(MAX_RUN_ATTEMPTS), summary: `Hook last (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}` });
+      expect(last.store.get("last")).toMatchObject({
+        status: "interrupted",
+        attempts: MAX_RUN_ATTEMPTS,
+        error: gaveUpReason(MAX_RUN_ATTEMPTS),
+        summary: `Hook last (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}`,
+      });
       expect(last.host.systemEvents.map((e) => wrappedContent(e.text))).toEqual([`Hook last (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}`]);
-      expect(last.events[0]).toEqual({ name: "run:finished", event: { runId: "last", sessionKey: "hook:last", name: "last", status: "interrupted", delivered: false } });
+      expect(last.events[0]).toEqual({
+        name: "run:finished",
+        event: { runId: "last", sessionKey: "hook:last", name: "last", status: "interrupted", delivered: false },
+      });
       expect(last.host.turns).toEqual([]);
-      for (const [id, attempts, after] of [["before-upgrade", undefined, 1], ["second", MAX_RUN_ATTEMPTS - 1, MAX_RUN_ATTEMPTS]] as const) {
+      for (const [id, attempts, after] of [
+        ["before-upgrade", undefined, 1],
+        ["second", MAX_RUN_ATTEMPTS - 1, MAX_RUN_ATTEMPTS],
+      ] as const) {
         // A row from before starts were counted was started once.
         const h = alone(id, attempts);
         await h.queue.start();
@@ -124,7 +173,17 @@ describe("run queue", () => {
 
     it("regression: runs found running together were each counted, so runs beside a poison run were given up with it; none is counted, and each is queued again to run alone, nothing beside it and nothing overtaking it", async () => {
       const store = createMemoryRunStore();
-      for (const id of ["a", "b"]) store.insert(runRecord({ id, seq: store.nextSeq(), status: "running", startedAt: "2025-01-01T00:00:05.000Z", attempts: MAX_RUN_ATTEMPTS, action: agentAction({ name: id, message: `message of ${id}`, sessionKey: `hook:${id}` }) }));
+      for (const id of ["a", "b"])
+        store.insert(
+          runRecord({
+            id,
+            seq: store.nextSeq(),
+            status: "running",
+            startedAt: "2025-01-01T00:00:05.000Z",
+            attempts: MAX_RUN_ATTEMPTS,
+            action: agentAction({ name: id, message: `message of ${id}`, sessionKey: `hook:${id}` }),
+          }),
+        );
       store.insert(runRecord({ id: "c", seq: store.nextSeq(), action: agentAction({ name: "c", message: "message of c", sessionKey: "hook:c" }) }));
       store.insert(runRecord({ id: "d", seq: store.nextSeq(), action: agentAction({ name: "d", message: "message of d", sessionKey: "hook:d" }) }));
       const h = createHarness({ store, config: { retryInterrupted: true, maxConcurrent: 4 } });

@@ -52,7 +52,10 @@ describe("run queue", () => {
     const res = await h.queue.accept(agentAction({ deliver: false }), directSource(), { idempotencyKey: "agent:abc" });
     if (!res.ok) throw res.error;
     const id = "00000000-0000-4000-8000-000000000001";
-    expect(res.value).toEqual({ ...runRecord({ id, seq: 1, createdAt: res.value.createdAt, action: agentAction({ deliver: false }) }), idempotencyKey: "agent:abc" });
+    expect(res.value).toEqual({
+      ...runRecord({ id, seq: 1, createdAt: res.value.createdAt, action: agentAction({ deliver: false }) }),
+      idempotencyKey: "agent:abc",
+    });
     expect(h.store.get(id)?.status).toBe("queued");
     expect(h.queue.queuedCount).toBe(1);
     expect(h.host.turns).toHaveLength(0);

@@ -58,7 +58,7 @@ describe("background WAL checkpoints", () => {
     }
   });
 
-  it("regression: a worker that cannot open the database warned twice (\"could not start\", then \"stopped\" when it exited); now once", async () => {
+  it('regression: a worker that cannot open the database warned twice ("could not start", then "stopped" when it exited); now once', async () => {
     // The real Worker, observed: its instances are kept to wait for the exit.
     const workers: import("node:worker_threads").Worker[] = [];
     let start!: typeof startCheckpointer;

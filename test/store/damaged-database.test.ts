@@ -145,6 +145,36 @@ describe("openPluginDatabase: damaged state", () => {
     database.close();
   });
 
+  it("a last commit frame that fails its checksum with no -shm to say it finished is a torn tail: the open goes on with a warning and keeps every earlier commit (regression: the torn frame counted as a lost transaction and the start was refused)", () => {
+    const { lengths } = crashed({ checkpointAfter: 0, withShm: false });
+    damageWalAt(lengths[5]! - 100); // inside the page of run 6's commit frame, the last frame
+    const found = checkWal(`${file}-wal`);
+    expect(found).toMatchObject({ lostCommits: 0, torn: { frames: found.frames - found.validFrames, commit: true }, validBytes: lengths[4] });
+
+    const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    expect(runIds()(database)).toEqual(allSix.slice(0, 5));
+    database.close();
+    expect(log.lines.find((l) => l.message.includes("never finished"))).toMatchObject({
+      level: "warn",
+      message:
+        `the plugin database's write-ahead log ended in a write that never finished (frame ${found.firstBadFrame} of ${found.frames} fails its checksum: the commit frame of a transaction being committed when the process or the machine stopped, and no committed transaction follows it); ` +
+        `SQLite drops that unfinished transaction (${found.torn!.frames} frame(s)) as after any crash and keeps every committed one (the log's first ${found.validFrames} frame(s))`,
+      meta: { wal: `${file}-wal` },
+    });
+  });
+
+  it("a last commit frame damaged after the -shm of its log recorded it as committed is refused: a finished transaction would be lost, not a torn write", () => {
+    const { lengths } = crashed({ checkpointAfter: 0, withShm: true });
+    const wal = damageWalAt(lengths[5]! - 100);
+    const found = checkWal(`${file}-wal`);
+    expect(found).toMatchObject({ lostCommits: 1, validBytes: lengths[4] });
+    expect(found.torn).toBeUndefined();
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      `frame ${found.firstBadFrame} of ${found.frames} fails its checksum, so SQLite would silently drop the 1 transaction(s) committed after it`,
+    );
+    expect(fs.readFileSync(`${file}-wal`)).toEqual(wal);
+  });
+
   /** Opens the crashed files (which must not be refused) and returns the run ids, the warning and the kept damaged log. */
   function openedAfterRebuild(damaged: Buffer): { runs: unknown[]; warning: string | undefined; keptCopy: Buffer | undefined } {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
@@ -164,7 +194,11 @@ describe("openPluginDatabase: damaged state", () => {
     const { lengths } = crashed({ checkpointAfter: 6, withShm: true });
     const wal = damageWalAt(lengths[0]! + 100);
     const found = checkWal(`${file}-wal`);
-    expect(found).toMatchObject({ lostCommits: 5, copied: { frames: found.frames, backfilled: found.frames, end: found.frames, whole: true }, commitsAfterCopied: 0 });
+    expect(found).toMatchObject({
+      lostCommits: 5,
+      copied: { frames: found.frames, backfilled: found.frames, end: found.frames, whole: true },
+      commitsAfterCopied: 0,
+    });
     // What the old advice did: cut the log at the damage. Its older pages hide the runs the file holds.
     expect(runsWithWalCutTo(wal, found.validBytes)).toEqual([{ id: "run-1" }]);
 
@@ -230,7 +264,9 @@ describe("openPluginDatabase: damaged state", () => {
   it("damage after the frames a checkpoint copied keeps the cut, which is consistent with the file", () => {
     const { lengths } = crashed({ checkpointAfter: 1, withShm: true });
     damageWalAt(lengths[2]! + 100); // the fourth run's first frame; runs 1–3 are intact
-    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(`cutting the log to its intact part: truncate -s ${lengths[2]} "${file}-wal"`);
+    expect(() => openPluginDatabase({ dir: tmp.dir, logger: log.logger })).toThrow(
+      `cutting the log to its intact part: truncate -s ${lengths[2]} "${file}-wal"`,
+    );
     fs.truncateSync(`${file}-wal`, lengths[2]!);
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     expect(runIds()(database)).toEqual([1, 2, 3].map((i) => ({ id: `run-${i}` })));
@@ -317,7 +353,19 @@ describe("openPluginDatabase: damaged state", () => {
     let database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     let ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries: 1000 });
     for (let i = 0; i < 50; i++) {
-      ledger.record({ id: `d-${i}`, receivedAt: Date.now(), method: "POST", url: "/hooks/wake", hook: "wake", client: "::1", status: 200, latencyMs: 1, runIds: [], headers: {}, body: Buffer.from(`{"word":"w${i} heron"}`) });
+      ledger.record({
+        id: `d-${i}`,
+        receivedAt: Date.now(),
+        method: "POST",
+        url: "/hooks/wake",
+        hook: "wake",
+        client: "::1",
+        status: 200,
+        latencyMs: 1,
+        runIds: [],
+        headers: {},
+        body: Buffer.from(`{"word":"w${i} heron"}`),
+      });
     }
     ledger.close();
     database.close();
@@ -327,7 +375,15 @@ describe("openPluginDatabase: damaged state", () => {
     raw.close();
     database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     try {
-      expect(log.lines.some((l) => l.level === "error" && /search index in .* is damaged \(PRAGMA quick_check: fts5: .*"deliveries_fts"\); it was dropped and is built again from the stored rows$/.test(l.message))).toBe(true);
+      expect(
+        log.lines.some(
+          (l) =>
+            l.level === "error" &&
+            /search index in .* is damaged \(PRAGMA quick_check: fts5: .*"deliveries_fts"\); it was dropped and is built again from the stored rows$/.test(
+              l.message,
+            ),
+        ),
+      ).toBe(true);
       ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries: 1000 });
       expect(ledger.count()).toBe(50);
       expect(ledger.list({ limit: 100, search: "heron" })).toHaveLength(50);
@@ -342,7 +398,9 @@ describe("openPluginDatabase: damaged state", () => {
   it("regression: a schema-4 database whose search index is damaged refused the whole start; now the index is built again from the rows with one error line, and the migrations go on", () => {
     const raw = openSqlite(file);
     migrate(raw, MIGRATIONS.slice(0, 4));
-    const insert = raw.prepare<[string, Buffer]>("INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES (?, 1, 'POST', '/hooks/wake', 'wake', '::1', 202, 1, ?, 1)");
+    const insert = raw.prepare<[string, Buffer]>(
+      "INSERT INTO deliveries (id, received_at, method, url, hook, client, status, latency_ms, body, body_stored) VALUES (?, 1, 'POST', '/hooks/wake', 'wake', '::1', 202, 1, ?, 1)",
+    );
     for (let i = 0; i < 50; i++) insert.run(`d-${i}`, Buffer.from(`{"word":"w${i} egret"}`));
     raw.close();
     const writable = writableShadowTables(file);
@@ -353,7 +411,9 @@ describe("openPluginDatabase: damaged state", () => {
     try {
       const repairs = log.lines.filter((l) => (l.level === "error" || l.level === "warn") && l.message.includes("search index"));
       expect(repairs).toHaveLength(1);
-      expect(repairs[0]!.message).toMatch(/search index in .* is damaged \(PRAGMA quick_check: fts5: .*"deliveries_fts"\); it was dropped and is built again from the stored rows$/);
+      expect(repairs[0]!.message).toMatch(
+        /search index in .* is damaged \(PRAGMA quick_check: fts5: .*"deliveries_fts"\); it was dropped and is built again from the stored rows$/,
+      );
       expect(database.db.pragmaValue("user_version")).toBe(MIGRATIONS.length);
       const ledger = createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 100_000, maxEntries: 1000 });
       expect(ledger.count()).toBe(50);

@@ -33,18 +33,21 @@ describe("openPluginDatabase", () => {
     }
   });
 
-  (process.platform === "win32" ? it.skip : it)("the data dir and the database with its -wal/-shm were readable by other users (0755/0644): now 0700/0600", () => {
-    const dir = path.join(tmp.dir, "nested", "state");
-    const database = openPluginDatabase({ dir, logger: log.logger });
-    try {
-      database.db.prepare("CREATE TABLE t (x)").run();
-      const mode = (p: string) => fs.statSync(p).mode & 0o777;
-      expect([mode(path.join(tmp.dir, "nested")), mode(dir)]).toEqual([0o700, 0o700]);
-      for (const f of [database.file, `${database.file}-wal`, `${database.file}-shm`]) expect([f, mode(f)]).toEqual([f, 0o600]);
-    } finally {
-      database.close();
-    }
-  });
+  (process.platform === "win32" ? it.skip : it)(
+    "the data dir and the database with its -wal/-shm were readable by other users (0755/0644): now 0700/0600",
+    () => {
+      const dir = path.join(tmp.dir, "nested", "state");
+      const database = openPluginDatabase({ dir, logger: log.logger });
+      try {
+        database.db.prepare("CREATE TABLE t (x)").run();
+        const mode = (p: string) => fs.statSync(p).mode & 0o777;
+        expect([mode(path.join(tmp.dir, "nested")), mode(dir)]).toEqual([0o700, 0o700]);
+        for (const f of [database.file, `${database.file}-wal`, `${database.file}-shm`]) expect([f, mode(f)]).toEqual([f, 0o600]);
+      } finally {
+        database.close();
+      }
+    },
+  );
 
   it("honours synchronous FULL when asked", () => {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger, synchronous: "FULL" });
@@ -52,7 +55,7 @@ describe("openPluginDatabase", () => {
     database.close();
   });
 
-  it("creates the runs, idempotency and delivery-ledger tables with their indexes, and the ledger's search index", () => {
+  it("creates the runs, idempotency, delivery-ledger and session-event tables with their indexes, and the ledger's search index", () => {
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     const names = database.db
       .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table','index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -75,13 +78,17 @@ describe("openPluginDatabase", () => {
       "runs_finished_at",
       "runs_idempotency_key",
       "runs_status_seq",
+      "session_events",
+      "session_events_key",
     ]);
     database.close();
   });
 
   it("reopens an existing database without re-running migrations", () => {
     const first = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
-    first.db.prepare("INSERT INTO idempotency_keys (scope, key, body_hash, state, status, created_at, expires_at) VALUES ('agent','k','h','complete',202,1,?)").run(Date.now() + 60_000);
+    first.db
+      .prepare("INSERT INTO idempotency_keys (scope, key, body_hash, state, status, created_at, expires_at) VALUES ('agent','k','h','complete',202,1,?)")
+      .run(Date.now() + 60_000);
     first.close();
     const second = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     expect(second.db.prepare("SELECT COUNT(*) AS n FROM idempotency_keys").get()).toEqual({ n: 1 });
@@ -111,7 +118,9 @@ describe("openPluginDatabase", () => {
 
   it("purges expired idempotency records at open (injected clock)", () => {
     const first = openPluginDatabase({ dir: tmp.dir, logger: log.logger, clock: () => 1_000 });
-    const ins = first.db.prepare("INSERT INTO idempotency_keys (scope, key, body_hash, state, status, created_at, expires_at) VALUES ('agent', ?, 'h', 'complete', 202, 0, ?)");
+    const ins = first.db.prepare(
+      "INSERT INTO idempotency_keys (scope, key, body_hash, state, status, created_at, expires_at) VALUES ('agent', ?, 'h', 'complete', 202, 0, ?)",
+    );
     ins.run("old", 5_000);
     ins.run("fresh", 50_000);
     first.close();

@@ -3,33 +3,28 @@
  * process left `pending` is completed from the run it produced — or, for a
  * fan-out, from its `<key>#<index>` runs — else dropped so a retry executes.
  */
-import { openPluginDatabase, type PluginDatabase } from "../../src/store/database";
 import { createIdempotencyStore, runIdempotencyKey } from "../../src/store/idempotency-store";
 import { createSqliteRunStore } from "../../src/store/run-store";
-import { actionSource, agentAction, recordingLogger, runRecord, tempDir } from "../helpers/temp-dir";
+import { actionSource, agentAction, runRecord } from "../helpers/temp-dir";
+import { useTempDatabase } from "../helpers/temp-database";
 
 const SCOPE = "/hooks/batch";
 
 describe("IdempotencyStore.resolvePending", () => {
-  let tmp: ReturnType<typeof tempDir>;
-  let log: ReturnType<typeof recordingLogger>;
-  let database: PluginDatabase;
-  beforeEach(() => {
-    tmp = tempDir();
-    log = recordingLogger("store");
-    database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
-  });
-  afterEach(() => {
-    database.close();
-    log.close();
-    tmp.remove();
-  });
+  const t = useTempDatabase();
 
-  const pending = (key: string) => createIdempotencyStore(database.db).insertPending({ scope: SCOPE, key, bodyHash: "h", createdAt: 0, expiresAt: Date.now() + 60_000 });
+  const pending = (key: string) =>
+    createIdempotencyStore(t.database.db).insertPending({ scope: SCOPE, key, bodyHash: "h", createdAt: 0, expiresAt: Date.now() + 60_000 });
   let n = 0;
   const run = (idempotencyKey: string, sessionKey: string) => {
     n++;
-    const rec = runRecord({ id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, seq: n, action: agentAction({ sessionKey }), source: actionSource({ hook: "batch", mappingId: "batch" }), idempotencyKey });
+    const rec = runRecord({
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+      seq: n,
+      action: agentAction({ sessionKey }),
+      source: actionSource({ hook: "batch", mappingId: "batch" }),
+      idempotencyKey,
+    });
     return rec;
   };
 
@@ -37,8 +32,8 @@ describe("IdempotencyStore.resolvePending", () => {
     pending("b-1");
     const key = runIdempotencyKey(SCOPE, "b-1");
     const recs = [run(`${key}#2`, "hook:c"), run(`${key}#0`, "hook:a"), run(`${key}#1`, "hook:b")];
-    createSqliteRunStore(database).insertAll(recs);
-    const rec = createIdempotencyStore(database.db).resolvePending(SCOPE, "b-1");
+    createSqliteRunStore(t.database).insertAll(recs);
+    const rec = createIdempotencyStore(t.database.db).resolvePending(SCOPE, "b-1");
     expect([rec?.state, rec?.response]).toEqual([
       "complete",
       {
@@ -59,22 +54,25 @@ describe("IdempotencyStore.resolvePending", () => {
 
   it("runs of other keys sharing the prefix are not taken: `b-10`, and a single key containing '#'", () => {
     pending("b-1");
-    const runs = createSqliteRunStore(database);
+    const runs = createSqliteRunStore(t.database);
     runs.insertAll([run(`${runIdempotencyKey(SCOPE, "b-10")}#0`, "hook:x"), run(runIdempotencyKey(SCOPE, "b-1#0"), "hook:y")]);
-    expect(createIdempotencyStore(database.db).resolvePending(SCOPE, "b-1")).toBeUndefined();
-    expect(createIdempotencyStore(database.db).get(SCOPE, "b-1")).toBeUndefined();
+    expect(createIdempotencyStore(t.database.db).resolvePending(SCOPE, "b-1")).toBeUndefined();
+    expect(createIdempotencyStore(t.database.db).get(SCOPE, "b-1")).toBeUndefined();
   });
 
   it("a single run's pending record still gets that run's 202", () => {
     pending("one");
     const rec = run(runIdempotencyKey(SCOPE, "one"), "hook:one");
-    createSqliteRunStore(database).insert(rec);
-    expect(createIdempotencyStore(database.db).resolvePending(SCOPE, "one")?.response).toEqual({ status: 202, body: { ok: true, runId: rec.id, sessionKey: "hook:one", mapping: "batch" } });
+    createSqliteRunStore(t.database).insert(rec);
+    expect(createIdempotencyStore(t.database.db).resolvePending(SCOPE, "one")?.response).toEqual({
+      status: 202,
+      body: { ok: true, runId: rec.id, sessionKey: "hook:one", mapping: "batch" },
+    });
   });
 
   it("a pending record without any run is dropped, so a retry executes", () => {
     pending("none");
-    expect(createIdempotencyStore(database.db).resolvePending(SCOPE, "none")).toBeUndefined();
-    expect(createIdempotencyStore(database.db).get(SCOPE, "none")).toBeUndefined();
+    expect(createIdempotencyStore(t.database.db).resolvePending(SCOPE, "none")).toBeUndefined();
+    expect(createIdempotencyStore(t.database.db).get(SCOPE, "none")).toBeUndefined();
   });
 });

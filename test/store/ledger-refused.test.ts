@@ -53,13 +53,13 @@ describe("ledger: requests refused before authentication", () => {
   let database: PluginDatabase;
   let now: number;
   let ledger: LedgerStore;
-  const make = (maxEntries: number) =>
-    createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries, clock: () => now });
+  const make = (maxEntries: number) => createLedgerStore(database, { logger: log.logger, storeBodies: true, retentionDays: 7, maxEntries, clock: () => now });
   const ids = (query: Parameters<LedgerStore["list"]>[0]) => ledger.list(query)!.map((d) => d.id);
   /** Commits the group commit and lets its promises settle (the counts kept in memory follow). */
+  /** Commits the rows, then lets the prune's later steps run (one per turn of the event loop). */
   const flush = async (): Promise<void> => {
     ledger.flush();
-    await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
   };
   const countWhere = (where: string): number => database.db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM deliveries WHERE ${where}`).get()!.n;
 

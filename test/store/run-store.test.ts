@@ -229,7 +229,15 @@ describe("run migration 8 (attempts)", () => {
     migrate(raw, MIGRATIONS.slice(0, 7));
     const insert = raw.prepare<unknown[]>("INSERT INTO runs (id, seq, status, action, source, created_at, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
     const row = (id: string, seq: number, status: string, startedAt: string | null) =>
-      insert.run(id, seq, status, JSON.stringify(agentAction({ message: `message ${id} `.repeat(20) })), JSON.stringify(actionSource()), "2030-01-01T00:00:00.000Z", startedAt);
+      insert.run(
+        id,
+        seq,
+        status,
+        JSON.stringify(agentAction({ message: `message ${id} `.repeat(20) })),
+        JSON.stringify(actionSource()),
+        "2030-01-01T00:00:00.000Z",
+        startedAt,
+      );
     raw.transaction(() => {
       for (let i = 0; i < n; i++) row(`running-${i}`, i + 1, "running", "2030-01-01T00:00:01.000Z");
       row("queued", n + 1, "queued", null);

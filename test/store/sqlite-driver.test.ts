@@ -62,7 +62,12 @@ describe.each(availableSqliteDrivers())("the %s driver", (driver) => {
     const row = db.prepare<[number], { id: number; name: string; data: Buffer }>("SELECT * FROM t WHERE id = ?").get(1)!;
     expect(Buffer.isBuffer(row.data)).toBe(true);
     expect([...row.data]).toEqual([0, 1, 255]);
-    expect(db.prepare<[], { name: string }>("SELECT name FROM t ORDER BY id").all().map((r) => r.name)).toEqual(["a", "b"]);
+    expect(
+      db
+        .prepare<[], { name: string }>("SELECT name FROM t ORDER BY id")
+        .all()
+        .map((r) => r.name),
+    ).toEqual(["a", "b"]);
     expect(db.prepare("SELECT * FROM t WHERE id = ?").get(99)).toBeUndefined();
   });
 
@@ -99,7 +104,12 @@ describe.each(availableSqliteDrivers())("the %s driver", (driver) => {
         throw new Error("outer fails");
       })(),
     ).toThrow("outer fails");
-    expect(db.prepare<[], { id: number }>("SELECT id FROM t").all().map((r) => r.id)).toEqual([1]);
+    expect(
+      db
+        .prepare<[], { id: number }>("SELECT id FROM t")
+        .all()
+        .map((r) => r.id),
+    ).toEqual([1]);
   });
 
   it("rethrows SQLITE_FULL from a savepoint after SQLite rolled the whole transaction back, and says so (inTransaction false), without a second rollback", () => {

@@ -99,7 +99,9 @@ describe("incremental vacuum", () => {
     expect(database.db.pragmaValue("auto_vacuum")).toBe(0);
     expect(database.reclaim()).toBe(0);
     const warning = log.lines.find((l) => l.level === "warn")!;
-    expect(warning.message).toMatch(/was not converted to incremental vacuum .* needs \d+ MB free in its directory and in .*; it is tried again at the next start/);
+    expect(warning.message).toMatch(
+      /was not converted to incremental vacuum .* needs \d+ MB free in its directory and in .*; it is tried again at the next start/,
+    );
     database.close();
   });
 });

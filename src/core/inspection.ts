@@ -1,22 +1,28 @@
 /**
- * Inspection (host API 1.3): what a plugin that keeps a delivery ledger offers its
- * host so the host's operator surfaces (the embedded gateway's `/ui` dashboard,
- * its `/api/status`) can show deliveries, runs and mappings, and replay or
- * dry-run requests, without knowing the plugin's store or its HTTP routes.
+ * Inspection: the plugin's view of its delivery ledger, runs and mappings, as its inspector's pages
+ * (src/inspector/), its CLI and its ledger API read them — list and show deliveries, replay or dry-run
+ * requests — without knowing the store or the HTTP routes. (Until host API 2.1 this was a host-contract
+ * shape the embedded gateway read; now no host sees it: the inspector is the plugin's operator route.)
  *
- * Everything here is already redacted by the plugin: no credential, signature or
- * cookie ever appears in a value a host receives. Bodies are the bytes the sender
- * sent (a host renders them as text, never as markup).
+ * Everything here is already redacted: no credential, signature or cookie ever appears in a value.
+ * Bodies are the bytes the sender sent (rendered as text, never as markup).
  *
  * @example
- *   api.registerInspector?.(inspector);             // plugin side
- *   const page = inspector.listDeliveries({ limit: 50 }); // host side
+ *   const page = inspector.listDeliveries({ limit: 50 });
  */
+import type { BulkReplayFilter, BulkReplayPreview, BulkReplayResult } from "./bulk-replay";
+import type { RunView } from "./runs";
 
 /** A delivery search (`DeliveryQuery.search`) has 1 to this many words… */
 export const MAX_SEARCH_WORDS = 8;
-/** …and at most this many characters in all. */
+/** …and at most this many characters in all… */
 export const MAX_SEARCH_CHARS = 200;
+/**
+ * …and at most this many different terms: what the index's tokenizer makes of its words
+ * (`a.b.c` is 3 terms, `pull_request` 2). A search costs one walk over the index's rows
+ * per term, so this bounds it (`a.a.a…` of 199 characters is 1 term).
+ */
+export const MAX_SEARCH_TERMS = 16;
 
 /**
  * The words of a search, split on white space and control characters: the index's
@@ -27,12 +33,50 @@ export function searchWords(search: string): string[] {
   return search.split(/[\s\u0000-\u001f\u007f]+/).filter((w) => w !== "");
 }
 
+/**
+ * A term: a run of letters, digits and private-use characters, what SQLite's unicode61
+ * tokenizer (the ledger index's, categories `L* N* Co`) keeps as one token and what
+ * splits at anything else. One character class repeated: linear, nothing to backtrack.
+ */
+const TERM = /[\p{L}\p{N}\p{Co}]+/gu;
+
+/**
+ * The different terms of a search's first MAX_SEARCH_WORDS words, lower-cased, in order
+ * (a term repeated counts once).
+ *
+ * @example searchTerms('pull_request "Main" main') // ["pull", "request", "main"]
+ */
+export function searchTerms(search: string): string[] {
+  const seen = new Set<string>();
+  for (const word of searchWords(search).slice(0, MAX_SEARCH_WORDS)) for (const m of word.matchAll(TERM)) seen.add(m[0].toLowerCase());
+  return [...seen];
+}
+
 /** Why a search text is refused (the rule, as a sentence fragment), or undefined when it is valid. */
 export function searchProblem(search: string): string | undefined {
+  return searchWordsProblem(search) ?? searchTermsProblem(search);
+}
+
+/** Why a search text has too few or too many words or characters (the rule, as a sentence fragment), or undefined. */
+export function searchWordsProblem(search: string): string | undefined {
   const n = searchWords(search).length;
   return n === 0 || n > MAX_SEARCH_WORDS || search.length > MAX_SEARCH_CHARS
     ? `must be 1 to ${MAX_SEARCH_WORDS} words of at most ${MAX_SEARCH_CHARS} characters in all`
     : undefined;
+}
+
+/** How many different terms a search of valid words has when that is more than MAX_SEARCH_TERMS, else undefined. */
+export function searchTermsOver(search: string): number | undefined {
+  const terms = searchTerms(search).length;
+  return terms > MAX_SEARCH_TERMS ? terms : undefined;
+}
+
+/** Why a search of valid words has too many terms (the rule, as a sentence fragment), or undefined. */
+export function searchTermsProblem(search: string): string | undefined {
+  const terms = searchTermsOver(search);
+  return terms === undefined
+    ? undefined
+    : `has ${terms} different terms and may have at most ${MAX_SEARCH_TERMS} (a term is a run of letters and digits: a.b.c is 3)`;
 }
 
 /** A delivery id as `DeliveryQuery.before` names it: letters, digits and `-`, 1 to 100 characters. */
@@ -72,8 +116,9 @@ export interface DeliveryQuery {
   /** ISO-8601: only deliveries received at or after this time. */
   since?: string;
   /**
-   * Words to find (all of them, each also as a prefix) in the hook name, the event, the
-   * status code or the body text (its first 64 KiB); matched by the ledger's full-text index.
+   * Words to find in the hook name, the event, the status code or the body text (its first
+   * 64 KiB): every term of them (searchTerms), matched by the ledger's full-text index —
+   * whole in SQLite's, also as a prefix in Postgres's.
    */
   search?: string;
 }
@@ -135,18 +180,8 @@ export interface RunQuery {
   status?: string;
 }
 
-export interface RunSummary {
-  id: string;
-  status: string;
-  /** The action's name (hook or mapping). */
-  name: string;
-  sessionKey: string;
-  createdAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  /** The summary posted to the main session. */
-  summary?: string;
-  /** The delivery that started it, when the ledger knows. */
+/** A run as the inspector lists it: the public run view, and the delivery that started it when the ledger knows. */
+export interface RunSummary extends RunView {
   deliveryId?: string;
 }
 
@@ -224,6 +259,10 @@ export interface HookInspector {
    * the operator, safe to show.
    */
   replay(id: string): Promise<ReplayResult | undefined>;
+  /** Optional (bulk replay by filter, src/intake/bulk-replay.ts): what the filter would replay; throws the API's HookError (a bad filter, over the cap). */
+  previewBulkReplay?(filter: BulkReplayFilter): BulkReplayPreview;
+  /** Optional: replays what the preview of `confirm` counted, once; throws the API's HookError (changed, expired). */
+  bulkReplay?(filter: BulkReplayFilter, confirm: string): Promise<BulkReplayResult>;
   listRuns(query: RunQuery): RunSummary[];
   getRun(id: string): RunSummary | undefined;
   mappings(): MappingSummary[];
