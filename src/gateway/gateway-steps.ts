@@ -10,7 +10,7 @@ import { GatewayConfigError } from "./config/config-error";
 import type { GatewayLogger } from "./logger";
 import type { HostState } from "./host-state";
 import { discoverConfiguredPlugins } from "./plugins/discover";
-import { hooksStatus } from "./http/hooks-status";
+import { operatorStatus } from "./http/operator-status";
 import { loadPlugins, type LoadedPlugins } from "./plugins/plugin-loader";
 import { createGatewayApp } from "./http/create-app";
 import { dashboardHostRule } from "./http/dashboard-hosts";
@@ -32,7 +32,15 @@ export function loadGatewayPlugins(
 ): LoadedPlugins {
   const { config, host } = args;
   const discovered = discoverConfiguredPlugins(config, args.builtinDir);
-  const plugins = loadPlugins({ config, discovered, runtime: host.runtime, events: host.events, logger: args.logger, channels: host.channels, metrics: args.metrics.forPlugin });
+  const plugins = loadPlugins({
+    config,
+    discovered,
+    runtime: host.runtime,
+    events: host.events,
+    logger: args.logger,
+    channels: host.channels,
+    metrics: args.metrics.forPlugin,
+  });
   for (const r of plugins.reports) {
     journalLine({ type: "plugin", id: r.id ?? path.basename(r.dir), status: r.status, ...(r.reason ? { reason: r.reason } : {}) });
   }
@@ -91,12 +99,29 @@ export function createServiceSteps(configPath: string | undefined, log: Log): Se
 }
 
 /** The gateway's Express app with the dashboard (one operator-token throttle for every route and carrier) and its one-time login codes. */
-export function buildGatewayApp(args: { config: GatewayConfig; authToken: string | undefined; plugins: LoadedPlugins; host: HostState; logger: GatewayLogger; log: Log; metrics: Metrics; isStopping: () => boolean }) {
+export function buildGatewayApp(args: {
+  config: GatewayConfig;
+  authToken: string | undefined;
+  plugins: LoadedPlugins;
+  host: HostState;
+  logger: GatewayLogger;
+  log: Log;
+  metrics: Metrics;
+  isStopping: () => boolean;
+}) {
   const { config, plugins, host, log } = args;
   const operatorThrottle = createOperatorThrottle();
   const loginCodes = args.authToken ? createLoginCodes() : undefined;
   const hosts = dashboardHostRule(config.bind, config.uiAllowedHosts);
-  const dashboard = createDashboard({ hosts, authToken: args.authToken, inspectors: plugins.inspectors, logger: args.logger.child("ui"), journal: () => readJournalTail(host.journal.file), throttle: operatorThrottle, loginCodes });
+  const dashboard = createDashboard({
+    hosts,
+    authToken: args.authToken,
+    operatorRoutes: plugins.operatorRoutes,
+    logger: args.logger.child("ui"),
+    journal: () => readJournalTail(host.journal.file),
+    throttle: operatorThrottle,
+    loginCodes,
+  });
   const app = createGatewayApp({
     ui: dashboard.router,
     hosts,
@@ -115,8 +140,8 @@ export function buildGatewayApp(args: { config: GatewayConfig; authToken: string
         lastRoute: host.channels.resolveLast(MAIN_SESSION_KEY) ?? null,
       },
       heartbeat: { everyMs: config.heartbeatEveryMs },
-      hooks: hooksStatus(plugins.inspectors, log),
-      dashboard: { liveFeeds: dashboard.liveFeeds() },
+      // The inspector's `hooks` summary and `dashboard.liveFeeds`.
+      ...operatorStatus(plugins.operatorRoutes, log),
     }),
   });
   return { app, dashboard, loginCodes };

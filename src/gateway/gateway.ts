@@ -30,7 +30,6 @@ import { createClientErrorHandler } from "./http/client-error";
 import { createGatewayMetrics } from "./metrics/gateway-metrics";
 import { ensurePortFree, portInUse } from "./http/port-check";
 import { acquireStateDirLock } from "./state-dir-lock";
-import { createExpressServer } from "./http/express-server";
 import { MAIN_SESSION_KEY } from "./runtime";
 import { SessionStateError } from "./sessions/session-store";
 import type { JournalRecord } from "./journal/journal";
@@ -127,10 +126,11 @@ export async function startGateway(opts: StartGatewayOptions): Promise<RunningGa
   }
 }
 
-/** The start once the port was free and the state dir is this gateway's. */
-async function startOnStateDir(opts: StartGatewayOptions, authToken: string | undefined): Promise<RunningGateway> {
+/** The host's logger, state and journal, its main session checked (the journal closed again when that fails). */
+function openHost(opts: StartGatewayOptions) {
   const { config } = opts;
-  const logger = opts.logger ?? createGatewayLogger(config.logLevel, { ...(config.logFormat ? { format: config.logFormat } : {}), ...(opts.env ? { env: opts.env } : {}) });
+  const logger =
+    opts.logger ?? createGatewayLogger(config.logLevel, { ...(config.logFormat ? { format: config.logFormat } : {}), ...(opts.env ? { env: opts.env } : {}) });
   const log = logger.child("gateway");
   const host = createHostState(config, logger, opts.env);
   /** Lifecycle lines are informational: a full disk must not stop a start or a stop. */
@@ -147,6 +147,13 @@ async function startOnStateDir(opts: StartGatewayOptions, authToken: string | un
     host.journal.close();
     throw e;
   }
+  return { logger, log, host, journalLine };
+}
+
+/** The start once the port was free and the state dir is this gateway's. */
+async function startOnStateDir(opts: StartGatewayOptions, authToken: string | undefined): Promise<RunningGateway> {
+  const { config } = opts;
+  const { logger, log, host, journalLine } = openHost(opts);
   host.events.emit("gateway", { phase: "starting" });
 
   const metrics = createGatewayMetrics({ logger: log });
@@ -185,7 +192,7 @@ async function startOnStateDir(opts: StartGatewayOptions, authToken: string | un
   dashboard = built.dashboard;
   const app = built.app;
   const loginCodes = built.loginCodes;
-  server = createExpressServer(app);
+  server = http.createServer(app);
   server.on("clientError", createClientErrorHandler({ logger: log }));
   let port: number;
   try {
@@ -199,10 +206,15 @@ async function startOnStateDir(opts: StartGatewayOptions, authToken: string | un
   const url = urlOf(config.bind, port);
   const exposed = bindWarning(config.bind);
   if (exposed) log.warn(exposed);
-  host.heartbeat.start();
+  // A receiver (--role receiver) runs no agent turn: no periodic heartbeat of the main session either.
+  if (config.role !== "receiver") host.heartbeat.start();
   const record = recordListening(config, port, log);
   // Bounded disk (SPEC §7): only once the start has succeeded, so a failed start deletes nothing.
-  const sessionSweep = startSessionSweep(host.sessions, { dir: host.sessions.dir, retentionDays: config.hookSessionRetentionDays, logger: logger.child("sessions") });
+  const sessionSweep = startSessionSweep(host.sessions, {
+    dir: host.sessions.dir,
+    retentionDays: config.hookSessionRetentionDays,
+    logger: logger.child("sessions"),
+  });
   journalLine({ type: "gateway", phase: "started", url, pid: process.pid });
   log.info("gateway started", { url, plugins: plugins.reports.filter((r) => r.status === "active").length });
 

@@ -37,7 +37,13 @@ export function createHostState(config: GatewayConfig, logger: GatewayLogger, en
   // One group commit for the journal and the session logs: a turn's hook changes cost one write per file.
   const commit = createGroupCommit();
   const sync = config.durability === "os";
-  const journal = createJournal({ file: path.join(config.stateDir, STATE_FILES.journal), logger: logger.child("journal"), commit, sync, maxBytes: config.journalMaxBytes });
+  const journal = createJournal({
+    file: path.join(config.stateDir, STATE_FILES.journal),
+    logger: logger.child("journal"),
+    commit,
+    sync,
+    maxBytes: config.journalMaxBytes,
+  });
   const sessions = createSessionStore({
     dir: path.join(config.stateDir, STATE_FILES.sessions),
     commit,
@@ -46,7 +52,13 @@ export function createHostState(config: GatewayConfig, logger: GatewayLogger, en
     onCreated: (sessionKey) => events.emit("session", { phase: "created", sessionKey }),
     logger: logger.child("sessions"),
   });
-  const channels = createChannelRegistry({ journal, sessions, mainKey: MAIN_SESSION_KEY, seedLastRoute: config.mainLastRoute, logger: logger.child("channels") });
+  const channels = createChannelRegistry({
+    journal,
+    sessions,
+    mainKey: MAIN_SESSION_KEY,
+    seedLastRoute: config.mainLastRoute,
+    logger: logger.child("channels"),
+  });
   const turns = createAgentTurns({
     runner: createRunner(config.runner, env),
     sessions,

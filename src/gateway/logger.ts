@@ -82,7 +82,8 @@ export interface GatewayLoggerOptions {
 }
 
 export function createGatewayLogger(level: LogLevel = "info", streamOrOptions: NodeJS.WritableStream | GatewayLoggerOptions = {}): GatewayLogger {
-  const opts: GatewayLoggerOptions = "write" in streamOrOptions ? { stream: streamOrOptions as NodeJS.WritableStream } : (streamOrOptions as GatewayLoggerOptions);
+  const opts: GatewayLoggerOptions =
+    "write" in streamOrOptions ? { stream: streamOrOptions as NodeJS.WritableStream } : (streamOrOptions as GatewayLoggerOptions);
   const stream = opts.stream ?? process.stderr;
   const format = opts.format ?? defaultLogFormat(stream);
   const colour = format === "pretty" && (stream as { isTTY?: boolean }).isTTY === true && !(opts.env ?? process.env).NO_COLOR;

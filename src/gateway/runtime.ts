@@ -4,7 +4,6 @@
  * activated only to collect their commands) the effectful calls throw, because
  * the running gateway — not a CLI process — owns the state dir's sessions.
  */
-import type { HostRuntime } from "../host-contract/host-api";
 import type { ChannelRegistry } from "./channels/channel-registry";
 import type { Heartbeat } from "./heartbeat/heartbeat";
 import type { Journal } from "./journal/journal";
@@ -12,7 +11,8 @@ import type { AgentTurns } from "./runners/agent-turns";
 import type { SessionStore } from "./sessions/session-store";
 import { BUILTIN_CHANNELS } from "./channels/channel-registry";
 import { createModelRegistry } from "./models";
-import { hostOverloadedError, type AllowedModel, type LastRoute } from "../host-contract/host-api";
+import type { AllowedModel, HostRuntime, LastRoute } from "../host-contract/host-api";
+import { hostOverloadedError } from "../host-contract/host-overloaded";
 
 export const MAIN_SESSION_KEY = "main";
 

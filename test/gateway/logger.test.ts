@@ -23,11 +23,29 @@ describe("gateway log formats", () => {
   it("json: one object per line with ts, level, label, message and the meta; secret-named keys masked; meta cannot overwrite the core keys", () => {
     const { lines, stream } = sink();
     const log = createGatewayLogger("debug", { stream, format: "json" });
-    log.child("inbound-webhooks").warn('a "quoted"\nmessage', { plugin: "inbound-webhooks", module: "http", token: "hook-token-0123456789abcdef", authorization: "Bearer x", ts: "fake", status: 401 });
+    log.child("inbound-webhooks").warn('a "quoted"\nmessage', {
+      plugin: "inbound-webhooks",
+      module: "http",
+      token: "hook-token-0123456789abcdef",
+      authorization: "Bearer x",
+      ts: "fake",
+      status: 401,
+    });
     log.child("gateway").debug("detail");
     expect(lines).toHaveLength(2);
     const first = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(first).toEqual({ ts: expect.stringMatching(new RegExp(`^${ISO}$`)), level: "warn", label: "inbound-webhooks", message: 'a "quoted"\nmessage', plugin: "inbound-webhooks", module: "http", token: "[REDACTED]", authorization: "[REDACTED]", "meta.ts": "fake", status: 401 });
+    expect(first).toEqual({
+      ts: expect.stringMatching(new RegExp(`^${ISO}$`)),
+      level: "warn",
+      label: "inbound-webhooks",
+      message: 'a "quoted"\nmessage',
+      plugin: "inbound-webhooks",
+      module: "http",
+      token: "[REDACTED]",
+      authorization: "[REDACTED]",
+      "meta.ts": "fake",
+      status: 401,
+    });
     expect(Object.keys(first).slice(0, 4)).toEqual(["ts", "level", "label", "message"]);
     expect(lines.join("\n")).not.toContain("hook-token-0123456789abcdef");
     expect(JSON.parse(lines[1]!)).toMatchObject({ level: "debug", label: "gateway", message: "detail" });
@@ -42,7 +60,12 @@ describe("gateway log formats", () => {
     log.child("gateway").debug("detail");
     expect(lines[0]).toMatch(new RegExp(`^${ISO} INFO  \\[gateway\\] +gateway started \\{"url":"http://x"\\}$`));
     expect(lines[1]).toMatch(new RegExp(`^${ISO} WARN  \\[inbound-webhooks/http\\] +hook request rejected \\{"status":401,"token":"\\[REDACTED\\]"\\}$`));
-    const starts = [["gateway started", 0], ["hook request rejected", 1], ["plugin broken", 2], ["detail", 3]].map(([m, i]) => lines[i as number]!.indexOf(m as string));
+    const starts = [
+      ["gateway started", 0],
+      ["hook request rejected", 1],
+      ["plugin broken", 2],
+      ["detail", 3],
+    ].map(([m, i]) => lines[i as number]!.indexOf(m as string));
     expect(new Set(starts).size).toBe(1);
     expect(starts[0]).toBe(24 + 1 + 5 + 1 + MODULE_COLUMN_WIDTH + 1);
     expect(lines.join("")).not.toContain("\x1b[");
@@ -53,7 +76,9 @@ describe("gateway log formats", () => {
     createGatewayLogger("info", { stream: tty.stream, env: {} }).child("gateway").error("boom");
     expect(tty.lines[0]).toContain("\x1b[31mERROR\x1b[0m");
     const noColour = sink(true);
-    createGatewayLogger("info", { stream: noColour.stream, env: { NO_COLOR: "1" } }).child("gateway").error("boom");
+    createGatewayLogger("info", { stream: noColour.stream, env: { NO_COLOR: "1" } })
+      .child("gateway")
+      .error("boom");
     expect(noColour.lines[0]).not.toContain("\x1b[");
     expect(noColour.lines[0]).toMatch(/ ERROR \[gateway\] +boom$/);
   });

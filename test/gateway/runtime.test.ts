@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createServeRuntime, type ServeRuntimeDeps } from "../../src/gateway/runtime";
-import { isHostOverloadedError } from "../../src/host-contract/host-api";
+import { isHostOverloadedError } from "../../src/host-contract/host-overloaded";
 import { createSessionStore } from "../../src/gateway/sessions/session-store";
 import { createGroupCommit } from "../../src/gateway/storage/group-commit";
 import { createJournal } from "../../src/gateway/journal/journal";
@@ -29,7 +29,11 @@ describe("gateway runtime: enqueueSystemEvent with a dedupeKey", () => {
     journal.close?.();
 
     expect(sessions.get("main").pending.map((e) => e.text)).toEqual(["Hook CI: done", "Hook CI: again", "no key", "no key"]);
-    const texts = fs.readFileSync(journalFile, "utf8").trim().split("\n").map((l) => JSON.parse(l).text);
+    const texts = fs
+      .readFileSync(journalFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).text);
     expect(texts).toEqual(["Hook CI: done", "Hook CI: again", "no key", "no key"]);
   });
 });
@@ -55,8 +59,18 @@ describe("gateway runtime: enqueueSystemEvent when a write fails", () => {
     full.mockRestore();
     expect(sessions.get("main").pending.map((e) => e.text)).toEqual(["stored"]);
     journal.close();
-    expect(createSessionStore({ dir: path.join(dir, "sessions") }).get("main").pending.map((e) => e.text)).toEqual(["stored"]);
-    expect(fs.readFileSync(journalFile, "utf8").trim().split("\n").map((l) => JSON.parse(l).text)).toEqual(["stored"]);
+    expect(
+      createSessionStore({ dir: path.join(dir, "sessions") })
+        .get("main")
+        .pending.map((e) => e.text),
+    ).toEqual(["stored"]);
+    expect(
+      fs
+        .readFileSync(journalFile, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).text),
+    ).toEqual(["stored"]);
   });
 });
 

@@ -5,9 +5,11 @@
  */
 import { createErrorCatalogue } from "../../host-contract/error-catalogue";
 import { parsePort, portRule } from "../../host-contract/gateway-address";
+import type { HookRole } from "../../host-contract/hook-role";
 
 export const CLI_ERROR_CATALOGUE = {
   portInvalid: { message: '--port {rule} (got "{got}")' },
+  roleInvalid: { message: '--role must be "consumer" or "receiver" (got "{got}")' },
   pluginInstallFailed: { message: "plugins install: {reason}" },
   pluginUnknown: { message: 'plugins {command}: no plugin with id "{id}" (see gateway plugins list)' },
 } as const;
@@ -24,11 +26,20 @@ export class CliError extends Error {
 }
 
 /** One factory per catalogue entry: `cliErrors.<name>(args?, { exitCode }?)` (exit code 1 by default). */
-export const cliErrors = createErrorCatalogue(CLI_ERROR_CATALOGUE, ({ message }, opts: { exitCode?: number } | undefined) => new CliError(message, opts?.exitCode));
+export const cliErrors = createErrorCatalogue(
+  CLI_ERROR_CATALOGUE,
+  ({ message }, opts: { exitCode?: number } | undefined) => new CliError(message, opts?.exitCode),
+);
 
 /** Parses `--port`: an integer 0–65535 (0 picks a free port). */
 export function parsePortOption(value: string): number {
   const port = parsePort(value, 0);
   if (port === undefined) throw cliErrors.portInvalid({ rule: portRule(0), got: value });
   return port;
+}
+
+/** Parses `--role`: "consumer" (runs agent turns, the default) or "receiver" (stores and answers only; SPEC §16). */
+export function parseRoleOption(value: string): HookRole {
+  if (value !== "consumer" && value !== "receiver") throw cliErrors.roleInvalid({ got: value });
+  return value;
 }

@@ -68,7 +68,11 @@ function errorLines(e: unknown): string[] {
 
 /** A command-line error of commander (`error: unknown option '--x'`) as the CLI's other errors read: `gateway: …`, control characters escaped. */
 function commandLineError(text: string): string {
-  return text.replace(/^error: /, "gateway: ").split("\n").map(terminalSafeLine).join("\n");
+  return text
+    .replace(/^error: /, "gateway: ")
+    .split("\n")
+    .map(terminalSafeLine)
+    .join("\n");
 }
 
 /** Whether argv asks for help (`--help`/`-h` before any `--`, or `gateway help <command>`). */
@@ -138,7 +142,11 @@ export async function main(argv: readonly string[], io: MainIo = {}): Promise<nu
     .version(packageVersion(), "-V, --version", "print the version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => out(s.replace(/\n$/, "")), writeErr: (s) => err(s.replace(/\n$/, "")), outputError: (s, write) => write(commandLineError(s)) });
+    .configureOutput({
+      writeOut: (s) => out(s.replace(/\n$/, "")),
+      writeErr: (s) => err(s.replace(/\n$/, "")),
+      outputError: (s, write) => write(commandLineError(s)),
+    });
   registerStartCommand(program, { out, env, cwd, waitForStop: io.waitForStop ?? waitForSignal });
   registerPluginsCommand(program, { out, env, cwd });
 

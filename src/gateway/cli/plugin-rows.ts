@@ -40,4 +40,3 @@ export function listPlugins(config: GatewayConfig): PluginListRow[] {
     };
   });
 }
-

@@ -59,7 +59,11 @@ export function registerPluginsCommand(program: Command, io: PluginsIo): void {
       try {
         const { installPlugin } = require("../plugins/install") as typeof import("../plugins/install");
         const { PACKAGE_ROOT } = require("../paths") as typeof import("../paths");
-        const res = await installPlugin({ source: path.resolve(io.cwd, source), pluginsDir: path.join(config.stateDir, STATE_FILES.pluginsDir), hostRoot: PACKAGE_ROOT });
+        const res = await installPlugin({
+          source: path.resolve(io.cwd, source),
+          pluginsDir: path.join(config.stateDir, STATE_FILES.pluginsDir),
+          hostRoot: PACKAGE_ROOT,
+        });
         io.out(`installed ${res.id} ${res.version} in ${res.dir}${res.replaced ? ` (replaced ${res.replaced})` : ""}; dependencies: ${res.dependencies}`);
         pluginState().openPluginState(config.stateDir).setEnabled(res.id, true);
       } catch (e) {
@@ -75,7 +79,9 @@ export function registerPluginsCommand(program: Command, io: PluginsIo): void {
       .option(...configOpt)
       .action((id: string, opts: { config?: string }) => {
         const config = load(io, opts.config);
-        const known = rows().listPlugins(config).some((r) => r.id === id);
+        const known = rows()
+          .listPlugins(config)
+          .some((r) => r.id === id);
         if (!known) throw cliErrors.pluginUnknown({ command: enable ? "enable" : "disable", id });
         pluginState().openPluginState(config.stateDir).setEnabled(id, enable);
         io.out(`${enable ? "enabled" : "disabled"} ${id} (restart the gateway to apply)`);

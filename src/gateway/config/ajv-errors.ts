@@ -12,15 +12,7 @@
  * carries its schema node and data); see createRuleAjv.
  */
 import Ajv, { type ErrorObject, type Options } from "ajv";
-import {
-  childKey,
-  RULE_ANNOTATED_KEYWORDS,
-  RULE_ANNOTATION,
-  RULES,
-  sortProblems,
-  unknownKeyRule,
-  type KeyedProblem,
-} from "../../host-contract/config-rules";
+import { childKey, RULE_ANNOTATED_KEYWORDS, RULE_ANNOTATION, RULES, sortProblems, unknownKeyRule, type KeyedProblem } from "../../host-contract/config-rules";
 
 export type { KeyedProblem };
 
@@ -55,7 +47,9 @@ export function keyOf(root: string, instancePath: string): string {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(",")}}`;
   }
   return JSON.stringify(value) ?? "undefined";

@@ -15,7 +15,10 @@ import type { GatewayConfig } from "./gateway-config";
 const KEY = "gateway.auth.token";
 
 /** The trimmed operator token, or undefined when none is configured; throws GatewayConfigError when its source fails. */
-export function resolveGatewayAuthToken(config: Pick<GatewayConfig, "authTokenSource" | "configDir" | "configPath">, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function resolveGatewayAuthToken(
+  config: Pick<GatewayConfig, "authTokenSource" | "configDir" | "configPath">,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const source = config.authTokenSource;
   const fail = (rule: string) => new GatewayConfigError(config.configPath, KEY, rule);
   if (source === undefined) return undefined;

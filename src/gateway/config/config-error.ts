@@ -64,7 +64,10 @@ export class GatewayConfigError extends Error {
   /** The problems of a plugin's ConfigError: one per line of its message. */
   static fromPluginMessage(file: string | undefined, message: string): GatewayConfigError {
     const lines = message.split("\n").filter((l) => l.trim() !== "");
-    return GatewayConfigError.of(file, (lines.length > 0 ? lines : [message]).map((rule) => ({ rule })));
+    return GatewayConfigError.of(
+      file,
+      (lines.length > 0 ? lines : [message]).map((rule) => ({ rule })),
+    );
   }
 }
 

@@ -54,7 +54,10 @@ export function ensureDemoToken(stateDir: string, randomBytes: (n: number) => Bu
 }
 
 /** The demo's operator token (`gateway.auth.token`: /ui, /metrics, /api/*), created on first use like the hook token. */
-export function ensureDemoOperatorToken(stateDir: string, randomBytes: (n: number) => Buffer = crypto.randomBytes): { token: string; file: string; notes: string[] } {
+export function ensureDemoOperatorToken(
+  stateDir: string,
+  randomBytes: (n: number) => Buffer = crypto.randomBytes,
+): { token: string; file: string; notes: string[] } {
   const file = path.join(stateDir, STATE_FILES.demoOperatorToken);
   const { token, notes } = ensureSecretFile(file, randomBytes);
   return { token, file, notes };

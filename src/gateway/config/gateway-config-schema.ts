@@ -37,6 +37,7 @@ export const GATEWAY_CONFIG_SCHEMA = {
         logFormat: { enum: ["pretty", "json"] },
         trustProxy: { type: "array", items: { type: "string", minLength: 1 } },
         durability: { enum: ["process", "os"] },
+        role: { enum: ["consumer", "receiver"] },
         journal: {
           type: "object",
           additionalProperties: false,

@@ -3,11 +3,10 @@
  * (file or demo default), defaults applied, paths absolute.
  */
 import type { AllowedModel, LastRoute } from "../../host-contract/host-api";
+import type { HookRole } from "../../host-contract/hook-role";
 import { DEFAULT_GATEWAY_BIND, DEFAULT_GATEWAY_PORT } from "../../host-contract/gateway-address";
 
-export type RunnerConfig =
-  | { kind: "echo"; delayMs: number }
-  | { kind: "openai"; baseUrl: string; apiKeyEnv?: string; model?: string };
+export type RunnerConfig = { kind: "echo"; delayMs: number } | { kind: "openai"; baseUrl: string; apiKeyEnv?: string; model?: string };
 
 /** A secret as configured: plain text, `{ env }` or `{ file }` (relative to the config file). */
 export type GatewaySecret = string | { env: string } | { file: string };
@@ -49,6 +48,8 @@ export interface GatewayConfig {
   uiAllowedHosts?: string[];
   /** `gateway.durability` (default: `hooks.durability`, else "process") of the journal and session logs. */
   durability: Durability;
+  /** `gateway.role` or `--role` (SPEC §16): "consumer" (the default) runs agent turns; "receiver" only verifies, dedupes, stores and answers. */
+  role: HookRole;
   /** Absolute plugin directories from `plugins.paths[]`. */
   pluginPaths: string[];
   /** Heartbeat period in ms; 0 = periodic heartbeats disabled. */

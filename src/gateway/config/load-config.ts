@@ -3,6 +3,7 @@
  * Order: `--config`, `$GATEWAY_CONFIG`, `./gateway.config.json`, else the demo default.
  * Problems are a GatewayConfigError naming the file and each key.
  */
+import type { HookRole } from "../../host-contract/hook-role";
 import fs from "node:fs";
 import path from "node:path";
 import JSON5 from "json5";
@@ -40,6 +41,8 @@ export function locateConfig(opts: LocateOptions = {}): LocatedConfig {
 export interface LoadOptions extends LocateOptions {
   /** `--port` (already validated). */
   portOverride?: number;
+  /** `--role` (already validated). */
+  roleOverride?: HookRole;
   /** The config file as already read by `readConfigSource` (a pipe can be read only once). */
   source?: ConfigSource;
 }
@@ -114,13 +117,18 @@ export function loadGatewayConfig(opts: LoadOptions = {}): LoadedConfig {
   const source = opts.source ?? readConfigSource(opts);
   if (source) {
     const { located, raw, configDir } = source;
-    const config = resolveGatewayConfig(raw, { configPath: located.path, configDir, portOverride: opts.portOverride });
+    const config = resolveGatewayConfig(raw, { configPath: located.path, configDir, portOverride: opts.portOverride, roleOverride: opts.roleOverride });
     return { config, located };
   }
   const located = locateConfig(opts);
   const stateDir = path.resolve(cwd, DEFAULTS.stateDir);
   const demoToken = ensureDemoToken(stateDir);
   const operator = ensureDemoOperatorToken(stateDir);
-  const config = resolveGatewayConfig(demoConfig(demoToken.token, operator.token), { configDir: cwd, portOverride: opts.portOverride, demo: true });
+  const config = resolveGatewayConfig(demoConfig(demoToken.token, operator.token), {
+    configDir: cwd,
+    portOverride: opts.portOverride,
+    roleOverride: opts.roleOverride,
+    demo: true,
+  });
   return { config, located, demoToken, demoOperatorTokenFile: operator.file, demoNotes: [...demoToken.notes, ...operator.notes] };
 }

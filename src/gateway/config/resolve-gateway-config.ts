@@ -9,6 +9,7 @@
 import path from "node:path";
 import { sortProblems, type KeyedProblem } from "../../host-contract/config-rules";
 import type { AllowedModel, LastRoute } from "../../host-contract/host-api";
+import type { HookRole } from "../../host-contract/hook-role";
 import { createRuleAjv, describeAjvErrors } from "./ajv-errors";
 import { GatewayConfigError } from "./config-error";
 import { GATEWAY_CONFIG_SCHEMA } from "./gateway-config-schema";
@@ -21,6 +22,8 @@ export interface ResolveOptions {
   configPath?: string;
   configDir: string;
   portOverride?: number;
+  /** `--role` (already validated); overrides gateway.role. */
+  roleOverride?: HookRole;
   demo?: boolean;
 }
 
@@ -82,6 +85,7 @@ export function resolveGatewayConfig(raw: Record<string, unknown>, opts: Resolve
     trustProxy: [...((gw.trustProxy as string[] | undefined) ?? [])],
     ...(allowedHosts === undefined ? {} : { uiAllowedHosts: [...allowedHosts] }),
     durability: durabilityOf(gw.durability, obj(raw.hooks).durability),
+    role: opts.roleOverride ?? (gw.role as HookRole | undefined) ?? "consumer",
     pluginPaths: paths.map((p) => path.resolve(opts.configDir, p)),
     heartbeatEveryMs,
     heartbeatMaxPromptChars: (obj(defaults.heartbeat).maxPromptChars as number | undefined) ?? DEFAULTS.heartbeatMaxPromptChars,

@@ -81,11 +81,21 @@ export async function drainPending(o: DrainOptions): Promise<DrainReport> {
       }
     }
     const batch = planBatch(o.reason, queue, budget, budget <= MIN_PROMPT_CHARS ? 1 : Infinity);
-    const result = await o.turns.runBoundedTurn({ sessionKey: o.mainKey, message: batch.message, timeoutMs: o.turnTimeoutMs, signal: o.signal, maxPromptChars: budget, heartbeatEvents: batch.events });
+    const result = await o.turns.runBoundedTurn({
+      sessionKey: o.mainKey,
+      message: batch.message,
+      timeoutMs: o.turnTimeoutMs,
+      signal: o.signal,
+      maxPromptChars: budget,
+      heartbeatEvents: batch.events,
+    });
     if (o.signal.aborted) break;
     if (result.status === "ok") {
       queue.splice(0, batch.events.length);
-      const count = o.sessions.consume(o.mainKey, batch.events.map((e) => e.id));
+      const count = o.sessions.consume(
+        o.mainKey,
+        batch.events.map((e) => e.id),
+      );
       o.journal.append({ type: "system_events_consumed", sessionKey: o.mainKey, count });
       report.turns++;
       report.consumed += count;
@@ -96,13 +106,23 @@ export async function drainPending(o: DrainOptions): Promise<DrainReport> {
     }
 
     failures++;
-    const failure: DrainFailure = { events: batch.events.length, promptChars: result.promptChars, status: result.status, ...(result.error ? { error: result.error } : {}) };
+    const failure: DrainFailure = {
+      events: batch.events.length,
+      promptChars: result.promptChars,
+      status: result.status,
+      ...(result.error ? { error: result.error } : {}),
+    };
     report.failures.push(failure);
     // A batch planned at the smallest budget holds one event: it failed alone.
     const single = budget <= MIN_PROMPT_CHARS;
     const nextBudget = single ? o.maxPromptChars : Math.max(MIN_PROMPT_CHARS, Math.floor(Math.min(budget, result.promptChars || budget) / 2));
     const giveUp = failures >= maxAttempts;
-    o.journal.append({ type: "heartbeat_batch_failed", reason: o.reason, ...failure, ...(giveUp ? { gaveUp: true } : single ? { skipped: batch.events[0]!.id } : { nextBudget }) });
+    o.journal.append({
+      type: "heartbeat_batch_failed",
+      reason: o.reason,
+      ...failure,
+      ...(giveUp ? { gaveUp: true } : single ? { skipped: batch.events[0]!.id } : { nextBudget }),
+    });
     o.logger.warn(
       giveUp
         ? "heartbeat turn failed again; giving up until the next heartbeat (events stay pending)"
@@ -132,7 +152,14 @@ function setAsideRepeatOffenders(o: DrainOptions, report: DrainReport, maxStrike
     o.strikes.delete(e.id);
     o.sessions.consume(o.mainKey, [e.id]);
     report.setAside.push(e);
-    o.journal.append({ type: "system_event_set_aside", sessionKey: o.mainKey, id: e.id, eventTs: e.ts, chars: e.text.length, ...(typeof e.meta?.source === "string" ? { source: e.meta.source } : {}) });
+    o.journal.append({
+      type: "system_event_set_aside",
+      sessionKey: o.mainKey,
+      id: e.id,
+      eventTs: e.ts,
+      chars: e.text.length,
+      ...(typeof e.meta?.source === "string" ? { source: e.meta.source } : {}),
+    });
     o.logger.warn("system event set aside: the agent runner refused it alone in several heartbeats while other events went through", {
       id: e.id,
       chars: e.text.length,

@@ -23,7 +23,10 @@ function compose(reason: string, lines: readonly string[]): string {
 
 /** The prompt for exactly these events (no budget). */
 export function heartbeatPrompt(reason: string, events: readonly PendingSystemEvent[]): string {
-  return compose(reason, events.map((e) => eventLine(e)));
+  return compose(
+    reason,
+    events.map((e) => eventLine(e)),
+  );
 }
 
 export interface PromptBatch {

@@ -16,7 +16,8 @@ export function heartbeatReportText(report: DrainReport, pendingNow: number): st
   if (report.consumed > 0) parts.push(`${plural(report.consumed, "event")} went through in ${plural(report.turns, "turn")}.`);
   if (report.shortened > 0) parts.push(`${report.shortened} characters were left out of events too long for one prompt.`);
   const stillSkipped = report.skipped.length - report.setAside.length;
-  if (stillSkipped > 0) parts.push(`${plural(stillSkipped, "event")} failed even on ${stillSkipped === 1 ? "its own and stays" : "their own and stay"} pending.`);
+  if (stillSkipped > 0)
+    parts.push(`${plural(stillSkipped, "event")} failed even on ${stillSkipped === 1 ? "its own and stays" : "their own and stay"} pending.`);
   if (report.setAside.length > 0) {
     parts.push(
       `${plural(report.setAside.length, "event was", "events were")} set aside because the runner kept refusing ${report.setAside.length === 1 ? "it" : "them"} alone while other events went through; the text is in the journal (ids: ${report.setAside.map((e) => e.id).join(", ")}).`,

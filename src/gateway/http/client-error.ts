@@ -10,6 +10,7 @@ import type { Duplex } from "node:stream";
 import { maxHeaderSize, type ServerResponse } from "node:http";
 import type { HostLogger } from "../../host-contract/host-api";
 import { createErrorCatalogue } from "../../host-contract/error-catalogue";
+import { errorBody } from "../../host-contract/json-response";
 
 export interface ClientErrorReply {
   status: number;
@@ -25,7 +26,11 @@ export const CLIENT_ERROR_CATALOGUE = {
   notHttp11: { status: 400, code: "invalid_request", message: "The request is not valid HTTP/1.1." },
 } as const;
 
-const replies = createErrorCatalogue(CLIENT_ERROR_CATALOGUE, ({ entry, message }): ClientErrorReply => ({ status: entry.status, code: entry.code, error: message }));
+const replies = createErrorCatalogue(CLIENT_ERROR_CATALOGUE, ({ entry, message }): ClientErrorReply => ({
+  status: entry.status,
+  code: entry.code,
+  error: message,
+}));
 
 /** Status, code and sentence for a parser error code (`HPE_*`, `ERR_HTTP_REQUEST_TIMEOUT`). */
 export function clientErrorReply(errorCode: string | undefined): ClientErrorReply {
@@ -47,7 +52,7 @@ const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Time
 
 /** The complete raw HTTP/1.1 response (head and JSON body) for a protocol error. */
 export function clientErrorResponse(reply: ClientErrorReply, requestId: string): string {
-  const body = JSON.stringify({ ok: false, code: reply.code, error: reply.error });
+  const body = JSON.stringify(errorBody(reply.code, reply.error));
   return [
     `HTTP/1.1 ${reply.status} ${REASONS[reply.status] ?? "Error"}`,
     "Content-Type: application/json; charset=utf-8",

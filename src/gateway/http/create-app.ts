@@ -1,25 +1,25 @@
 /**
- * The gateway's Express app: its own routes (`GET /healthz`, `GET /api/status`
- * and `GET /metrics` guarded by `gateway.auth.token`, the `/ui` dashboard when given), then each plugin route mounted with
- * `app.use(prefix, handler)` — so the plugin sees URLs relative to its prefix and
- * `/hooksX` never reaches a plugin mounted on `/hooks` — then a JSON 404.
- * Routing is case-sensitive.
- *
- * What it returns is the request listener of the gateway's server: a request below
- * a plugin's prefix goes straight to the plugin (plugin-dispatch.ts: the same
- * hand-over as the mount, without walking the router), anything else to the
- * Express app (`.express`).
+ * The gateway's request listener. A request below a plugin route's prefix (src/host-contract/route-path.ts:
+ * by whole segments, case-sensitively, so `/hooksX` never reaches a plugin on `/hooks`) goes to that plugin's
+ * node-level handler (host API 2.0) as it arrived, with the client's address (`gateway.trustProxy`); plugin
+ * prefixes never collide with the gateway's own routes or each other (route-table.ts), so no other route could
+ * have taken it. Anything else goes to the gateway's Express app (`.express`): its own routes (`GET /healthz`,
+ * `GET /api/status` and `GET /metrics` guarded by `gateway.auth.token`, the `/ui` dashboard when given), then a
+ * JSON 404. Routing is case-sensitive. Every error answer of its own is written by the hosts' one writer
+ * (src/host-contract/json-response.ts).
  */
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from "express";
+import { clientAddressResolver } from "../../host-contract/client-address";
 import type { HostLogger } from "../../host-contract/host-api";
+import { pathBelow } from "../../host-contract/route-path";
+import { writeError, writeJson } from "../../host-contract/json-response";
 import type { PluginReport } from "../plugins/plugin-loader";
 import { bearerToken } from "./operator-token";
 import { checkOperatorToken, createOperatorThrottle, operatorClient, type OperatorThrottle } from "./operator-throttle";
 import { publicPluginReport } from "./public-plugin-report";
 import type { RouteEntry } from "../plugins/route-table";
-import { createPluginDispatch } from "./plugin-dispatch";
 import { refuseForeignHosts, type DashboardHostRule } from "./dashboard-hosts";
 
 /** Body of `GET /api/status` (without `ok`); plugin reports are shown without paths. */
@@ -64,17 +64,15 @@ export interface GatewayApp {
 export function createGatewayApp(opts: GatewayAppOptions): GatewayApp {
   const app = express();
   // Every response carries X-Request-Id (SPEC §4.2); a plugin route may replace it with its own.
-  const stamp = (res: Response): void => {
+  const stamp = (res: ServerResponse): void => {
     res.setHeader("X-Request-Id", (opts.idGen ?? crypto.randomUUID)());
     if (opts.isStopping?.()) res.setHeader("Connection", "close");
   };
-  const notFound = (_req: Request, res: Response): void => {
-    res.status(404).json({ ok: false, code: "not_found", error: "No route matches this path." });
-  };
-  const onError = (err: unknown, req: Request, res: Response): void => {
-    opts.logger.error("unhandled error in a route", { method: req.method, error: (err as Error)?.message ?? String(err) });
+  const notFound = (_req: Request, res: Response): void => writeError(res, 404, "not_found", "No route matches this path.");
+  const onError = (err: unknown, method: string | undefined, res: ServerResponse): void => {
+    opts.logger.error("unhandled error in a route", { method, error: (err as Error)?.message ?? String(err) });
     if (res.headersSent) return;
-    res.status(500).json({ ok: false, code: "internal_error", error: "Internal error." });
+    writeError(res, 500, "internal_error", "Internal error.");
   };
   app.disable("x-powered-by");
   app.set("case sensitive routing", true);
@@ -88,11 +86,10 @@ export function createGatewayApp(opts: GatewayAppOptions): GatewayApp {
 
   app.get("/healthz", (_req, res) => {
     if (opts.isStopping?.()) {
-      res.status(503).setHeader("Retry-After", String(STOPPING_RETRY_AFTER_SECONDS));
-      res.json({ ok: false, code: "shutting_down", error: "The gateway is shutting down; retry later." });
+      writeError(res, 503, "shutting_down", "The gateway is shutting down; retry later.", { "Retry-After": String(STOPPING_RETRY_AFTER_SECONDS) });
       return;
     }
-    res.json({ ok: true });
+    writeJson(res, 200, { ok: true });
   });
 
   const throttle = opts.operatorThrottle ?? createOperatorThrottle();
@@ -103,31 +100,38 @@ export function createGatewayApp(opts: GatewayAppOptions): GatewayApp {
    */
   const operatorOnly = (req: Request, res: Response, next: NextFunction) => {
     if (!opts.authToken) {
-      res.status(403).json({ ok: false, code: "forbidden", error: "The operator API is disabled because gateway.auth.token is not set." });
+      writeError(res, 403, "forbidden", "The operator API is disabled because gateway.auth.token is not set.");
       return;
     }
     const client = operatorClient(req);
     const token = bearerToken(req);
     const wait = throttle.blockedFor(client);
-    const verdict = wait > 0 ? { kind: "blocked" as const, retryAfterSeconds: wait } : token ? checkOperatorToken(throttle, client, token, opts.authToken) : { kind: "wrong" as const };
+    const verdict =
+      wait > 0
+        ? { kind: "blocked" as const, retryAfterSeconds: wait }
+        : token
+          ? checkOperatorToken(throttle, client, token, opts.authToken)
+          : { kind: "wrong" as const };
     if (verdict.kind === "blocked") {
-      res.status(429).setHeader("Retry-After", String(verdict.retryAfterSeconds));
-      res.json({ ok: false, code: "too_many_requests", error: `Too many wrong operator tokens from this address; try again in ${verdict.retryAfterSeconds} seconds.` });
+      const seconds = verdict.retryAfterSeconds;
+      writeError(res, 429, "too_many_requests", `Too many wrong operator tokens from this address; try again in ${seconds} seconds.`, {
+        "Retry-After": String(seconds),
+      });
       return;
     }
     if (verdict.kind === "wrong") {
-      res.status(401).json({ ok: false, code: "unauthorized", error: "A valid gateway token is required (Authorization: Bearer <gateway.auth.token>)." });
+      writeError(res, 401, "unauthorized", "A valid gateway token is required (Authorization: Bearer <gateway.auth.token>).");
       return;
     }
     next();
   };
   // /metrics too: its wrong tokens count in the same operator throttle, so a rebound page could lock the operator out through it.
-  const foreignHost = opts.hosts && refuseForeignHosts(opts.hosts, (_req, res, status, code, error) => void res.status(status).json({ ok: false, code, error }));
+  const foreignHost = opts.hosts && refuseForeignHosts(opts.hosts, (_req, res, status, code, error) => writeError(res, status, code, error));
   if (foreignHost) app.use(["/api", "/metrics"], foreignHost);
   app.use("/api", operatorOnly);
   app.get("/api/status", (_req, res) => {
     const status = opts.status();
-    res.json({ ok: true, ...status, ...(status.plugins ? { plugins: status.plugins.map(publicPluginReport) } : {}) });
+    writeJson(res, 200, { ok: true, ...status, ...(status.plugins ? { plugins: status.plugins.map(publicPluginReport) } : {}) });
   });
 
   const metrics = opts.metrics;
@@ -139,26 +143,21 @@ export function createGatewayApp(opts: GatewayAppOptions): GatewayApp {
 
   if (opts.ui) app.use("/ui", opts.ui);
 
-  for (const r of opts.routes) app.use(r.prefix, r.handler);
-
   app.use(notFound);
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => onError(err, req, res));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => onError(err, req.method, res));
 
-  const dispatch = createPluginDispatch(opts.routes, {
-    prepare(req, res) {
-      // What Express's app.handle does first (a no-op swap when the server already made them with these prototypes).
-      Object.setPrototypeOf(req, app.request);
-      Object.setPrototypeOf(res, app.response);
-      req.res = res;
-      res.req = req;
-      res.locals ??= Object.create(null) as Response["locals"];
-      stamp(res);
-    },
-    notFound,
-    onError,
-  });
+  const clientAddress = clientAddressResolver(opts.trustProxy ?? []);
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (!dispatch(req as Request, res as Response)) app(req, res);
+    const url = req.url ?? "/";
+    const route = opts.routes.find((r) => pathBelow(r.prefix, url) !== undefined);
+    if (!route) return app(req, res);
+    stamp(res);
+    try {
+      route.handler(req, res, { clientAddress: clientAddress(req) });
+    } catch (e) {
+      // The contract says a handler does not throw; one that does still gets an answer (and the log its reason).
+      onError(e, req.method, res);
+    }
   };
   return Object.assign(listener, { express: app });
 }

@@ -11,7 +11,8 @@ import { createErrorCatalogue } from "../../host-contract/error-catalogue";
 
 export const PORT_ERROR_CATALOGUE = {
   portInUse: {
-    message: "port {port} on {bind} is already in use (another gateway or OpenClaw?); start on another port with `npm start -- --port N` (or `gateway start --port N`), or set gateway.port in {where}",
+    message:
+      "port {port} on {bind} is already in use (another gateway or OpenClaw?); start on another port with `npm start -- --port N` (or `gateway start --port N`), or set gateway.port in {where}",
   },
 } as const;
 

@@ -51,7 +51,8 @@ function parseLines(text: string, cut: boolean): JournalEntry[] {
     if (line === "") continue;
     try {
       const v = JSON.parse(line) as unknown;
-      if (v !== null && typeof v === "object" && typeof (v as JournalEntry).ts === "string" && typeof (v as JournalEntry).type === "string") entries.push(v as JournalEntry);
+      if (v !== null && typeof v === "object" && typeof (v as JournalEntry).ts === "string" && typeof (v as JournalEntry).type === "string")
+        entries.push(v as JournalEntry);
     } catch {
       // A foreign or damaged line: not an effect the dashboard can show.
     }

@@ -32,20 +32,9 @@ import { dropTornTail, openLineFile, type LineFile } from "../storage/line-file"
 import { createGroupCommit, type GroupCommit } from "../storage/group-commit";
 import { DEFAULTS } from "../config/gateway-config";
 import { mkdirPrivate } from "../../host-contract/private-fs";
+import type { JournalEntry, JournalRecord } from "../../host-contract/journal";
 
-/** Entry types and their fields (beyond `ts` and `type`). */
-export type JournalRecord =
-  | { type: "gateway"; phase: "started" | "stopping" | "stopped"; url?: string; pid?: number }
-  | { type: "plugin"; id: string; status: "active" | "broken" | "disabled" | "shadowed"; reason?: string }
-  | { type: "system_event"; sessionKey: string; text: string; source?: string; runId?: string }
-  | { type: "system_events_consumed"; sessionKey: string; count: number }
-  | { type: "heartbeat"; reason: string; pending: number }
-  | { type: "agent_turn"; sessionKey: string; model?: string; thinking?: string; status: "ok" | "error" | "timeout"; reply?: string; error?: string; durationMs: number }
-  | { type: "delivery"; channel: string; to?: string; text: string; via?: string }
-  | { type: "heartbeat_batch_failed"; reason: string; events: number; promptChars: number; status: string; error?: string; nextBudget?: number; skipped?: string; gaveUp?: boolean }
-  | { type: "system_event_set_aside"; sessionKey: string; id: string; eventTs: string; chars: number; source?: string };
-
-export type JournalEntry = JournalRecord & { ts: string };
+export type { JournalEntry, JournalRecord } from "../../host-contract/journal";
 
 export interface Journal {
   readonly file: string;
@@ -87,13 +76,20 @@ export function createJournal(opts: JournalOptions): Journal {
     );
   }
   if (dropped > 0) {
-    opts.logger?.warn(`journal ${opts.file} ended in a torn line (a write cut short by a crash); dropped its ${dropped} bytes`, { file: opts.file, bytes: dropped });
+    opts.logger?.warn(`journal ${opts.file} ended in a torn line (a write cut short by a crash); dropped its ${dropped} bytes`, {
+      file: opts.file,
+      bytes: dropped,
+    });
   }
   const previous = previousJournalFile(opts.file);
   const rotate = {
     maxBytes: opts.maxBytes ?? DEFAULTS.journalMaxBytes,
     to: previous,
-    onError: (e: Error) => opts.logger?.warn(`journal ${opts.file} could not be rotated to ${path.basename(previous)}; it grows past its bound until a rotation succeeds: ${e.message}`, { file: opts.file }),
+    onError: (e: Error) =>
+      opts.logger?.warn(
+        `journal ${opts.file} could not be rotated to ${path.basename(previous)}; it grows past its bound until a rotation succeeds: ${e.message}`,
+        { file: opts.file },
+      ),
   };
   const out = openLineFile(opts.file, { name: path.basename(opts.file), keepOpen: true, sync: opts.sync, rotate });
   const commit = opts.commit ?? createGroupCommit();

@@ -41,7 +41,8 @@ export function createGatewayMetrics(opts: { logger: HostLogger }): GatewayMetri
 
   const forPlugin = (pluginId: string): HostMetrics => ({
     counter: (d: MetricDefinition) => declare(pluginId, "counter", d?.name, () => new Counter(definitionOf(d, registers))),
-    histogram: (d: HistogramDefinition) => declare(pluginId, "histogram", d?.name, () => new Histogram({ ...definitionOf(d, registers), buckets: [...d.buckets] })),
+    histogram: (d: HistogramDefinition) =>
+      declare(pluginId, "histogram", d?.name, () => new Histogram({ ...definitionOf(d, registers), buckets: [...d.buckets] })),
     gauge: (d: GaugeDefinition) =>
       declare(pluginId, "gauge", d?.name, () => {
         const read = d.collect;
@@ -55,7 +56,8 @@ export function createGatewayMetrics(opts: { logger: HostLogger }): GatewayMetri
                   try {
                     this.set(read());
                   } catch (e) {
-                    if (!warned) opts.logger.warn("a gauge's collect() failed; its last value is kept", { plugin: pluginId, metric: d.name, error: (e as Error).message });
+                    if (!warned)
+                      opts.logger.warn("a gauge's collect() failed; its last value is kept", { plugin: pluginId, metric: d.name, error: (e as Error).message });
                     warned = true;
                   }
                 },

@@ -71,7 +71,10 @@ export function discoverPlugins(opts: DiscoverOptions): DiscoveredPlugin[] {
  * dir, and the built-in one (this package, unless `builtinDir` says otherwise; `null`: none),
  * with the enabled/disabled state kept there.
  */
-export function discoverConfiguredPlugins(config: Pick<GatewayConfig, "pluginPaths" | "stateDir">, builtinDir: string | null = PACKAGE_ROOT): DiscoveredPlugin[] {
+export function discoverConfiguredPlugins(
+  config: Pick<GatewayConfig, "pluginPaths" | "stateDir">,
+  builtinDir: string | null = PACKAGE_ROOT,
+): DiscoveredPlugin[] {
   return discoverPlugins({
     builtinDir: builtinDir ?? undefined,
     paths: config.pluginPaths,
@@ -79,4 +82,3 @@ export function discoverConfiguredPlugins(config: Pick<GatewayConfig, "pluginPat
     state: openPluginState(config.stateDir),
   });
 }
-

@@ -4,8 +4,10 @@
  * plugin's range — so a plugin packed from this package (or one sharing its
  * libraries) runs without a network install. Dependencies the plugin already
  * bundles are left alone. Reports the ones the host cannot provide.
- * `optionalDependencies` (better-sqlite3, which Node ≥ 22.13 does not need) are
- * linked when the host has them and otherwise left out, never reported missing.
+ * `optionalDependencies` and optional `peerDependencies` (`peerDependenciesMeta.<name>.optional`:
+ * better-sqlite3 in this package's own tarball, which Node ≥ 22.13 does not need) are linked when
+ * the host has them and otherwise left out, never reported missing. A required peer is the host's
+ * to provide: linked, or reported missing.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -40,9 +42,13 @@ export function linkHostDependencies(pluginDir: string, hostRoot: string): LinkR
     const pkg = JSON.parse(fs.readFileSync(path.join(pluginDir, "package.json"), "utf8")) as {
       dependencies?: Record<string, string>;
       optionalDependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean } | undefined>;
     };
-    optional = pkg.optionalDependencies ?? {};
-    deps = { ...(pkg.dependencies ?? {}), ...optional };
+    const peers = pkg.peerDependencies ?? {};
+    const optionalPeers = Object.fromEntries(Object.entries(peers).filter(([name]) => pkg.peerDependenciesMeta?.[name]?.optional === true));
+    optional = { ...optionalPeers, ...(pkg.optionalDependencies ?? {}) };
+    deps = { ...peers, ...(pkg.dependencies ?? {}), ...optional };
   } catch {
     return result;
   }

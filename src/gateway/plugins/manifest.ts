@@ -11,16 +11,8 @@ import Ajv, { type Options } from "ajv";
 import semver from "semver";
 import { HOST_API_VERSION } from "../../host-contract/host-api";
 import { isInside } from "../../host-contract/is-inside";
+import { presetDeclarationProblem, type ManifestPreset } from "../../host-contract/preset-declarations";
 import { createRuleAjv, firstProblem } from "../config/ajv-errors";
-
-/** A preset declared in a manifest (`contributes.presets[]`). */
-export interface ManifestPreset {
-  name: string;
-  description?: string;
-  mappings?: Record<string, unknown>[];
-  /** Relative to the plugin dir. */
-  transformsDir?: string;
-}
 
 export interface PluginManifest {
   id: string;
@@ -62,19 +54,8 @@ const MANIFEST_SCHEMA = {
         httpRoutes: { type: "array", items: { type: "object" } },
         cliCommands: { type: "array", items: { type: "string" } },
         channels: { type: "array", items: { type: "string" } },
-        presets: {
-          type: "array",
-          items: {
-            type: "object",
-            required: ["name"],
-            properties: {
-              name: { type: "string", minLength: 1 },
-              description: { type: "string" },
-              mappings: { type: "array", items: { type: "object" } },
-              transformsDir: { type: "string", minLength: 1 },
-            },
-          },
-        },
+        // Checked by presetDeclarationProblem, the rule the OpenClaw adapter applies too.
+        presets: {},
       },
     },
   },
@@ -132,10 +113,7 @@ export function readManifest(dir: string, hostApiVersion = HOST_API_VERSION): Ma
       return fail(`plugin.json: configSchema is not a valid JSON Schema (${(e as Error).message})`);
     }
   }
-  for (const p of m.contributes?.presets ?? []) {
-    if (p.transformsDir && !isInside(dir, path.resolve(dir, p.transformsDir))) {
-      return fail(`plugin.json: contributes.presets "${p.name}" transformsDir points outside the plugin directory`);
-    }
-  }
+  const presetProblem = presetDeclarationProblem(m.contributes?.presets, dir);
+  if (presetProblem) return fail(presetProblem);
   return { ok: true, manifest: m };
 }

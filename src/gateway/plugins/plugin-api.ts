@@ -12,11 +12,12 @@ import {
   type HostEvents,
   type HostLogger,
   type HostRuntime,
-  type HttpRouteRegistration,
   type PluginApi,
   type ServiceRegistration,
 } from "../../host-contract/host-api";
-import type { HookInspector } from "../../host-contract/inspection";
+import type { HttpRouteRegistration } from "../../host-contract/http-route";
+import type { OperatorRouteRegistration } from "../../host-contract/operator-route";
+import type { HookRole } from "../../host-contract/hook-role";
 import type { HostMetrics } from "../../host-contract/metrics";
 
 export interface StagedRegistrations {
@@ -25,7 +26,7 @@ export interface StagedRegistrations {
   clis: CliRegistrar[];
   presets: HookPresetContribution[];
   channels: ChannelRegistration[];
-  inspectors: HookInspector[];
+  operatorRoutes: OperatorRouteRegistration[];
 }
 
 export interface PluginApiOptions {
@@ -45,6 +46,8 @@ export interface PluginApiOptions {
   metrics?: HostMetrics;
   /** Where the gateway of this state dir runs now (host API 1.4). */
   runningGatewayUrl?: () => string | undefined;
+  /** `gateway.role` / `--role` (host API 2.2); absent: consumer. */
+  role?: HookRole;
 }
 
 /** `"hooks/"` → `"/hooks"`; throws for `/`, empty, or characters outside a URL path. */
@@ -68,7 +71,7 @@ export function deepFreeze<T>(value: T): T {
 }
 
 export function createPluginApi(opts: PluginApiOptions): { api: PluginApi; staged: StagedRegistrations } {
-  const staged: StagedRegistrations = { routes: [], services: [], clis: [], presets: [], channels: [], inspectors: [] };
+  const staged: StagedRegistrations = { routes: [], services: [], clis: [], presets: [], channels: [], operatorRoutes: [] };
   const api: PluginApi = {
     pluginId: opts.pluginId,
     config: opts.config,
@@ -79,10 +82,11 @@ export function createPluginApi(opts: PluginApiOptions): { api: PluginApi; stage
     events: opts.events,
     runtime: opts.runtime,
     hostApiVersion: HOST_API_VERSION,
+    ...(opts.role ? { role: opts.role } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     runningGatewayUrl: () => opts.runningGatewayUrl?.(),
     registerHttpRoute(route) {
-      if (typeof route?.handler !== "function") throw new Error("registerHttpRoute: handler must be an Express router or request handler");
+      if (typeof route?.handler !== "function") throw new Error("registerHttpRoute: handler must be a function (req, res, context) (host API 2.0)");
       staged.routes.push({ prefix: normalizePrefix(route.prefix), handler: route.handler });
     },
     registerService(service) {
@@ -111,12 +115,12 @@ export function createPluginApi(opts: PluginApiOptions): { api: PluginApi; stage
       }
       staged.channels.push(channel);
     },
-    registerInspector(inspector) {
-      if (!inspector || typeof inspector.listDeliveries !== "function" || typeof inspector.subscribe !== "function") {
-        throw new Error("registerInspector: an inspector needs listDeliveries() and subscribe()");
+    registerOperatorRoute(route) {
+      if (!route || typeof route.path !== "string" || !/^\/[a-z0-9-]+$/.test(route.path) || typeof route.handler !== "function") {
+        throw new Error("registerOperatorRoute: a route needs a path of one segment (e.g. /ui) and a handler");
       }
-      if (staged.inspectors.length > 0) throw new Error("registerInspector: a plugin registers at most one inspector");
-      staged.inspectors.push(inspector);
+      if (staged.operatorRoutes.some((r) => r.path === route.path)) throw new Error(`registerOperatorRoute: ${route.path} is registered twice`);
+      staged.operatorRoutes.push(route);
     },
   };
   return { api, staged };

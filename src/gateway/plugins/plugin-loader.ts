@@ -10,8 +10,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { EventEmitter } from "eventemitter3";
-import type { CliRegistrar, ConfigCheckInput, HookPresetContribution, HostEvents, HostRuntime, PluginModule, ServiceRegistration } from "../../host-contract/host-api";
-import type { HookInspector } from "../../host-contract/inspection";
+import type {
+  CliRegistrar,
+  ConfigCheckInput,
+  HookPresetContribution,
+  HostEvents,
+  HostRuntime,
+  PluginModule,
+  ServiceRegistration,
+} from "../../host-contract/host-api";
+import type { OperatorRouteRegistration } from "../../host-contract/operator-route";
 import type { HostMetrics } from "../../host-contract/metrics";
 import type { GatewayConfig } from "../config/gateway-config";
 import { GatewayConfigError, type ConfigProblem } from "../config/config-error";
@@ -43,8 +51,8 @@ export interface LoadedPlugins {
   routes: RouteEntry[];
   services: Array<ServiceRegistration & { pluginId: string }>;
   clis: Array<{ pluginId: string; registrar: CliRegistrar }>;
-  /** Inspectors offered by plugins (host API 1.3), for the dashboard and `/api/status`. */
-  inspectors: Array<{ pluginId: string; inspector: HookInspector }>;
+  /** Operator routes of the plugins (host API 2.1), in discovery order: the dashboard's pages and `/api/status` counts. */
+  operatorRoutes: Array<{ pluginId: string; route: OperatorRouteRegistration }>;
   presets(): HookPresetContribution[];
   /** Calls `deactivate()` of the active plugins in reverse order (errors are logged). */
   deactivate(): Promise<void>;
@@ -83,7 +91,12 @@ function entryModule(mod: unknown): PluginModule | undefined {
  * without `configProblems`, or whose module does not load (reported broken once the config is
  * fixed) or whose check fails unexpectedly, adds nothing.
  */
-function pluginCheckProblems(enabled: DiscoveredPlugin[], input: ConfigCheckInput, load: (file: string) => unknown, listed: readonly ConfigProblem[]): ConfigProblem[] {
+function pluginCheckProblems(
+  enabled: DiscoveredPlugin[],
+  input: ConfigCheckInput,
+  load: (file: string) => unknown,
+  listed: readonly ConfigProblem[],
+): ConfigProblem[] {
   const seen = new Set(listed.map((p) => (p.key === undefined ? p.rule : `${p.key} ${p.rule}`)));
   const out: ConfigProblem[] = [];
   for (const p of enabled) {
@@ -140,7 +153,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
   const routes: RouteEntry[] = [];
   const services: LoadedPlugins["services"] = [];
   const clis: LoadedPlugins["clis"] = [];
-  const inspectors: LoadedPlugins["inspectors"] = [];
+  const operatorRoutes: LoadedPlugins["operatorRoutes"] = [];
   const active: Array<{ id: string; mod: PluginModule }> = [];
 
   opts.discovered.forEach((p, index) => {
@@ -161,8 +174,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
     }
     if (!mod) return broken(`${m.main} does not export activate(api)`);
 
-    const stateDir = path.join(config.stateDir, STATE_FILES.pluginData, m.id);
-    mkdirPrivate(stateDir);
+    const stateDir = pluginStateDir(config.stateDir, m.id);
     const { api, staged } = createPluginApi({
       pluginId: m.id,
       config: snapshot,
@@ -176,6 +188,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
       onPreset: (preset) => presets.push(preset),
       ...(opts.metrics ? { metrics: opts.metrics(m.id) } : {}),
       runningGatewayUrl: () => readRunningGatewayUrl(config.stateDir),
+      role: config.role,
     });
     const dropPresets = () => {
       for (const s of staged.presets) presets.splice(presets.indexOf(s), 1);
@@ -195,7 +208,11 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
 
     // Check every staged registration before committing any.
     for (const r of staged.routes) {
-      const hit = findCollision(r.prefix, routes) ?? (staged.routes.filter((o) => o !== r).some((o) => o.prefix.toLowerCase() === r.prefix.toLowerCase()) ? { prefix: r.prefix, owner: `plugin ${m.id}` } : undefined);
+      const hit =
+        findCollision(r.prefix, routes) ??
+        (staged.routes.filter((o) => o !== r).some((o) => o.prefix.toLowerCase() === r.prefix.toLowerCase())
+          ? { prefix: r.prefix, owner: `plugin ${m.id}` }
+          : undefined);
       if (hit) {
         const key = routeKey(p);
         throw new GatewayConfigError(file, key, `${key ? "" : `plugin ${m.id} route `}"${r.prefix}" collides with ${hit.owner}'s route "${hit.prefix}"`.trim());
@@ -221,7 +238,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
       services.push({ id: s.id, start: () => s.start(), ...(s.ready ? { ready: () => s.ready!() } : {}), stop: () => s.stop(), pluginId: m.id });
     }
     for (const c of staged.clis) clis.push({ pluginId: m.id, registrar: c });
-    for (const inspector of staged.inspectors) inspectors.push({ pluginId: m.id, inspector });
+    for (const route of staged.operatorRoutes) operatorRoutes.push({ pluginId: m.id, route });
     active.push({ id: m.id, mod });
     log.info(`plugin ${m.id} ${m.version} active`, { plugin: m.id, origin: p.origin, routes: staged.routes.length, services: staged.services.length });
   });
@@ -233,7 +250,7 @@ export function loadPlugins(opts: LoadPluginsOptions): LoadedPlugins {
     routes,
     services,
     clis,
-    inspectors,
+    operatorRoutes,
     presets: () => presets.map((x) => ({ ...x })),
     async deactivate() {
       for (const { id, mod } of [...active].reverse()) {
@@ -260,4 +277,11 @@ function effectiveSnapshot(config: GatewayConfig): Record<string, unknown> {
   if (config.port === 0 || (gw !== null && typeof gw === "object" && (gw as Record<string, unknown>).port === config.port)) return raw;
   raw.gateway = { ...(gw !== null && typeof gw === "object" && !Array.isArray(gw) ? (gw as Record<string, unknown>) : {}), port: config.port };
   return raw;
+}
+
+/** A plugin's own state dir (created, private). */
+function pluginStateDir(stateRoot: string, id: string): string {
+  const dir = path.join(stateRoot, STATE_FILES.pluginData, id);
+  mkdirPrivate(dir);
+  return dir;
 }

@@ -1,20 +1,11 @@
 /**
- * Presets declared in manifests (`contributes.presets[]` with `mappings`),
- * with `transformsDir` made absolute against the plugin dir. Entries without
- * `mappings` only describe presets a plugin implements in code and are skipped.
+ * Presets declared in manifests (`contributes.presets[]` with `mappings`), with `transformsDir` made
+ * absolute against the plugin dir: the rule every host shares (src/host-contract/preset-declarations.ts).
  */
-import path from "node:path";
 import type { HookPresetContribution } from "../../host-contract/host-api";
+import { declaredPresets } from "../../host-contract/preset-declarations";
 import type { PluginManifest } from "./manifest";
 
 export function manifestPresets(manifest: PluginManifest, dir: string): HookPresetContribution[] {
-  return (manifest.contributes?.presets ?? [])
-    .filter((p) => Array.isArray(p.mappings))
-    .map((p) => ({
-      name: p.name,
-      ...(p.description ? { description: p.description } : {}),
-      pluginId: manifest.id,
-      mappings: structuredClone(p.mappings!),
-      ...(p.transformsDir ? { transformsDir: path.resolve(dir, p.transformsDir) } : {}),
-    }));
+  return declaredPresets(manifest.id, manifest.contributes?.presets, dir);
 }

@@ -4,13 +4,13 @@
  * as a whole path segment (`/hooks` vs `/hooks/x`), compared case-insensitively;
  * `/hooks` and `/hooksX` do not collide.
  */
-import type { Router, RequestHandler } from "express";
+import type { HttpRouteHandler } from "../../host-contract/http-route";
 
 export const GATEWAY_ROUTES = ["/healthz", "/api", "/metrics", "/ui"] as const;
 
 export interface RouteEntry {
   prefix: string;
-  handler: Router | RequestHandler;
+  handler: HttpRouteHandler;
   pluginId: string;
 }
 

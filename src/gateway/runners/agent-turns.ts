@@ -86,20 +86,40 @@ export function createAgentTurns(opts: AgentTurnsOptions): AgentTurns {
       const session = opts.sessions.get(req.sessionKey);
       const history = req.maxPromptChars === undefined ? session.history : recentHistoryWithin(session.history, req.maxPromptChars - req.message.length);
       const pending = req.sessionKey === opts.mainKey ? [] : [...session.pending];
-      message = withSystemEvents(pending.map((e) => e.text), req.message);
+      message = withSystemEvents(
+        pending.map((e) => e.text),
+        req.message,
+      );
       if (pending.length > 0) {
-        opts.sessions.consume(req.sessionKey, pending.map((e) => e.id));
+        opts.sessions.consume(
+          req.sessionKey,
+          pending.map((e) => e.id),
+        );
         opts.journal.append({ type: "system_events_consumed", sessionKey: req.sessionKey, count: pending.length });
       }
       promptChars = history.reduce((n, m) => n + m.content.length, message.length);
       const aborted = new Promise<RunTurnResult>((resolve) =>
-        signal.addEventListener("abort", () => resolve({ status: "timeout", error: timeout.aborted ? `timed out after ${req.timeoutMs} ms` : "the run was aborted" }), { once: true }),
+        signal.addEventListener(
+          "abort",
+          () => resolve({ status: "timeout", error: timeout.aborted ? `timed out after ${req.timeoutMs} ms` : "the run was aborted" }),
+          { once: true },
+        ),
       );
       const ran = opts.runner
-        .run({ sessionKey: req.sessionKey, model, thinking: req.thinking, history, message, signal, ...(req.heartbeatEvents ? { heartbeatEvents: req.heartbeatEvents } : {}) })
+        .run({
+          sessionKey: req.sessionKey,
+          model,
+          thinking: req.thinking,
+          history,
+          message,
+          signal,
+          ...(req.heartbeatEvents ? { heartbeatEvents: req.heartbeatEvents } : {}),
+        })
         .then((r): RunTurnResult => r)
         .catch((e: unknown): RunTurnResult =>
-          signal.aborted ? { status: "timeout", error: timeout.aborted ? `timed out after ${req.timeoutMs} ms` : "the run was aborted" } : { status: "error", error: (e as Error)?.message ?? String(e) },
+          signal.aborted
+            ? { status: "timeout", error: timeout.aborted ? `timed out after ${req.timeoutMs} ms` : "the run was aborted" }
+            : { status: "error", error: (e as Error)?.message ?? String(e) },
         );
       result = await Promise.race([ran, aborted]);
     }

@@ -105,5 +105,6 @@ export function prepareSessionDir(dir: string, logger?: { warn(message: string, 
   mkdirPrivate(dir);
   const temps = fs.readdirSync(dir).filter((f) => SNAPSHOT_TEMP.test(f));
   for (const f of temps) fs.rmSync(path.join(dir, f), { force: true });
-  if (temps.length > 0) logger?.warn(`removed ${temps.length} temp file(s) of session snapshot rewrites cut short by a crash from ${path.basename(dir)}/`, { files: temps });
+  if (temps.length > 0)
+    logger?.warn(`removed ${temps.length} temp file(s) of session snapshot rewrites cut short by a crash from ${path.basename(dir)}/`, { files: temps });
 }

@@ -29,13 +29,13 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { HostLogger, LastRoute, SystemEventMeta } from "../../host-contract/host-api";
-import type { ChatMessage, PendingSystemEvent, SessionRecord } from "./session-types";
+import type { ChatMessage, PendingSystemEvent, SessionRecord, SessionStoreOptions } from "./session-types";
 import { openLineFile, type LineFile } from "../storage/line-file";
 import { createGroupCommit, type GroupCommit } from "../storage/group-commit";
 import { prepareSessionDir, readSnapshot, writeSnapshot } from "./session-snapshot";
 import { applyOp, live, newSessionState, revertEnqueue, weight, type SessionState } from "./session-state";
 
-export type { ChatMessage, PendingSystemEvent, SessionRecord };
+export type { ChatMessage, PendingSystemEvent, SessionRecord, SessionStoreOptions };
 export { SessionStateError } from "./session-snapshot";
 export { MAX_RECENT_DEDUPE_KEYS } from "./session-state";
 import { sessionFileName, sessionFiles } from "./session-files";
@@ -63,7 +63,12 @@ export interface SessionStore {
    * are on disk. When the batch cannot be stored the event leaves the queue again
    * and `stored` rejects with the StorageWriteError.
    */
-  stageEnqueue(key: string, text: string, meta?: SystemEventMeta, alongside?: (ev: PendingSystemEvent) => readonly [LineFile, string]): { ev: PendingSystemEvent; stored: Promise<void> };
+  stageEnqueue(
+    key: string,
+    text: string,
+    meta?: SystemEventMeta,
+    alongside?: (ev: PendingSystemEvent) => readonly [LineFile, string],
+  ): { ev: PendingSystemEvent; stored: Promise<void> };
   /** True when the session already holds (or recently consumed) an event with this dedupe key. O(1). */
   hasDedupeKey(key: string, dedupeKey: string): boolean;
   /** Removes the given events from the queue; returns how many were removed. */
@@ -77,28 +82,6 @@ export interface SessionStore {
    * Returns false (and keeps it) while it holds pending events. For sweeping idle sessions (session-sweep.ts).
    */
   remove(key: string): boolean;
-}
-
-export interface SessionStoreOptions {
-  dir: string;
-  /** Most recent history messages kept per session (default 200). */
-  maxHistory?: number;
-  onCreated?: (key: string) => void;
-  /**
-   * Entries the log may hold beyond twice the live ones (pending events plus
-   * history messages) before the snapshot is rewritten (default 1000).
-   */
-  logSlack?: number;
-  now?: () => Date;
-  newId?: () => string;
-  /** Where recovered damage (torn or skipped log lines) and postponed compactions are reported. */
-  logger?: Pick<HostLogger, "warn" | "error">;
-  /** The group commit staged enqueues join (shared with the journal); default a private one. */
-  commit?: GroupCommit;
-  /** Sessions whose log keeps its descriptor open (hot ones, e.g. the main session); default none. */
-  keepOpen?: (key: string) => boolean;
-  /** `fdatasync` every write ("os" durability). Default false. */
-  sync?: boolean;
 }
 
 export function createSessionStore(opts: SessionStoreOptions): SessionStore {
@@ -190,7 +173,9 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       st = newSessionState({ key, createdAt: createdAtOf(log.ops, now), pending: [], history: [] }, 0, file, name, logOf(key, file));
     }
     if (log.tornBytes > 0) {
-      opts.logger?.warn(`session log ${nameOf(logFile)} ended in a torn line (a write cut short by a crash); dropped its ${log.tornBytes} bytes`, { session: key });
+      opts.logger?.warn(`session log ${nameOf(logFile)} ended in a torn line (a write cut short by a crash); dropped its ${log.tornBytes} bytes`, {
+        session: key,
+      });
     }
     for (const bad of log.bad) {
       opts.logger?.warn(`session log ${nameOf(logFile)} line ${bad.line} is ${bad.reason}; skipped`, { session: key, line: bad.line });

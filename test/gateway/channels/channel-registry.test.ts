@@ -12,7 +12,13 @@ function setup(seed?: { channel: string; to?: string }) {
   const journal = createJournal({ file: path.join(dir, "journal.jsonl") });
   const sessions = createSessionStore({ dir: path.join(dir, "sessions") });
   const channels = createChannelRegistry({ journal, sessions, mainKey: "main", seedLastRoute: seed, logger: quiet });
-  const entries = () => fs.readFileSync(journal.file, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const entries = () =>
+    fs
+      .readFileSync(journal.file, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { channels, sessions, entries };
 }
 

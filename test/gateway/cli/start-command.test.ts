@@ -16,8 +16,21 @@ const loaded = { config: { configPath: "/tmp/gw/gateway.config.json", stateDir: 
 describe("gateway start: start-up lines", () => {
   it("a plugin whose manifest holds an escape sequence wrote it raw to the terminal in its plugin: line; now escaped", () => {
     const lines: string[] = [];
-    const gw = gatewayWith([{ dir: "/tmp/gw/p", origin: "path", status: "broken", version: "1.0\u001b]0;PWNED\u0007", reason: 'plugin.json: version "1.0\u001b]0;PWNED\u0007" is not a semver version' }]);
-    printStartup(gw, loaded, (l) => lines.push(l), () => undefined);
+    const gw = gatewayWith([
+      {
+        dir: "/tmp/gw/p",
+        origin: "path",
+        status: "broken",
+        version: "1.0\u001b]0;PWNED\u0007",
+        reason: 'plugin.json: version "1.0\u001b]0;PWNED\u0007" is not a semver version',
+      },
+    ]);
+    printStartup(
+      gw,
+      loaded,
+      (l) => lines.push(l),
+      () => undefined,
+    );
     expect(lines.join("\n")).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(lines).toContain('plugin: /tmp/gw/p 1.0\\x1b]0;PWNED\\x07 (path) broken: plugin.json: version "1.0\\x1b]0;PWNED\\x07" is not a semver version');
     expect(lines[lines.length - 1]).toBe("listening: http://127.0.0.1:40000");

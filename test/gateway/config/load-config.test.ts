@@ -36,12 +36,16 @@ describe("locateConfig", () => {
 describe("loadGatewayConfig", () => {
   it("parses JSON5, applies defaults and resolves paths against the config file's directory", () => {
     const dir = tmp();
-    const file = write(dir, "gw.json5", `{
+    const file = write(
+      dir,
+      "gw.json5",
+      `{
       // comments and trailing commas are fine
       gateway: { stateDir: "state", },
       plugins: { paths: ["../p1"] },
       agents: { defaults: { models: { "openai/gpt-4o": { alias: "smart" }, "local/x": {} } } },
-    }`);
+    }`,
+    );
     const { config, located } = loadGatewayConfig({ configFlag: file, cwd: "/", env: {} });
     expect(located.from).toBe("flag");
     expect(config.configPath).toBe(file);
@@ -66,7 +70,7 @@ describe("loadGatewayConfig", () => {
     expect(loadGatewayConfig({ configFlag: file, env: {} }).config.port).toBe(1234);
   });
 
-  it("gateway.durability defaults to hooks.durability, else \"process\"; its own value wins", () => {
+  it('gateway.durability defaults to hooks.durability, else "process"; its own value wins', () => {
     const dir = tmp();
     const durability = (text: string) => loadGatewayConfig({ configFlag: write(dir, "d.json", text), env: {} }).config.durability;
     expect(durability("{}")).toBe("process");
@@ -78,7 +82,9 @@ describe("loadGatewayConfig", () => {
   it("refuses a gateway.durability that is neither process nor os", () => {
     const dir = tmp();
     const file = write(dir, "c.json", '{"gateway":{"durability":"disk"}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: file, env: {} })).message).toMatch(new RegExp(`^invalid config ${file}: gateway\\.durability must be one of: process, os`));
+    expect(configError(() => loadGatewayConfig({ configFlag: file, env: {} })).message).toMatch(
+      new RegExp(`^invalid config ${file}: gateway\\.durability must be one of: process, os`),
+    );
   });
 
   it("names the file, line and column of a JSON syntax error", () => {
@@ -99,20 +105,26 @@ describe("loadGatewayConfig", () => {
   it("refuses unknown keys under gateway and out-of-range ports", () => {
     const dir = tmp();
     const a = write(dir, "a.json", '{"gateway":{"prot":80}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: a, env: {} })).message).toBe(`invalid config ${a}: gateway.prot is not a known key (did you mean gateway.port?)`);
+    expect(configError(() => loadGatewayConfig({ configFlag: a, env: {} })).message).toBe(
+      `invalid config ${a}: gateway.prot is not a known key (did you mean gateway.port?)`,
+    );
     const b = write(dir, "b.json", '{"gateway":{"port":70000}}');
     expect(configError(() => loadGatewayConfig({ configFlag: b, env: {} })).message).toBe(`invalid config ${b}: gateway.port must be at most 65535`);
   });
 
   it("lists every problem of the gateway's keys at once, sorted by key, one line each", () => {
     const dir = tmp();
-    const file = write(dir, "c.json", JSON.stringify({
-      gateway: { port: "eighty", lgoLevel: "info", auth: { token: { env: "A", file: "b" } } },
-      agents: { runner: { kind: "openai" }, defaults: { heartbeat: { every: "soon" } } },
-    }));
+    const file = write(
+      dir,
+      "c.json",
+      JSON.stringify({
+        gateway: { port: "eighty", lgoLevel: "info", auth: { token: { env: "A", file: "b" } } },
+        agents: { runner: { kind: "openai" }, defaults: { heartbeat: { every: "soon" } } },
+      }),
+    );
     const e = configError(() => loadGatewayConfig({ configFlag: file, env: {} }));
     expect(e.problems.map((p) => `${p.key} ${p.rule}`)).toEqual([
-      "agents.defaults.heartbeat.every must be a duration like \"30m\", \"45s\" or \"1h\", or 0 / \"off\" to disable",
+      'agents.defaults.heartbeat.every must be a duration like "30m", "45s" or "1h", or 0 / "off" to disable',
       'agents.runner.baseUrl is required when agents.runner.kind is "openai"',
       "gateway.auth.token must have only one of: env, file",
       "gateway.lgoLevel is not a known key (did you mean gateway.logLevel?)",
@@ -129,7 +141,9 @@ describe("loadGatewayConfig", () => {
   it("requires a top-level object", () => {
     const dir = tmp();
     const file = write(dir, "c.json", "[1,2]");
-    expect(configError(() => loadGatewayConfig({ configFlag: file, env: {} })).message).toBe(`invalid config ${file}: must contain a JSON object at the top level`);
+    expect(configError(() => loadGatewayConfig({ configFlag: file, env: {} })).message).toBe(
+      `invalid config ${file}: must contain a JSON object at the top level`,
+    );
   });
 
   it("validates the openai runner and the heartbeat period", () => {
@@ -139,10 +153,16 @@ describe("loadGatewayConfig", () => {
     const noModel = write(dir, "b.json", '{"agents":{"runner":{"kind":"openai","baseUrl":"http://127.0.0.1:1/v1"}}}');
     expect(configError(() => loadGatewayConfig({ configFlag: noModel, env: {} })).key).toBe("agents.runner.model");
     const badKind = write(dir, "c.json", '{"agents":{"runner":{"kind":"claude"}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: badKind, env: {} })).message).toBe(`invalid config ${badKind}: agents.runner.kind must be one of: echo, openai (got "claude")`);
+    expect(configError(() => loadGatewayConfig({ configFlag: badKind, env: {} })).message).toBe(
+      `invalid config ${badKind}: agents.runner.kind must be one of: echo, openai (got "claude")`,
+    );
     const every = write(dir, "d.json", '{"agents":{"defaults":{"heartbeat":{"every":"soon"}}}}');
     expect(configError(() => loadGatewayConfig({ configFlag: every, env: {} })).key).toBe("agents.defaults.heartbeat.every");
-    const ok = write(dir, "e.json", '{"agents":{"runner":{"kind":"openai","baseUrl":"http://127.0.0.1:1/v1/","model":"openai/gpt"},"defaults":{"heartbeat":{"every":"off"}}}}');
+    const ok = write(
+      dir,
+      "e.json",
+      '{"agents":{"runner":{"kind":"openai","baseUrl":"http://127.0.0.1:1/v1/","model":"openai/gpt"},"defaults":{"heartbeat":{"every":"off"}}}}',
+    );
     const { config } = loadGatewayConfig({ configFlag: ok, env: {} });
     expect(config.runner).toEqual({ kind: "openai", baseUrl: "http://127.0.0.1:1/v1", model: "openai/gpt" });
     expect(config.defaultModel).toBe("openai/gpt");
@@ -155,9 +175,13 @@ describe("loadGatewayConfig", () => {
     const { config } = loadGatewayConfig({ configFlag: ok, env: {} });
     expect([config.heartbeatMaxPromptChars, config.mainMaxPending]).toEqual([20_000, 50]);
     const small = write(dir, "b.json", '{"agents":{"defaults":{"heartbeat":{"maxPromptChars":999}}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: small, env: {} })).message).toBe(`invalid config ${small}: agents.defaults.heartbeat.maxPromptChars must be at least 1000`);
+    expect(configError(() => loadGatewayConfig({ configFlag: small, env: {} })).message).toBe(
+      `invalid config ${small}: agents.defaults.heartbeat.maxPromptChars must be at least 1000`,
+    );
     const zero = write(dir, "c.json", '{"session":{"main":{"maxPending":0}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: zero, env: {} })).message).toBe(`invalid config ${zero}: session.main.maxPending must be at least 1`);
+    expect(configError(() => loadGatewayConfig({ configFlag: zero, env: {} })).message).toBe(
+      `invalid config ${zero}: session.main.maxPending must be at least 1`,
+    );
     const fraction = write(dir, "d.json", '{"session":{"main":{"maxPending":2.5}}}');
     expect(configError(() => loadGatewayConfig({ configFlag: fraction, env: {} })).key).toBe("session.main.maxPending");
   });
@@ -167,19 +191,29 @@ describe("loadGatewayConfig", () => {
     expect(loadGatewayConfig({ configFlag: write(dir, "a.json", "{}"), env: {} }).config.journalMaxBytes).toBe(67_108_864);
     expect(loadGatewayConfig({ configFlag: write(dir, "b.json", '{"gateway":{"journal":{"maxBytes":65536}}}'), env: {} }).config.journalMaxBytes).toBe(65_536);
     const small = write(dir, "c.json", '{"gateway":{"journal":{"maxBytes":1000}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: small, env: {} })).message).toBe(`invalid config ${small}: gateway.journal.maxBytes must be at least 65536`);
+    expect(configError(() => loadGatewayConfig({ configFlag: small, env: {} })).message).toBe(
+      `invalid config ${small}: gateway.journal.maxBytes must be at least 65536`,
+    );
     const text = write(dir, "d.json", '{"gateway":{"journal":{"maxBytes":"64MB"}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: text, env: {} })).message).toBe(`invalid config ${text}: gateway.journal.maxBytes must be an integer`);
+    expect(configError(() => loadGatewayConfig({ configFlag: text, env: {} })).message).toBe(
+      `invalid config ${text}: gateway.journal.maxBytes must be an integer`,
+    );
     const unknown = write(dir, "e.json", '{"gateway":{"journal":{"maxFiles":3}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: unknown, env: {} })).message).toBe(`invalid config ${unknown}: gateway.journal.maxFiles is not a known key; known keys here: maxBytes`);
+    expect(configError(() => loadGatewayConfig({ configFlag: unknown, env: {} })).message).toBe(
+      `invalid config ${unknown}: gateway.journal.maxFiles is not a known key; known keys here: maxBytes`,
+    );
   });
 
   it("reads session.hooks.retentionDays (default 7) and names it when invalid", () => {
     const dir = tmp();
     expect(loadGatewayConfig({ configFlag: write(dir, "a.json", "{}"), env: {} }).config.hookSessionRetentionDays).toBe(7);
-    expect(loadGatewayConfig({ configFlag: write(dir, "b.json", '{"session":{"hooks":{"retentionDays":2}}}'), env: {} }).config.hookSessionRetentionDays).toBe(2);
+    expect(loadGatewayConfig({ configFlag: write(dir, "b.json", '{"session":{"hooks":{"retentionDays":2}}}'), env: {} }).config.hookSessionRetentionDays).toBe(
+      2,
+    );
     const zero = write(dir, "c.json", '{"session":{"hooks":{"retentionDays":0}}}');
-    expect(configError(() => loadGatewayConfig({ configFlag: zero, env: {} })).message).toBe(`invalid config ${zero}: session.hooks.retentionDays must be at least 1`);
+    expect(configError(() => loadGatewayConfig({ configFlag: zero, env: {} })).message).toBe(
+      `invalid config ${zero}: session.hooks.retentionDays must be at least 1`,
+    );
     const typo = write(dir, "d.json", '{"session":{"hooks":{"retentionDay":2}}}');
     expect(configError(() => loadGatewayConfig({ configFlag: typo, env: {} })).key).toBe("session.hooks.retentionDay");
   });

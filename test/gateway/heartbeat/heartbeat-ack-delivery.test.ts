@@ -30,7 +30,17 @@ async function heartbeatWithReply(reply: string): Promise<Array<Record<string, u
   const journal = createJournal({ file: path.join(dir, "journal.jsonl") });
   const turns = createAgentTurns({ runner: { kind: "script", run: async () => ({ status: "ok", reply }) }, sessions, journal, logger: quiet, mainKey: "main" });
   const channels = createChannelRegistry({ journal, sessions, mainKey: "main", seedLastRoute: { channel: "bot_chat", to: "9" }, logger: quiet });
-  const hb = createHeartbeat({ everyMs: 0, mainKey: "main", sessions, turns, channels, journal, events: new EventEmitter<HostEvents>(), logger: quiet, turnTimeoutMs: 5000 });
+  const hb = createHeartbeat({
+    everyMs: 0,
+    mainKey: "main",
+    sessions,
+    turns,
+    channels,
+    journal,
+    events: new EventEmitter<HostEvents>(),
+    logger: quiet,
+    turnTimeoutMs: 5000,
+  });
   sessions.enqueue("main", "Hook Deploy: done");
   await hb.runNow("test");
   await hb.stop();

@@ -65,7 +65,12 @@ function setup(opts: { reject?: (turn: RunnerTurn, total: number) => boolean; ma
       if (i >= 0) timers.splice(i, 1);
     },
   });
-  const entries = () => fs.readFileSync(journal.file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const entries = () =>
+    fs
+      .readFileSync(journal.file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   /** Waits for `work`, firing each backoff wait (at most 30 s; a scheduled retry heartbeat is 60 s or more) as soon as it is set; returns the waits fired. */
   const drive = async (work: Promise<unknown>): Promise<number[]> => {
     let done = false;
@@ -109,7 +114,12 @@ describe("heartbeat batches under agents.defaults.heartbeat.maxPromptChars", () 
     for (const c of t.calls) expect(c.total).toBeLessThanOrEqual(100_000);
     const seen = t.calls.flatMap((c) => [...c.message.matchAll(/event (\d{3}) /g)].map((m) => Number(m[1])));
     expect(seen).toEqual(Array.from({ length: 150 }, (_, i) => i));
-    expect(t.entries().filter((e) => e.type === "system_events_consumed").reduce((n, e) => n + (e.count as number), 0)).toBe(150);
+    expect(
+      t
+        .entries()
+        .filter((e) => e.type === "system_events_consumed")
+        .reduce((n, e) => n + (e.count as number), 0),
+    ).toBe(150);
   });
 
   it("a batch the runner rejects is halved and retried after a backoff; everything drains and the failure is reported", async () => {
@@ -124,7 +134,9 @@ describe("heartbeat batches under agents.defaults.heartbeat.maxPromptChars", () 
     const pending = t.sessions.get("main").pending;
     expect(pending).toHaveLength(1);
     expect(pending[0]!.meta?.source).toBe("heartbeat");
-    expect(pending[0]!.text).toMatch(/^Heartbeat report: the agent runner failed 1 heartbeat turn \(last: error, HTTP 400: context_length_exceeded \(\d+ chars\)\); the events were sent again in smaller batches after a pause\. 150 events went through in \d+ turns\.$/);
+    expect(pending[0]!.text).toMatch(
+      /^Heartbeat report: the agent runner failed 1 heartbeat turn \(last: error, HTTP 400: context_length_exceeded \(\d+ chars\)\); the events were sent again in smaller batches after a pause\. 150 events went through in \d+ turns\.$/,
+    );
     const failed = t.entries().find((e) => e.type === "heartbeat_batch_failed");
     expect(failed).toMatchObject({ reason: "test", status: "error", nextBudget: Math.floor(t.calls[0]!.total / 2) });
     expect(t.warnings.map((w) => w.message)).toContain("heartbeat turn failed; splitting the batch and retrying with backoff");
@@ -199,7 +211,9 @@ describe("heartbeat batches under agents.defaults.heartbeat.maxPromptChars", () 
     expect(pending.some((e) => e.text === "POISON")).toBe(false);
     const setAside = t.entries().filter((e) => e.type === "system_event_set_aside");
     expect(setAside).toEqual([expect.objectContaining({ sessionKey: "main", chars: 6, source: "hook:wake" })]);
-    expect(pending.at(-1)!.text).toContain(`1 event was set aside because the runner kept refusing it alone while other events went through; the text is in the journal (ids: ${String(setAside[0]!.id)}).`);
+    expect(pending.at(-1)!.text).toContain(
+      `1 event was set aside because the runner kept refusing it alone while other events went through; the text is in the journal (ids: ${String(setAside[0]!.id)}).`,
+    );
     expect(t.calls.filter((c) => c.ok && /alpha-event|omega-event/.test(c.message))).toHaveLength(2);
   });
 

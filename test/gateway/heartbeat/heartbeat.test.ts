@@ -55,13 +55,32 @@ function setup(opts: { reply?: (msg: string) => string; fail?: boolean; everyMs?
   const seen: string[] = [];
   events.on("heartbeat", (e) => seen.push(`${e.phase}:${e.reason}`));
   const timers = manualTimers();
-  const hb = createHeartbeat({ everyMs: opts.everyMs ?? 0, mainKey: "main", sessions, turns, channels, journal, events, logger: quiet, turnTimeoutMs: 5000, setTimer: timers.setTimer, clearTimer: timers.clearTimer });
-  const entries = () => fs.readFileSync(journal.file, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  const finished = (n: number) => new Promise<void>((resolve) => {
-    const check = () => seen.filter((s) => s.startsWith("finished")).length >= n && (events.off("heartbeat", check), resolve());
-    events.on("heartbeat", check);
-    check();
+  const hb = createHeartbeat({
+    everyMs: opts.everyMs ?? 0,
+    mainKey: "main",
+    sessions,
+    turns,
+    channels,
+    journal,
+    events,
+    logger: quiet,
+    turnTimeoutMs: 5000,
+    setTimer: timers.setTimer,
+    clearTimer: timers.clearTimer,
   });
+  const entries = () =>
+    fs
+      .readFileSync(journal.file, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const finished = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => seen.filter((s) => s.startsWith("finished")).length >= n && (events.off("heartbeat", check), resolve());
+      events.on("heartbeat", check);
+      check();
+    });
   return { dir, sessions, journal, hb, timers, messages, entries, seen, finished };
 }
 
@@ -115,7 +134,14 @@ describe("heartbeat", () => {
       "Heartbeat report: the agent runner failed 2 heartbeat turns (last: error, down); the events were sent again in smaller batches after a pause. 1 event failed even on its own and stays pending.",
     ]);
     expect(pending[1]!.meta).toEqual({ source: "heartbeat", kind: "heartbeat-report" });
-    expect(t.entries().map((e) => e.type)).toEqual(["heartbeat", "agent_turn", "heartbeat_batch_failed", "agent_turn", "heartbeat_batch_failed", "system_event"]);
+    expect(t.entries().map((e) => e.type)).toEqual([
+      "heartbeat",
+      "agent_turn",
+      "heartbeat_batch_failed",
+      "agent_turn",
+      "heartbeat_batch_failed",
+      "system_event",
+    ]);
   });
 
   it("does not consume events enqueued while the turn runs", async () => {

@@ -7,7 +7,8 @@
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
-import express from "express";
+import type { HttpRouteHandler } from "../../../src/host-contract/http-route";
+import { writeJson } from "../../../src/host-contract/json-response";
 import { createGatewayApp } from "../../../src/gateway/http/create-app";
 import { clientErrorReply, clientErrorResponse, createClientErrorHandler } from "../../../src/gateway/http/client-error";
 import { expectCleanBody } from "../../helpers/expect-clean";
@@ -51,14 +52,18 @@ describe("gateway: HTTP protocol errors", () => {
   beforeEach(async () => {
     logs.length = 0;
     bodyRouteEntered = new Promise((r) => (enteredBodyRoute = r));
-    const hooks = express.Router();
-    hooks.post("/wake", (req, res) => {
+    const hooks: HttpRouteHandler = (req, res) => {
       res.setHeader("X-Request-Id", "route-request-id");
       enteredBodyRoute();
       req.on("data", () => {});
-      req.on("end", () => res.json({ ok: true }));
-    });
-    const logger = { debug: () => {}, info: (message: string, meta?: Record<string, unknown>) => void logs.push({ message, meta }), warn: () => {}, error: () => {} };
+      req.on("end", () => writeJson(res, 200, { ok: true }));
+    };
+    const logger = {
+      debug: () => {},
+      info: (message: string, meta?: Record<string, unknown>) => void logs.push({ message, meta }),
+      warn: () => {},
+      error: () => {},
+    };
     let n = 0;
     server = http.createServer(createGatewayApp({ routes: [{ prefix: "/hooks", handler: hooks, pluginId: "p" }], logger, status: () => ({}) }));
     server.on("clientError", createClientErrorHandler({ logger, idGen: () => `gw-${++n}` }));
@@ -78,7 +83,9 @@ describe("gateway: HTTP protocol errors", () => {
     expect(res.headers["x-request-id"]).toBe("gw-1");
     expect(res.headers.connection).toBe("close");
     expect(res.body).toEqual({ ok: false, code: "headers_too_large", error: clientErrorReply("HPE_HEADER_OVERFLOW").error });
-    expect(logs).toEqual([{ message: "client protocol error answered", meta: { requestId: "gw-1", status: 431, code: "headers_too_large", parserCode: "HPE_HEADER_OVERFLOW" } }]);
+    expect(logs).toEqual([
+      { message: "client protocol error answered", meta: { requestId: "gw-1", status: 431, code: "headers_too_large", parserCode: "HPE_HEADER_OVERFLOW" } },
+    ]);
     expectCleanBody(res.text, []);
   });
 

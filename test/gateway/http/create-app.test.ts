@@ -2,9 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { EventEmitter } from "eventemitter3";
-import express from "express";
 import request from "supertest";
 import type { HostEvents } from "../../../src/host-contract/host-api";
+import type { HttpRouteHandler } from "../../../src/host-contract/http-route";
+import { writeJson } from "../../../src/host-contract/json-response";
 import { resolveGatewayConfig } from "../../../src/gateway/config/load-config";
 import { createGatewayApp } from "../../../src/gateway/http/create-app";
 import { scrubPaths } from "../../../src/gateway/http/public-plugin-report";
@@ -19,11 +20,10 @@ import { manifestOf, tmpDir, writePlugin } from "../plugins/plugin-fixtures";
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 function app(authToken?: string) {
-  const hooks = express.Router();
-  hooks.post("/wake", (req, res) => void res.json({ ok: true, url: req.url, baseUrl: req.baseUrl }));
-  hooks.post("/boom", () => {
-    throw new Error("secret internal detail");
-  });
+  const hooks: HttpRouteHandler = (req, res, context) => {
+    if (req.url === "/hooks/boom") throw new Error("secret internal detail");
+    writeJson(res, 200, { ok: true, url: req.url, client: context.clientAddress });
+  };
   return createGatewayApp({ routes: [{ prefix: "/hooks", handler: hooks, pluginId: "p" }], authToken, logger: quiet, status: () => ({ plugins: [] }) });
 }
 
@@ -38,14 +38,21 @@ function realReports(): { reports: PluginReport[]; root: string } {
   const config = resolveGatewayConfig({ gateway: { stateDir: "state" } }, { configPath: path.join(root, "gateway.config.json"), configDir: root });
   const discovered = discoverPlugins({ paths: [first, copy, empty], installedDir: path.join(root, "none"), state: openPluginState(config.stateDir) });
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
-  const { reports } = loadPlugins({ config, discovered, runtime: createCliRuntime({ models: [] }), events: new EventEmitter<HostEvents>(), logger: createGatewayLogger("error", sink) });
+  const { reports } = loadPlugins({
+    config,
+    discovered,
+    runtime: createCliRuntime({ models: [] }),
+    events: new EventEmitter<HostEvents>(),
+    logger: createGatewayLogger("error", sink),
+  });
   return { reports, root };
 }
 
 describe("gateway app", () => {
   it("mounts a plugin under its prefix; the plugin sees URLs relative to it", async () => {
     const res = await request(app()).post("/hooks/wake").expect(200);
-    expect(res.body).toEqual({ ok: true, url: "/wake", baseUrl: "/hooks" });
+    // The node-level handler (host API 2.0) gets the URL as received and the client's address.
+    expect(res.body).toEqual({ ok: true, url: "/hooks/wake", client: expect.stringMatching(/127\.0\.0\.1$/) });
   });
 
   it.each(["/hooksX/wake", "/hooksX", "/HOOKS/wake", "/other"])("does not route %s to the plugin (404 JSON)", async (p) => {
@@ -67,9 +74,13 @@ describe("gateway app", () => {
 
   it("while stopping: /healthz is 503 shutting_down with Retry-After, and every response closes its connection", async () => {
     let stopping = false;
-    const hooks = express.Router();
-    hooks.post("/wake", (_req, res) => void res.json({ ok: true }));
-    const a = createGatewayApp({ routes: [{ prefix: "/hooks", handler: hooks, pluginId: "p" }], logger: quiet, status: () => ({}), isStopping: () => stopping });
+    const hooks: HttpRouteHandler = (_req, res) => writeJson(res, 200, { ok: true });
+    const a = createGatewayApp({
+      routes: [{ prefix: "/hooks", handler: hooks, pluginId: "p" }],
+      logger: quiet,
+      status: () => ({}),
+      isStopping: () => stopping,
+    });
     expect((await request(a).get("/healthz")).status).toBe(200);
     stopping = true;
     const health = await request(a).get("/healthz");
@@ -111,7 +122,14 @@ describe("gateway app", () => {
       expect(Object.keys(alpha!).sort()).toEqual(["id", "name", "origin", "reason", "status", "version"]);
       expect(alpha).toMatchObject({ id: "alpha", name: "Plugin alpha", version: "1.0.0", origin: "path", status: "broken" });
       expect(alpha!.reason).toMatch(/^cannot load index\.js: Cannot find module '<path>'( from '<path>')?$/);
-      expect(copy).toEqual({ id: "alpha", name: "Plugin alpha", version: "1.0.0", origin: "path", status: "shadowed", reason: "shadowed by path copy in <path>" });
+      expect(copy).toEqual({
+        id: "alpha",
+        name: "Plugin alpha",
+        version: "1.0.0",
+        origin: "path",
+        status: "shadowed",
+        reason: "shadowed by path copy in <path>",
+      });
       expect(empty).toEqual({ origin: "path", status: "broken", reason: "no plugin.json in <path>" });
     });
   });
@@ -124,18 +142,22 @@ describe("gateway app", () => {
       ["cannot open C:\\gw\\plugins\\x", "cannot open <path>"],
       ["Cannot find module '/a/x.js' from '../../tmp/p/index.js'", "Cannot find module '<path>' from '<path>'"],
       ["see http://example.com/docs and/or retry", "see http://example.com/docs and/or retry"],
-      ["plugin.json: main \"dist/index.js\" does not exist", "plugin.json: main \"dist/index.js\" does not exist"],
+      ['plugin.json: main "dist/index.js" does not exist', 'plugin.json: main "dist/index.js" does not exist'],
     ])("%s", (input, expected) => expect(scrubPaths(input)).toBe(expected));
   });
 
   it("no gateway response (healthz, status, 401, 403, 404, 500) contains a stack, a token or a path", async () => {
     const operator = "operator-token-0123456789";
     const { reports } = realReports();
-    const hooks = express.Router();
-    hooks.post("/boom", () => {
+    const hooks: HttpRouteHandler = () => {
       throw new Error(`EACCES: permission denied, open '${path.join(process.cwd(), "state", "runs.db")}'`);
+    };
+    const a = createGatewayApp({
+      routes: [{ prefix: "/hooks", handler: hooks, pluginId: "p" }],
+      authToken: operator,
+      logger: quiet,
+      status: () => ({ plugins: reports }),
     });
-    const a = createGatewayApp({ routes: [{ prefix: "/hooks", handler: hooks, pluginId: "p" }], authToken: operator, logger: quiet, status: () => ({ plugins: reports }) });
     const closed = createGatewayApp({ routes: [], logger: quiet, status: () => ({ plugins: reports }) });
     const responses = [
       await request(a).get("/healthz"),

@@ -13,13 +13,19 @@ describe("dashboard host rule", () => {
     expect(hostHeaderName(host)).toBe(name);
   });
 
-  it.each([undefined, "", ":18789", "localhost:abc", "localhost:123456", "[::1", "[::1]x", "::1", "a:1:2", "localhost:"])("reads no name from Host %s", (host) => {
-    expect(hostHeaderName(host)).toBeUndefined();
-  });
+  it.each([undefined, "", ":18789", "localhost:abc", "localhost:123456", "[::1", "[::1]x", "::1", "a:1:2", "localhost:"])(
+    "reads no name from Host %s",
+    (host) => {
+      expect(hostHeaderName(host)).toBeUndefined();
+    },
+  );
 
-  it.each(["localhost", "a.localhost", "127.0.0.1", "127.255.0.9", "::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "0:0:0:0:0:0:0:1"])("%s is a loopback name", (name) => {
-    expect(isLoopbackName(name)).toBe(true);
-  });
+  it.each(["localhost", "a.localhost", "127.0.0.1", "127.255.0.9", "::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "0:0:0:0:0:0:0:1"])(
+    "%s is a loopback name",
+    (name) => {
+      expect(isLoopbackName(name)).toBe(true);
+    },
+  );
 
   it.each(["localhost.attacker.test", "notlocalhost", "128.0.0.1", "0.0.0.0", "::", "::ffff:8.8.8.8", "10.0.0.1"])("%s is not a loopback name", (name) => {
     expect(isLoopbackName(name)).toBe(false);

@@ -9,7 +9,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { OPERATOR_TOKEN, uiApp } from "../ui/ui-app";
+import { OPERATOR_TOKEN, uiApp } from "../../helpers/ui-app";
 
 const WRONG = "Bearer wrong-operator-token-000000";
 const RIGHT = `Bearer ${OPERATOR_TOKEN}`;
@@ -21,7 +21,11 @@ afterEach(async () => {
 });
 
 /** The gateway app (dashboard, /api, /metrics, one throttle) on a real loopback listener; X-Forwarded-For names the client. */
-async function start(opts: { throttleMaxClients?: number } = {}): Promise<(path: string, init?: { authorization?: string; client?: string; form?: string }) => Promise<{ status: number; retryAfter: string | null; text: string }>> {
+async function start(
+  opts: { throttleMaxClients?: number } = {},
+): Promise<
+  (path: string, init?: { authorization?: string; client?: string; form?: string }) => Promise<{ status: number; retryAfter: string | null; text: string }>
+> {
   const { app } = uiApp({ trustProxy: ["loopback"], ...opts });
   server = http.createServer(app);
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));

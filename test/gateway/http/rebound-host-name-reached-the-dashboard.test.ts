@@ -11,12 +11,14 @@
  */
 import request from "supertest";
 import { dashboardHostRule } from "../../../src/gateway/http/dashboard-hosts";
-import { OPERATOR_TOKEN, uiApp } from "../ui/ui-app";
+import type { HttpRouteHandler } from "../../../src/host-contract/http-route";
+import { writeJson } from "../../../src/host-contract/json-response";
+import { OPERATOR_TOKEN, uiApp } from "../../helpers/ui-app";
 
 const REBOUND = "rebound.attacker.test:18789";
 const LOOPBACK_BIND = dashboardHostRule("127.0.0.1", undefined);
 const ALLOWED_MESSAGE = /gateway\.ui\.allowedHosts/;
-const hooks = { prefix: "/hooks", pluginId: "hooks", handler: (_req: unknown, res: { json(b: unknown): void }) => res.json({ ok: true }) };
+const hooks = { prefix: "/hooks", pluginId: "hooks", handler: ((_req, res) => writeJson(res, 200, { ok: true })) satisfies HttpRouteHandler };
 
 /** The gateway app as a loopback gateway builds it (or as `hosts` says). */
 const app = (hosts = LOOPBACK_BIND) => uiApp({ hosts, routes: [hooks] }).app;
@@ -60,7 +62,16 @@ describe("a page whose name is rebound to 127.0.0.1 reached the dashboard of a l
 
   it("loopback names with any port are answered: localhost, a name under .localhost, 127.0.0.0/8, [::1], IPv4-mapped", async () => {
     const a = app();
-    for (const host of ["localhost", "localhost:18789", "LOCALHOST.:1", "dash.localhost:18789", "127.0.0.1", "127.8.9.10:80", "[::1]:18789", "[::ffff:7f00:1]:18789"]) {
+    for (const host of [
+      "localhost",
+      "localhost:18789",
+      "LOCALHOST.:1",
+      "dash.localhost:18789",
+      "127.0.0.1",
+      "127.8.9.10:80",
+      "[::1]:18789",
+      "[::ffff:7f00:1]:18789",
+    ]) {
       expect([host, (await request(a).get("/ui/login").set("Host", host)).status]).toEqual([host, 200]);
     }
   });
@@ -90,9 +101,20 @@ describe("a page whose name is rebound to 127.0.0.1 reached the dashboard of a l
   });
 
   it("a gateway bound to another address checks no Host unless gateway.ui.allowedHosts is set; then it answers loopback names, its bind address and the list", async () => {
-    expect((await request(app(dashboardHostRule("0.0.0.0", undefined))).get("/ui/login").set("Host", "nas.lan:18789")).status).toBe(200);
+    expect(
+      (
+        await request(app(dashboardHostRule("0.0.0.0", undefined)))
+          .get("/ui/login")
+          .set("Host", "nas.lan:18789")
+      ).status,
+    ).toBe(200);
     const listed = app(dashboardHostRule("192.168.1.5", ["nas.lan"]));
-    for (const [host, status] of [["nas.lan:18789", 200], ["192.168.1.5:18789", 200], ["localhost:18789", 200], [REBOUND, 403]] as const) {
+    for (const [host, status] of [
+      ["nas.lan:18789", 200],
+      ["192.168.1.5:18789", 200],
+      ["localhost:18789", 200],
+      [REBOUND, 403],
+    ] as const) {
       expect([host, (await request(listed).get("/ui/login").set("Host", host)).status]).toEqual([host, status]);
     }
   });

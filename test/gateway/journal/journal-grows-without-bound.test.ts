@@ -26,7 +26,13 @@ afterEach(() => {
 
 /** The `pending` numbers of a file's lines, in order (every line must parse: none is torn). */
 const numbers = (f: string): number[] =>
-  fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { pending: number }).pending) : [];
+  fs.existsSync(f)
+    ? fs
+        .readFileSync(f, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { pending: number }).pending)
+    : [];
 const both = () => [...numbers(previous), ...numbers(file)];
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 /** About 100 bytes per line. */
@@ -92,7 +98,11 @@ describe("journal: bounded by rotation", () => {
     for (let n = 0; n < 15; n++) j.append(beat(n));
     expect(numbers(file)).toEqual(range(0, 15));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(new RegExp(`^journal ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} could not be rotated to journal\\.1\\.jsonl; it grows past its bound until a rotation succeeds: cannot rotate journal\\.jsonl: E`));
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^journal ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} could not be rotated to journal\\.1\\.jsonl; it grows past its bound until a rotation succeeds: cannot rotate journal\\.jsonl: E`,
+      ),
+    );
     fs.rmSync(previous, { recursive: true });
     j.append(beat(15));
     j.close();
@@ -107,7 +117,13 @@ describe("journal: bounded by rotation", () => {
       if (p === file && !fs.existsSync(file)) throw Object.assign(new Error("ENOSPC: no space left on device, open"), { code: "ENOSPC" });
       return openSync(p, flags ?? "r", mode);
     }) as typeof fs.openSync);
-    expect(() => j.append(beat(9))).toThrow(expect.objectContaining({ name: "StorageWriteError", code: "ENOSPC", message: "cannot start a new journal.jsonl: ENOSPC: no space left on device, open" }));
+    expect(() => j.append(beat(9))).toThrow(
+      expect.objectContaining({
+        name: "StorageWriteError",
+        code: "ENOSPC",
+        message: "cannot start a new journal.jsonl: ENOSPC: no space left on device, open",
+      }),
+    );
     expect([numbers(previous), fs.existsSync(file)]).toEqual([range(0, 9), false]);
     spy.mockRestore();
     j.append(beat(10));

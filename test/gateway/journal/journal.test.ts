@@ -14,7 +14,11 @@ describe("journal: storage faults and damaged state", () => {
     const disk = fullDiskAfter(20);
     try {
       expect(() => j.append({ type: "system_event", sessionKey: "main", text: "does not fit" })).toThrow(
-        expect.objectContaining({ name: "StorageWriteError", code: "ENOSPC", message: "cannot append to journal.jsonl: ENOSPC: no space left on device, write" }),
+        expect.objectContaining({
+          name: "StorageWriteError",
+          code: "ENOSPC",
+          message: "cannot append to journal.jsonl: ENOSPC: no space left on device, write",
+        }),
       );
       disk.free();
       j.append({ type: "heartbeat", reason: "b", pending: 0 });
@@ -22,7 +26,13 @@ describe("journal: storage faults and damaged state", () => {
       disk.restore();
       j.close();
     }
-    expect(fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { reason: string }).reason)).toEqual(["a", "b"]);
+    expect(
+      fs
+        .readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { reason: string }).reason),
+    ).toEqual(["a", "b"]);
   });
 
   it("drops a torn last line at creation with a warning naming the file, so the next line starts clean", () => {
@@ -33,7 +43,13 @@ describe("journal: storage faults and damaged state", () => {
     j.append({ type: "heartbeat", reason: "b", pending: 0 });
     j.close();
     expect(warnings).toEqual([`journal ${file} ended in a torn line (a write cut short by a crash); dropped its 21 bytes`]);
-    expect(fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { reason: string }).reason)).toEqual(["a", "b"]);
+    expect(
+      fs
+        .readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { reason: string }).reason),
+    ).toEqual(["a", "b"]);
   });
 
   it("regression: a journal that cannot be opened (a directory in its place) failed the start with a bare EISDIR; now the error names the file and what to do", () => {

@@ -36,10 +36,14 @@ describe("createGatewayMetrics", () => {
     const { logger, warnings } = recordingLogger();
     const m = createGatewayMetrics({ logger });
     let value: number | Error = 3;
-    m.forPlugin("p").gauge({ name: "p_depth", help: "x", collect: () => {
-      if (value instanceof Error) throw value;
-      return value;
-    } });
+    m.forPlugin("p").gauge({
+      name: "p_depth",
+      help: "x",
+      collect: () => {
+        if (value instanceof Error) throw value;
+        return value;
+      },
+    });
     expect(sample(parseScrape(await m.render()), "p_depth")).toBe(3);
     value = new Error("store closed");
     expect(sample(parseScrape(await m.render()), "p_depth")).toBe(3);
@@ -55,7 +59,9 @@ describe("createGatewayMetrics", () => {
     const ok = c.labels("wake", "200");
     ok.inc();
     ok.inc();
-    m.forPlugin("p").histogram({ name: "p_lat_seconds", help: "x", buckets: [0.1, 1] }).observe(0.5);
+    m.forPlugin("p")
+      .histogram({ name: "p_lat_seconds", help: "x", buckets: [0.1, 1] })
+      .observe(0.5);
     const s = parseScrape(await m.render());
     expect(sample(s, "p_req_total", { hook: "wake", status: "200" })).toBe(2);
     expect(s.find((f) => f.name === "p_lat_seconds")!.metrics[0]!.buckets).toEqual({ "0.1": "0", "1": "1", "+Inf": "1" });

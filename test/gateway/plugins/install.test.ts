@@ -23,7 +23,14 @@ describe("installPlugin", () => {
     fs.mkdirSync(path.join(src, ".git"));
     const host = hostRoot({ "lib-a": "1.4.0" });
     const pluginsDir = path.join(tmpDir(), "plugins");
-    const res = await installPlugin({ source: src, pluginsDir, hostRoot: host, npmInstall: () => { throw new Error("must not run"); } });
+    const res = await installPlugin({
+      source: src,
+      pluginsDir,
+      hostRoot: host,
+      npmInstall: () => {
+        throw new Error("must not run");
+      },
+    });
     expect(res).toEqual({ id: "demo", version: "1.0.0", dir: path.join(pluginsDir, "demo"), dependencies: "linked" });
     expect(fs.existsSync(path.join(res.dir, ".git"))).toBe(false);
     expect(fs.existsSync(path.join(res.dir, "node_modules", "junk"))).toBe(false);
@@ -33,13 +40,47 @@ describe("installPlugin", () => {
 
   it("optional dependencies the host has were never linked: the installed plugin could not load better-sqlite3 on Node 20", async () => {
     const src = writePlugin(tmpDir(), "src", manifestOf("opt"));
-    fs.writeFileSync(path.join(src, "package.json"), JSON.stringify({ name: "opt", dependencies: { "lib-a": "^1.0.0" }, optionalDependencies: { "native-db": "^12.0.0", "absent-opt": "^1.0.0" } }));
+    fs.writeFileSync(
+      path.join(src, "package.json"),
+      JSON.stringify({ name: "opt", dependencies: { "lib-a": "^1.0.0" }, optionalDependencies: { "native-db": "^12.0.0", "absent-opt": "^1.0.0" } }),
+    );
     const host = hostRoot({ "lib-a": "1.0.0", "native-db": "12.4.0" });
-    const res = await installPlugin({ source: src, pluginsDir: path.join(tmpDir(), "plugins"), hostRoot: host, npmInstall: () => { throw new Error("must not run"); } });
+    const res = await installPlugin({
+      source: src,
+      pluginsDir: path.join(tmpDir(), "plugins"),
+      hostRoot: host,
+      npmInstall: () => {
+        throw new Error("must not run");
+      },
+    });
     expect(res.dependencies).toBe("linked");
     expect(fs.realpathSync(path.join(res.dir, "node_modules", "native-db"))).toBe(fs.realpathSync(path.join(host, "node_modules", "native-db")));
     // An optional dependency the host lacks is left out, not a reason for a network install.
     expect(fs.existsSync(path.join(res.dir, "node_modules", "absent-opt"))).toBe(false);
+  });
+
+  it("links an optional peer the host has: the bundled tarball (no dependencies) reads better-sqlite3 on Node 20 from the host", async () => {
+    const src = writePlugin(tmpDir(), "src", manifestOf("peer"));
+    fs.writeFileSync(
+      path.join(src, "package.json"),
+      JSON.stringify({
+        name: "peer",
+        peerDependencies: { "native-db": "^12.0.0", "absent-peer": "^1.0.0" },
+        peerDependenciesMeta: { "native-db": { optional: true }, "absent-peer": { optional: true } },
+      }),
+    );
+    const host = hostRoot({ "native-db": "12.4.0" });
+    const res = await installPlugin({
+      source: src,
+      pluginsDir: path.join(tmpDir(), "plugins"),
+      hostRoot: host,
+      npmInstall: () => {
+        throw new Error("must not run");
+      },
+    });
+    expect(res.dependencies).toBe("linked");
+    expect(fs.realpathSync(path.join(res.dir, "node_modules", "native-db"))).toBe(fs.realpathSync(path.join(host, "node_modules", "native-db")));
+    expect(fs.existsSync(path.join(res.dir, "node_modules", "absent-peer"))).toBe(false);
   });
 
   it("unpacks an npm pack tarball (package/ prefix) and reports the replaced version", async () => {
@@ -58,7 +99,12 @@ describe("installPlugin", () => {
     const src = writePlugin(tmpDir(), "src", manifestOf("needs"));
     fs.writeFileSync(path.join(src, "package.json"), JSON.stringify({ dependencies: { "lib-a": "^2.0.0", "lib-b": "^1.0.0" } }));
     const ran: string[] = [];
-    const res = await installPlugin({ source: src, pluginsDir: path.join(tmpDir(), "plugins"), hostRoot: hostRoot({ "lib-a": "1.0.0", "lib-b": "1.0.0" }), npmInstall: (d) => void ran.push(path.basename(d)) });
+    const res = await installPlugin({
+      source: src,
+      pluginsDir: path.join(tmpDir(), "plugins"),
+      hostRoot: hostRoot({ "lib-a": "1.0.0", "lib-b": "1.0.0" }),
+      npmInstall: (d) => void ran.push(path.basename(d)),
+    });
     expect(res.dependencies).toBe("npm-install");
     expect(ran).toHaveLength(1);
     expect(fs.existsSync(path.join(res.dir, "node_modules", "lib-b"))).toBe(false);
@@ -67,7 +113,9 @@ describe("installPlugin", () => {
   it("refuses a source with an invalid manifest and leaves no staging dir", async () => {
     const src = writePlugin(tmpDir(), "src", { id: "x", name: "x" });
     const pluginsDir = path.join(tmpDir(), "plugins");
-    await expect(installPlugin({ source: src, pluginsDir, hostRoot: hostRoot({}) })).rejects.toThrow(`${src} is not a valid plugin: plugin.json: version is required`);
+    await expect(installPlugin({ source: src, pluginsDir, hostRoot: hostRoot({}) })).rejects.toThrow(
+      `${src} is not a valid plugin: plugin.json: version is required`,
+    );
     expect(fs.readdirSync(pluginsDir)).toEqual([]);
   });
 
@@ -75,32 +123,37 @@ describe("installPlugin", () => {
     const dir = tmpDir();
     const f = path.join(dir, "plugin.zip");
     fs.writeFileSync(f, "x");
-    await expect(installPlugin({ source: f, pluginsDir: path.join(dir, "plugins"), hostRoot: dir })).rejects.toThrow(`${f} is neither a directory nor a .tgz file`);
+    await expect(installPlugin({ source: f, pluginsDir: path.join(dir, "plugins"), hostRoot: dir })).rejects.toThrow(
+      `${f} is neither a directory nor a .tgz file`,
+    );
   });
 });
 
 const posixOnly = process.platform === "win32" ? it.skip : it;
 
 describe("installPlugin: private state", () => {
-  posixOnly("an install into a new state dir made the state dir and plugins/ 0755 and kept the copied files 0644: now 0700 and 0600, an executable keeps its owner's x", async () => {
-    const previous = process.umask(0o022);
-    try {
-      const src = writePlugin(tmpDir(), "src", manifestOf("private"));
-      fs.chmodSync(path.join(src, "plugin.json"), 0o644);
-      fs.mkdirSync(path.join(src, "bin"), { mode: 0o755 });
-      fs.writeFileSync(path.join(src, "bin", "tool.sh"), "#!/bin/sh\n", { mode: 0o755 });
-      const stateDir = path.join(tmpDir(), "state");
-      const pluginsDir = path.join(stateDir, "plugins");
-      const res = await installPlugin({ source: src, pluginsDir, hostRoot: hostRoot({}) });
-      const mode = (p: string) => fs.statSync(p).mode & 0o777;
-      expect(mode(stateDir)).toBe(0o700);
-      expect(mode(pluginsDir)).toBe(0o700);
-      expect(mode(res.dir)).toBe(0o700);
-      expect(mode(path.join(res.dir, "plugin.json"))).toBe(0o600);
-      expect(mode(path.join(res.dir, "bin"))).toBe(0o700);
-      expect(mode(path.join(res.dir, "bin", "tool.sh"))).toBe(0o700);
-    } finally {
-      process.umask(previous);
-    }
-  });
+  posixOnly(
+    "an install into a new state dir made the state dir and plugins/ 0755 and kept the copied files 0644: now 0700 and 0600, an executable keeps its owner's x",
+    async () => {
+      const previous = process.umask(0o022);
+      try {
+        const src = writePlugin(tmpDir(), "src", manifestOf("private"));
+        fs.chmodSync(path.join(src, "plugin.json"), 0o644);
+        fs.mkdirSync(path.join(src, "bin"), { mode: 0o755 });
+        fs.writeFileSync(path.join(src, "bin", "tool.sh"), "#!/bin/sh\n", { mode: 0o755 });
+        const stateDir = path.join(tmpDir(), "state");
+        const pluginsDir = path.join(stateDir, "plugins");
+        const res = await installPlugin({ source: src, pluginsDir, hostRoot: hostRoot({}) });
+        const mode = (p: string) => fs.statSync(p).mode & 0o777;
+        expect(mode(stateDir)).toBe(0o700);
+        expect(mode(pluginsDir)).toBe(0o700);
+        expect(mode(res.dir)).toBe(0o700);
+        expect(mode(path.join(res.dir, "plugin.json"))).toBe(0o600);
+        expect(mode(path.join(res.dir, "bin"))).toBe(0o700);
+        expect(mode(path.join(res.dir, "bin", "tool.sh"))).toBe(0o700);
+      } finally {
+        process.umask(previous);
+      }
+    },
+  );
 });

@@ -13,14 +13,26 @@ describe("readManifest", () => {
   });
 
   it.each([
-    ["a missing required field", (() => { const m: Record<string, unknown> = manifestOf("x"); delete m.main; return m; })(), "plugin.json: main is required"],
+    [
+      "a missing required field",
+      (() => {
+        const m: Record<string, unknown> = manifestOf("x");
+        delete m.main;
+        return m;
+      })(),
+      "plugin.json: main is required",
+    ],
     ["an id with capitals", manifestOf("Bad Id"), 'plugin.json: id must match pattern "^[a-z0-9][a-z0-9._-]{0,127}$"'],
     ["a non-semver version", manifestOf("x", { version: "one" }), 'plugin.json: version "one" is not a semver version'],
     ["an invalid hostApi range", manifestOf("x", { hostApi: "banana" }), 'plugin.json: hostApi "banana" is not a semver range'],
-    ["a hostApi this host does not satisfy", manifestOf("x", { hostApi: "^2.0.0" }), "plugin.json: needs host API ^2.0.0, this gateway implements 1.4.0"],
+    ["a hostApi this host does not satisfy", manifestOf("x", { hostApi: "^1.4.0" }), "plugin.json: needs host API ^1.4.0, this gateway implements 2.2.0"],
     ["a main outside the plugin dir", manifestOf("x", { main: "../evil.js" }), 'plugin.json: main "../evil.js" points outside the plugin directory'],
     ["a main that does not exist", manifestOf("x", { main: "dist/index.js" }), 'plugin.json: main "dist/index.js" does not exist (is the plugin built?)'],
-    ["an invalid configSchema", manifestOf("x", { configSchema: { type: "nonsense" } }), expect.stringMatching(/^plugin\.json: configSchema is not a valid JSON Schema/)],
+    [
+      "an invalid configSchema",
+      manifestOf("x", { configSchema: { type: "nonsense" } }),
+      expect.stringMatching(/^plugin\.json: configSchema is not a valid JSON Schema/),
+    ],
   ])("refuses %s", (_what, manifest, reason) => {
     const dir = writePlugin(tmpDir(), "p", manifest);
     expect(readManifest(dir)).toEqual({ ok: false, reason, id: (manifest as { id: string }).id });
@@ -80,7 +92,13 @@ describe("manifestPresets", () => {
       dir,
     );
     expect(presets).toEqual([
-      { name: "github", description: "GitHub events", pluginId: "p", mappings: [{ match: { path: "github" }, action: "agent" }], transformsDir: "/plugins/p/transforms" },
+      {
+        name: "github",
+        description: "GitHub events",
+        pluginId: "p",
+        mappings: [{ match: { path: "github" }, action: "agent" }],
+        transformsDir: "/plugins/p/transforms",
+      },
     ]);
   });
 });

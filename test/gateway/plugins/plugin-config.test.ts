@@ -83,13 +83,16 @@ describe("x-rule annotations (createRuleAjv + describeAjvErrors)", () => {
     expect(lines({ code: 7, bare: "x" })).toEqual(["sec.code must be a string"]);
     expect(lines({ code: "abcde", bare: "x" })).toEqual(["sec.code must be at most 4 characters long"]);
   });
-  it("an empty string is only 'must not be empty' (its patterns are implied)", () => expect(lines({ code: "", bare: "x" })).toEqual(["sec.code must not be empty"]));
+  it("an empty string is only 'must not be empty' (its patterns are implied)", () =>
+    expect(lines({ code: "", bare: "x" })).toEqual(["sec.code must not be empty"]));
   it("an object annotation words the keywords it names", () => {
     expect(lines({ ref: "plain" })).toEqual(["sec.ref must be a reference"]);
     expect(lines({ ref: {} })).toEqual(["sec.ref must have env or file"]);
   });
-  it("an unannotated anyOf of types reads as the union of the types", () => expect(lines({ either: true })).toEqual(["sec.either must be a string or a number"]));
-  it("names the first entry that repeats an earlier one", () => expect(lines({ list: ["a", "b", "a", "a"] })).toEqual(["sec.list[2] repeats an earlier entry"]));
+  it("an unannotated anyOf of types reads as the union of the types", () =>
+    expect(lines({ either: true })).toEqual(["sec.either must be a string or a number"]));
+  it("names the first entry that repeats an earlier one", () =>
+    expect(lines({ list: ["a", "b", "a", "a"] })).toEqual(["sec.list[2] repeats an earlier entry"]));
   it("without an annotation, ajv's message of a pattern stands", () => expect(lines({ code: "ab", bare: "y" })).toEqual(['sec.bare must match pattern "^x$"']));
   it("strict mode accepts string and object annotations; any other is a schema error", () => {
     expect(() => ajv.compile({ type: "string", pattern: "x", "x-rule": 5 })).toThrow();

@@ -21,6 +21,6 @@ export const manifestOf = (id: string, extra: Record<string, unknown> = {}) => (
   name: `Plugin ${id}`,
   version: "1.0.0",
   main: "index.js",
-  hostApi: "^1.0.0",
+  hostApi: "^2.0.0",
   ...extra,
 });

@@ -41,7 +41,15 @@ function run(plugins: Array<{ manifest: Record<string, unknown>; module?: unknow
     if (m instanceof Error) throw m;
     return m;
   };
-  const args = () => ({ config, discovered, runtime: createCliRuntime({ models: [] }), events: new EventEmitter<HostEvents>(), logger: createGatewayLogger("error", sink), channels, load });
+  const args = () => ({
+    config,
+    discovered,
+    runtime: createCliRuntime({ models: [] }),
+    events: new EventEmitter<HostEvents>(),
+    logger: createGatewayLogger("error", sink),
+    channels,
+    load,
+  });
   const exec = () => loadPlugins(args());
   return { exec, args, configPath, loadCalls, channels, root, config };
 }
@@ -54,7 +62,10 @@ describe("plugin loader", () => {
     const t = run(
       [
         { manifest: manifestOf("a"), module: mod(() => void activated.push("a")) },
-        { manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer" } } } }), module: mod(() => void activated.push("b")) },
+        {
+          manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer" } } } }),
+          module: mod(() => void activated.push("b")),
+        },
       ],
       { bee: { size: "big" } },
     );
@@ -70,13 +81,22 @@ describe("plugin loader", () => {
       activate: () => void activated.push("b"),
       configProblems: (input: ConfigCheckInput) => {
         inputs.push(input);
-        return ["bee.size must be an integer", "bee.colour names an unknown colour \"blu\""];
+        return ["bee.size must be an integer", 'bee.colour names an unknown colour "blu"'];
       },
     };
     const t = run(
       [
-        { manifest: manifestOf("a", { contributes: { presets: [{ name: "alpha", mappings: [{ match: { path: "alpha" } }] }] } }), module: mod(() => void activated.push("a")) },
-        { manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer" }, colour: { type: "string" } } } }), module: checked },
+        {
+          manifest: manifestOf("a", { contributes: { presets: [{ name: "alpha", mappings: [{ match: { path: "alpha" } }] }] } }),
+          module: mod(() => void activated.push("a")),
+        },
+        {
+          manifest: manifestOf("b", {
+            configSection: "bee",
+            configSchema: { type: "object", properties: { size: { type: "integer" }, colour: { type: "string" } } },
+          }),
+          module: checked,
+        },
       ],
       { bee: { size: "big", colour: "blu" } },
     );
@@ -84,12 +104,27 @@ describe("plugin loader", () => {
       [`invalid config ${t.configPath}: bee.size must be an integer`, `invalid config ${t.configPath}: bee.colour names an unknown colour "blu"`].join("\n"),
     );
     expect(activated).toEqual([]);
-    expect(inputs[0]).toMatchObject({ configDir: t.root, config: { bee: { size: "big" } }, presetsComplete: false, presets: [expect.objectContaining({ name: "alpha", pluginId: "a" })] });
+    expect(inputs[0]).toMatchObject({
+      configDir: t.root,
+      config: { bee: { size: "big" } },
+      presetsComplete: false,
+      presets: [expect.objectContaining({ name: "alpha", pluginId: "a" })],
+    });
   });
 
   it("a plugin's configProblems that throws adds nothing: the schema's lines stand", () => {
     const t = run(
-      [{ manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer" } } } }), module: { activate: () => {}, configProblems: () => { throw new Error("boom"); } } }],
+      [
+        {
+          manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer" } } } }),
+          module: {
+            activate: () => {},
+            configProblems: () => {
+              throw new Error("boom");
+            },
+          },
+        },
+      ],
       { bee: { size: "big" } },
     );
     expect(t.exec).toThrow(new GatewayConfigError(t.configPath, "bee.size", "must be an integer").message);
@@ -98,8 +133,17 @@ describe("plugin loader", () => {
   it("reports every problem of every plugin's section at once, before activating any plugin", () => {
     const t = run(
       [
-        { manifest: manifestOf("a", { configSection: "ay", configSchema: { type: "object", properties: { on: { type: "boolean" } }, additionalProperties: false } }), module: mod(() => {}) },
-        { manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer", minimum: 1 } } } }), module: mod(() => {}) },
+        {
+          manifest: manifestOf("a", {
+            configSection: "ay",
+            configSchema: { type: "object", properties: { on: { type: "boolean" } }, additionalProperties: false },
+          }),
+          module: mod(() => {}),
+        },
+        {
+          manifest: manifestOf("b", { configSection: "bee", configSchema: { type: "object", properties: { size: { type: "integer", minimum: 1 } } } }),
+          module: mod(() => {}),
+        },
       ],
       { ay: { on: "yes", of: 1 }, bee: { size: 0 } },
     );
@@ -161,13 +205,13 @@ describe("plugin loader", () => {
       {
         manifest: manifestOf("thrower"),
         module: mod((api) => {
-          api.registerHttpRoute({ prefix: "/thrower", handler: (_q, _s, n) => n() });
+          api.registerHttpRoute({ prefix: "/thrower", handler: () => undefined });
           registeredBeforeThrow = true;
           throw new TypeError("x is undefined");
         }),
       },
       { manifest: manifestOf("async"), module: { activate: async () => {} } },
-      { manifest: manifestOf("good"), module: mod((api) => api.registerHttpRoute({ prefix: "good/", handler: (_q, _s, n) => n() })) },
+      { manifest: manifestOf("good"), module: mod((api) => api.registerHttpRoute({ prefix: "good/", handler: () => undefined })) },
     ]);
     const loaded = t.exec();
     expect(loaded.reports.map((r) => [r.id, r.status, r.reason])).toEqual([
@@ -185,22 +229,22 @@ describe("plugin loader", () => {
     const withKey = run([
       {
         manifest: manifestOf("hooks", { contributes: { httpRoutes: [{ prefixFromConfig: "hooks.path" }] } }),
-        module: mod((api) => api.registerHttpRoute({ prefix: "/api/hooks", handler: (_q, _s, n) => n() })),
+        module: mod((api) => api.registerHttpRoute({ prefix: "/api/hooks", handler: () => undefined })),
       },
     ]);
     expect(withKey.exec).toThrow(`invalid config ${withKey.configPath}: hooks.path "/api/hooks" collides with the gateway's route "/api"`);
 
     const twoPlugins = run([
-      { manifest: manifestOf("one"), module: mod((api) => api.registerHttpRoute({ prefix: "/hooks", handler: (_q, _s, n) => n() })) },
-      { manifest: manifestOf("two"), module: mod((api) => api.registerHttpRoute({ prefix: "/Hooks/sub", handler: (_q, _s, n) => n() })) },
+      { manifest: manifestOf("one"), module: mod((api) => api.registerHttpRoute({ prefix: "/hooks", handler: () => undefined })) },
+      { manifest: manifestOf("two"), module: mod((api) => api.registerHttpRoute({ prefix: "/Hooks/sub", handler: () => undefined })) },
     ]);
     expect(twoPlugins.exec).toThrow(`invalid config ${twoPlugins.configPath}: plugin two route "/Hooks/sub" collides with plugin one's route "/hooks"`);
   });
 
   it("does not treat /hooksX as colliding with /hooks", () => {
     const t = run([
-      { manifest: manifestOf("one"), module: mod((api) => api.registerHttpRoute({ prefix: "/hooks", handler: (_q, _s, n) => n() })) },
-      { manifest: manifestOf("two"), module: mod((api) => api.registerHttpRoute({ prefix: "/hooksX", handler: (_q, _s, n) => n() })) },
+      { manifest: manifestOf("one"), module: mod((api) => api.registerHttpRoute({ prefix: "/hooks", handler: () => undefined })) },
+      { manifest: manifestOf("two"), module: mod((api) => api.registerHttpRoute({ prefix: "/hooksX", handler: () => undefined })) },
     ]);
     expect(t.exec().routes.map((r) => r.prefix)).toEqual(["/hooks", "/hooksX"]);
   });
@@ -209,19 +253,22 @@ describe("plugin loader", () => {
     const seen: PluginApi[] = [];
     const t = run(
       [
-        { manifest: manifestOf("root"), module: mod((api) => api.registerHttpRoute({ prefix: "/", handler: (_q, _s, n) => n() })) },
+        { manifest: manifestOf("root"), module: mod((api) => api.registerHttpRoute({ prefix: "/", handler: () => undefined })) },
         { manifest: manifestOf("spy"), module: mod((api) => void seen.push(api)) },
       ],
       { custom: { a: 1 } },
     );
     const loaded = t.exec();
-    expect(loaded.reports[0]).toMatchObject({ status: "broken", reason: 'activate failed: registerHttpRoute: prefix "/" is refused (it would take every route)' });
+    expect(loaded.reports[0]).toMatchObject({
+      status: "broken",
+      reason: 'activate failed: registerHttpRoute: prefix "/" is refused (it would take every route)',
+    });
     const api = seen[0]!;
     expect(api.stateDir).toBe(path.join(t.config.stateDir, "data", "spy"));
     expect(fs.statSync(api.stateDir).isDirectory()).toBe(true);
     expect(api.configDir).toBe(t.root);
     expect(api.configPath).toBe(t.configPath);
-    expect(api.hostApiVersion).toBe("1.4.0");
+    expect(api.hostApiVersion).toBe("2.2.0");
     expect((api.config.custom as { a: number }).a).toBe(1);
     expect(Object.isFrozen(api.config.custom)).toBe(true);
   });
@@ -233,7 +280,7 @@ describe("plugin loader", () => {
     expect((seen[0]!.config.gateway as { port: number }).port).toBe(18789);
     seen.length = 0;
     loadPlugins({ ...t.args(), config: { ...t.config, port: 24001 } });
-    expect((seen[0]!.config.gateway as { port: number; bind: string })).toMatchObject({ port: 24001, bind: "127.0.0.1" });
+    expect(seen[0]!.config.gateway as { port: number; bind: string }).toMatchObject({ port: 24001, bind: "127.0.0.1" });
     seen.length = 0;
     loadPlugins({ ...t.args(), config: { ...t.config, port: 0 } });
     expect((seen[0]!.config.gateway as { port: number }).port).toBe(18789);
@@ -260,7 +307,10 @@ describe("plugin loader", () => {
   it("registers plugin channels and refuses a duplicate or built-in id", () => {
     const delivered: string[] = [];
     const t = run([
-      { manifest: manifestOf("chan"), module: mod((api) => api.registerChannel!({ id: "workspace_chat_plugin", deliver: (r) => void delivered.push(r.text) })) },
+      {
+        manifest: manifestOf("chan"),
+        module: mod((api) => api.registerChannel!({ id: "workspace_chat_plugin", deliver: (r) => void delivered.push(r.text) })),
+      },
       { manifest: manifestOf("dup"), module: mod((api) => api.registerChannel!({ id: "workspace_chat_plugin", deliver: () => {} })) },
       { manifest: manifestOf("builtin"), module: mod((api) => api.registerChannel!({ id: "bot_chat", deliver: () => {} })) },
     ]);
@@ -276,8 +326,23 @@ describe("plugin loader", () => {
   it("collects services and CLI registrars, and deactivates in reverse order", async () => {
     const order: string[] = [];
     const t = run([
-      { manifest: manifestOf("a"), module: mod((api) => { api.registerService({ id: "a.svc", start: () => {}, stop: () => {} }); api.registerCli(() => {}); }, () => void order.push("a")) },
-      { manifest: manifestOf("b"), module: mod(() => {}, () => void order.push("b")) },
+      {
+        manifest: manifestOf("a"),
+        module: mod(
+          (api) => {
+            api.registerService({ id: "a.svc", start: () => {}, stop: () => {} });
+            api.registerCli(() => {});
+          },
+          () => void order.push("a"),
+        ),
+      },
+      {
+        manifest: manifestOf("b"),
+        module: mod(
+          () => {},
+          () => void order.push("b"),
+        ),
+      },
     ]);
     const loaded = t.exec();
     expect(loaded.services.map((s) => [s.id, s.pluginId])).toEqual([["a.svc", "a"]]);

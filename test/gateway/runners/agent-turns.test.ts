@@ -16,7 +16,12 @@ function setup(runner: AgentRunner, defaultModel?: string) {
   const journal = createJournal({ file: path.join(dir, "journal.jsonl") });
   const turns = createAgentTurns({ runner, sessions, journal, logger: quiet, defaultModel, mainKey: "main", now: () => 1000 });
   const entries = () =>
-    fs.readFileSync(journal.file, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    fs
+      .readFileSync(journal.file, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { turns, sessions, entries };
 }
 
@@ -28,9 +33,21 @@ describe("agent turns", () => {
     const r = await turns.runTurn({ sessionKey: "hook:a", message: "hi", thinking: "low", timeoutMs: 1000, signal: never });
     expect(r).toEqual({ status: "ok", reply: "echo: hi" });
     expect(entries()).toEqual([
-      { ts: expect.any(String), type: "agent_turn", sessionKey: "hook:a", model: "echo/default", thinking: "low", status: "ok", reply: "echo: hi", durationMs: 0 },
+      {
+        ts: expect.any(String),
+        type: "agent_turn",
+        sessionKey: "hook:a",
+        model: "echo/default",
+        thinking: "low",
+        status: "ok",
+        reply: "echo: hi",
+        durationMs: 0,
+      },
     ]);
-    expect(sessions.get("hook:a").history).toEqual([{ role: "user", content: "hi" }, { role: "assistant", content: "echo: hi" }]);
+    expect(sessions.get("hook:a").history).toEqual([
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "echo: hi" },
+    ]);
   });
 
   it("hands the runner the session's prior turns", async () => {
@@ -39,7 +56,10 @@ describe("agent turns", () => {
     const { turns } = setup(runner);
     await turns.runTurn({ sessionKey: "k", message: "m1", timeoutMs: 1000, signal: never });
     await turns.runTurn({ sessionKey: "k", message: "m2", model: "openai/gpt", timeoutMs: 1000, signal: never });
-    expect(seen[1]!.history).toEqual([{ role: "user", content: "m1" }, { role: "assistant", content: "r1" }]);
+    expect(seen[1]!.history).toEqual([
+      { role: "user", content: "m1" },
+      { role: "assistant", content: "r1" },
+    ]);
     expect(seen[1]!.model).toBe("openai/gpt");
   });
 
@@ -96,7 +116,10 @@ describe("agent turns", () => {
 
   it("turns a runner exception into status error with its message", async () => {
     const { turns } = setup({ kind: "boom", run: async () => Promise.reject(new Error("model exploded")) });
-    await expect(turns.runTurn({ sessionKey: "k", message: "m", timeoutMs: 1000, signal: never })).resolves.toEqual({ status: "error", error: "model exploded" });
+    await expect(turns.runTurn({ sessionKey: "k", message: "m", timeoutMs: 1000, signal: never })).resolves.toEqual({
+      status: "error",
+      error: "model exploded",
+    });
   });
 
   it("prefixes a non-main session's pending system events to its next turn and consumes them", async () => {

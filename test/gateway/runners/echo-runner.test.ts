@@ -3,7 +3,13 @@ import { createEchoRunner } from "../../../src/gateway/runners/echo-runner";
 import type { RunnerTurn } from "../../../src/gateway/runners/agent-runner";
 import { FOLDED_UNTRUSTED_NOTICE, UNTRUSTED_NOTICE } from "../../../src/host-contract/untrusted-notice";
 
-const turn = (over: Partial<RunnerTurn> = {}): RunnerTurn => ({ sessionKey: "main", history: [], message: "hello", signal: new AbortController().signal, ...over });
+const turn = (over: Partial<RunnerTurn> = {}): RunnerTurn => ({
+  sessionKey: "main",
+  history: [],
+  message: "hello",
+  signal: new AbortController().signal,
+  ...over,
+});
 const summary = { meta: { kind: "run-summary" } };
 const wake = { meta: { kind: "wake" } };
 

@@ -19,7 +19,10 @@ describe("openai runner", () => {
       sessionKey: "hook:1",
       model: "openai/gpt-test",
       thinking: "high",
-      history: [{ role: "user", content: "before" }, { role: "assistant", content: "answer" }],
+      history: [
+        { role: "user", content: "before" },
+        { role: "assistant", content: "answer" },
+      ],
       message: "now",
       signal: never,
     });
@@ -68,12 +71,24 @@ describe("openai runner", () => {
     await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
     const port = (srv.address() as AddressInfo).port;
     await new Promise<void>((r) => srv.close(() => r()));
-    const r = await createOpenAiRunner({ baseUrl: `http://127.0.0.1:${port}/v1` }).run({ sessionKey: "k", model: "x/y", history: [], message: "m", signal: never });
+    const r = await createOpenAiRunner({ baseUrl: `http://127.0.0.1:${port}/v1` }).run({
+      sessionKey: "k",
+      model: "x/y",
+      history: [],
+      message: "m",
+      signal: never,
+    });
     expect(r).toEqual({ status: "error", error: "network error: ECONNREFUSED" });
   });
 
   it("reports a missing API key variable without calling the server", async () => {
-    const r = await createOpenAiRunner({ baseUrl: ai.baseUrl, apiKeyEnv: "NOPE_KEY", env: {} }).run({ sessionKey: "k", model: "x/y", history: [], message: "m", signal: never });
+    const r = await createOpenAiRunner({ baseUrl: ai.baseUrl, apiKeyEnv: "NOPE_KEY", env: {} }).run({
+      sessionKey: "k",
+      model: "x/y",
+      history: [],
+      message: "m",
+      signal: never,
+    });
     expect(r).toEqual({ status: "error", error: "environment variable NOPE_KEY (agents.runner.apiKeyEnv) is not set" });
     expect(ai.requests).toHaveLength(0);
   });

@@ -40,7 +40,11 @@ describe("session store: storage faults", () => {
     expect(s.get("main").pending.map((e) => e.text)).toEqual(["before"]);
     disk.free();
     s.enqueue("main", "after");
-    expect(createSessionStore({ dir }).get("main").pending.map((e) => e.text)).toEqual(["before", "after"]);
+    expect(
+      createSessionStore({ dir })
+        .get("main")
+        .pending.map((e) => e.text),
+    ).toEqual(["before", "after"]);
     expect(fs.readFileSync(logOf(dir, "main"), "utf8").endsWith("\n")).toBe(true);
   });
 
@@ -58,7 +62,11 @@ describe("session store: storage faults", () => {
     expect(s.get("main").pending.map((e) => e.text)).toEqual(["kept"]);
     expect(fs.readFileSync(logOf(dir, "main"), "utf8")).toBe(logBefore);
     s.enqueue("main", "next");
-    expect(createSessionStore({ dir }).get("main").pending.map((e) => e.text)).toEqual(["kept", "next"]);
+    expect(
+      createSessionStore({ dir })
+        .get("main")
+        .pending.map((e) => e.text),
+    ).toEqual(["kept", "next"]);
   });
 
   it("a snapshot rewrite that fails on a full disk only postpones the compaction: the change is kept and no temp file is left", () => {
@@ -100,7 +108,12 @@ describe("session store: damaged state at load", () => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(SessionStateError);
-    expect(thrown).toMatchObject({ file, message: expect.stringMatching(new RegExp(`^the session file sessions/${sessionFileName("main").replace(/\./g, "\\.")} is damaged: not valid JSON \\(.+\\)$`)) });
+    expect(thrown).toMatchObject({
+      file,
+      message: expect.stringMatching(
+        new RegExp(`^the session file sessions/${sessionFileName("main").replace(/\./g, "\\.")} is damaged: not valid JSON \\(.+\\)$`),
+      ),
+    });
   });
 
   it("a snapshot whose pending events are not a list is refused, not half-loaded", () => {
@@ -194,7 +207,11 @@ describe("session store: damaged state at load", () => {
     createSessionStore({ dir, newId: ids() }).enqueue("main", "one");
     fs.appendFileSync(logOf(dir, "main"), '{"s":2,"op":"enq');
     const rec = recorder();
-    expect(createSessionStore({ dir, logger: rec.logger }).get("main").pending.map((e) => e.text)).toEqual(["one"]);
+    expect(
+      createSessionStore({ dir, logger: rec.logger })
+        .get("main")
+        .pending.map((e) => e.text),
+    ).toEqual(["one"]);
     const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
     expect(rec.lines.map((l) => l.message)).toEqual([`session log ${name} ended in a torn line (a write cut short by a crash); dropped its 16 bytes`]);
   });

@@ -14,7 +14,10 @@ describe("session store", () => {
     const a = createSessionStore({ dir, newId: () => `e${++n}`, now: () => new Date("2026-01-01T00:00:00Z") });
     a.enqueue("main", "one", { source: "hook:wake" });
     a.enqueue("main", "two");
-    a.appendHistory("hook:x", [{ role: "user", content: "hi" }, { role: "assistant", content: "ho" }]);
+    a.appendHistory("hook:x", [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "ho" },
+    ]);
     a.setLastRoute("main", { channel: "bot_chat", to: "7" });
     a.setHeartbeatRequested("main", "hook:wake");
 
@@ -25,7 +28,10 @@ describe("session store", () => {
     ]);
     expect(b.get("main").lastRoute).toEqual({ channel: "bot_chat", to: "7" });
     expect(b.get("main").heartbeatRequested).toBe("hook:wake");
-    expect(b.get("hook:x").history).toEqual([{ role: "user", content: "hi" }, { role: "assistant", content: "ho" }]);
+    expect(b.get("hook:x").history).toEqual([
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "ho" },
+    ]);
     expect(b.keys().sort()).toEqual(["hook:x", "main"]);
   });
 
@@ -47,7 +53,10 @@ describe("session store", () => {
     let n = 0;
     const s = createSessionStore({ dir: tmp(), newId: () => `e${++n}` });
     for (let i = 0; i <= MAX_RECENT_DEDUPE_KEYS; i++) s.enqueue("main", `t${i}`, { dedupeKey: `k${i}` });
-    s.consume("main", s.get("main").pending.map((e) => e.id));
+    s.consume(
+      "main",
+      s.get("main").pending.map((e) => e.id),
+    );
     expect(s.hasDedupeKey("main", "k0")).toBe(false);
     expect(s.hasDedupeKey("main", "k1")).toBe(true);
     expect(s.hasDedupeKey("main", `k${MAX_RECENT_DEDUPE_KEYS}`)).toBe(true);
@@ -77,8 +86,14 @@ describe("session store", () => {
 
   it("keeps only the most recent history messages", () => {
     const s = createSessionStore({ dir: tmp(), maxHistory: 3 });
-    s.appendHistory("k", [{ role: "user", content: "1" }, { role: "assistant", content: "2" }]);
-    s.appendHistory("k", [{ role: "user", content: "3" }, { role: "assistant", content: "4" }]);
+    s.appendHistory("k", [
+      { role: "user", content: "1" },
+      { role: "assistant", content: "2" },
+    ]);
+    s.appendHistory("k", [
+      { role: "user", content: "3" },
+      { role: "assistant", content: "4" },
+    ]);
     expect(s.get("k").history.map((m) => m.content)).toEqual(["2", "3", "4"]);
   });
 
@@ -213,8 +228,14 @@ describe("session store: append-only log and recovery", () => {
   it("replays history, route and heartbeat changes from the log", () => {
     const dir = tmp();
     const a = createSessionStore({ dir, maxHistory: 3 });
-    a.appendHistory("k", [{ role: "user", content: "1" }, { role: "assistant", content: "2" }]);
-    a.appendHistory("k", [{ role: "user", content: "3" }, { role: "assistant", content: "4" }]);
+    a.appendHistory("k", [
+      { role: "user", content: "1" },
+      { role: "assistant", content: "2" },
+    ]);
+    a.appendHistory("k", [
+      { role: "user", content: "3" },
+      { role: "assistant", content: "4" },
+    ]);
     a.setLastRoute("k", { channel: "phone_chat" });
     a.setHeartbeatRequested("k", "hook:wake");
     a.setHeartbeatRequested("k", undefined);
@@ -233,12 +254,16 @@ describe("journal", () => {
     expect(fs.readFileSync(file, "utf8")).toBe('{"ts":"2026-02-03T04:05:06.000Z","type":"heartbeat","reason":"interval","pending":0}\n');
     j.append({ type: "delivery", channel: "bot_chat", to: "1", text: "hi" });
     j.close();
-    const lines = fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = fs
+      .readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[1]).toEqual({ ts: "2026-02-03T04:05:06.000Z", type: "delivery", channel: "bot_chat", to: "1", text: "hi" });
   });
 });
 
-describe("session store: \"os\" durability (sync)", () => {
+describe('session store: "os" durability (sync)', () => {
   it("fdatasyncs each write of a log, and fsyncs a new snapshot and its directory before the log it replaces is emptied", () => {
     const dir = tmp();
     const calls: string[] = [];

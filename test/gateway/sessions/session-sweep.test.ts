@@ -58,7 +58,12 @@ describe("sweeping idle hook sessions", () => {
     const old = new Date(NOW - 10 * DAY);
     fs.utimesSync(damaged, old, old);
     const warnings: string[] = [];
-    const logger = { debug() {}, info() {}, error() {}, warn: (m: string, meta?: Record<string, unknown>) => void warnings.push(`${m} ${String(meta?.session)}`) };
+    const logger = {
+      debug() {},
+      info() {},
+      error() {},
+      warn: (m: string, meta?: Record<string, unknown>) => void warnings.push(`${m} ${String(meta?.session)}`),
+    };
     expect(sweepIdleSessions(store, { dir, retentionDays: 7, clock: () => NOW, logger })).toEqual(["hook:ok"]);
     expect(fs.existsSync(damaged)).toBe(true);
     expect(warnings).toEqual([`an idle hook session was not removed ${path.basename(damaged, ".json")}`]);

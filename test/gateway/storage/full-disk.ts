@@ -29,7 +29,11 @@ export function fullDiskAfter(budget: number): FullDisk {
     left -= n;
     return writeSync(fd, buf, 0, n);
   }) as typeof fs.writeSync);
-  const spyWriteFile = jest.spyOn(fs, "writeFileSync").mockImplementation(((file: fs.PathOrFileDescriptor, data: string | NodeJS.ArrayBufferView, opts?: fs.WriteFileOptions) => {
+  const spyWriteFile = jest.spyOn(fs, "writeFileSync").mockImplementation(((
+    file: fs.PathOrFileDescriptor,
+    data: string | NodeJS.ArrayBufferView,
+    opts?: fs.WriteFileOptions,
+  ) => {
     const size = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
     if (full && size > left) {
       // Like a real full disk: the file is created and partly written, then the write fails.

@@ -30,7 +30,12 @@ describe("group commit", () => {
     const commit = createGroupCommit();
     const writes = jest.spyOn(fs, "writeSync");
     const stored: string[] = [];
-    const first = commit.stage([[a, "a1"], [b, "b1"]]).then(() => stored.push("first"));
+    const first = commit
+      .stage([
+        [a, "a1"],
+        [b, "b1"],
+      ])
+      .then(() => stored.push("first"));
     const second = commit.stage([[a, "a2"]]).then(() => stored.push("second"));
     expect([read(a.file), read(b.file), commit.staged]).toEqual(["", "", 3]);
     await Promise.resolve();
@@ -48,8 +53,20 @@ describe("group commit", () => {
     a.append("before");
     const commit = createGroupCommit();
     const undone: string[] = [];
-    const one = commit.stage([[a, "a1"], [b, "b1"]], () => undone.push("one"));
-    const two = commit.stage([[a, "a2"], [b, "b2"]], () => undone.push("two"));
+    const one = commit.stage(
+      [
+        [a, "a1"],
+        [b, "b1"],
+      ],
+      () => undone.push("one"),
+    );
+    const two = commit.stage(
+      [
+        [a, "a2"],
+        [b, "b2"],
+      ],
+      () => undone.push("two"),
+    );
     disk = fullDiskAfter("a1\na2\n".length + 2); // a's lines fit, b's do not
     commit.flush();
     await expect(one).rejects.toMatchObject({ name: "StorageWriteError", code: "ENOSPC" });
@@ -66,7 +83,12 @@ describe("group commit", () => {
     const staged = sessions.stageEnqueue("main", "wake text", undefined, () => journal.staged({ type: "system_event", sessionKey: "main", text: "wake text" }));
     journal.append({ type: "heartbeat", reason: "interval", pending: 1 });
     await staged.stored;
-    expect(read(journal.file).trim().split("\n").map((l) => JSON.parse(l).type)).toEqual(["system_event", "heartbeat"]);
+    expect(
+      read(journal.file)
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).type),
+    ).toEqual(["system_event", "heartbeat"]);
   });
 
   it("a staged event is in the queue at once (dedupe and bounds see it) and leaves it again when its batch cannot be stored", async () => {
@@ -82,6 +104,10 @@ describe("group commit", () => {
     disk.free();
     expect([sessions.pendingCount("main"), sessions.hasDedupeKey("main", "run-summary:1")]).toEqual([0, false]);
     await sessions.stageEnqueue("main", "again").stored;
-    expect(createSessionStore({ dir }).get("main").pending.map((e) => e.text)).toEqual(["again"]);
+    expect(
+      createSessionStore({ dir })
+        .get("main")
+        .pending.map((e) => e.text),
+    ).toEqual(["again"]);
   });
 });

@@ -17,7 +17,8 @@ afterEach(() => {
 });
 const read = (name: string) => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), "utf8") : undefined);
 /** A rotating file of at most 20 bytes: "line-N\n" is 7 bytes, so two fit and the third rotates. */
-const rotating = () => openLineFile(path.join(dir, "log.jsonl"), { name: "log.jsonl", keepOpen: true, rotate: { maxBytes: 20, to: path.join(dir, "log.1.jsonl") } });
+const rotating = () =>
+  openLineFile(path.join(dir, "log.jsonl"), { name: "log.jsonl", keepOpen: true, rotate: { maxBytes: 20, to: path.join(dir, "log.1.jsonl") } });
 
 describe("openLineFile: rotation and undo", () => {
   it("a batch that rotated and then failed in another file is cut back in the new file; the renamed file keeps its lines whole", async () => {
@@ -26,7 +27,10 @@ describe("openLineFile: rotation and undo", () => {
     log.append("line-1");
     log.append("line-2");
     const commit = createGroupCommit();
-    const change = commit.stage([[log, "line-3"], [other, "other-1"]]);
+    const change = commit.stage([
+      [log, "line-3"],
+      [other, "other-1"],
+    ]);
     disk = fullDiskAfter("line-3\n".length);
     commit.flush();
     await expect(change).rejects.toMatchObject({ name: "StorageWriteError", code: "ENOSPC" });

@@ -7,7 +7,7 @@
  */
 import request from "supertest";
 import { createLoginCodes } from "../../../src/gateway/ui/login-codes";
-import { NOW, uiApp } from "./ui-app";
+import { NOW, uiApp } from "../../helpers/ui-app";
 
 describe("HEAD on the one-time login link", () => {
   it("spends nothing: no cookie, and the link still logs the browser in afterwards", async () => {

@@ -6,7 +6,7 @@
  */
 import request from "supertest";
 import { createLoginCodes, DEFAULT_LOGIN_CODE_TTL_MS } from "../../../src/gateway/ui/login-codes";
-import { NOW, OPERATOR_TOKEN, uiApp } from "./ui-app";
+import { NOW, OPERATOR_TOKEN, uiApp } from "../../helpers/ui-app";
 
 function appWithCode(now: () => number = () => NOW) {
   const codes = createLoginCodes({ now });

@@ -7,7 +7,7 @@ import request from "supertest";
 import { clearedSessionCookie, sessionCookie } from "../../../src/gateway/ui/ui-auth";
 import type { Request } from "express";
 import { createFakeInspector, delivery } from "../../helpers/fake-inspector";
-import { login, OPERATOR_TOKEN, uiApp } from "./ui-app";
+import { login, OPERATOR_TOKEN, uiApp } from "../../helpers/ui-app";
 
 const SECRET_HOOK = "visible-only-after-login";
 
@@ -101,7 +101,12 @@ describe("/ui login", () => {
   });
 
   it("a login form posted from another origin is refused (403 cross_origin)", async () => {
-    const res = await request(withData().app).post("/ui/login").set("Host", "127.0.0.1").set("Origin", "http://evil.example").type("form").send({ token: OPERATOR_TOKEN });
+    const res = await request(withData().app)
+      .post("/ui/login")
+      .set("Host", "127.0.0.1")
+      .set("Origin", "http://evil.example")
+      .type("form")
+      .send({ token: OPERATOR_TOKEN });
     expect(res.status).toBe(403);
     expect(res.text).toContain("(cross_origin)");
     expect(res.headers["set-cookie"]).toBeUndefined();
@@ -110,7 +115,13 @@ describe("/ui login", () => {
   it("logout ends the session: the same cookie then gets the login form", async () => {
     const { app } = withData();
     const { cookie, csrf } = await login(app);
-    const out = await request(app).post("/ui/logout").set("Cookie", cookie).set("Host", "127.0.0.1").set("Origin", "http://127.0.0.1").type("form").send({ _csrf: csrf });
+    const out = await request(app)
+      .post("/ui/logout")
+      .set("Cookie", cookie)
+      .set("Host", "127.0.0.1")
+      .set("Origin", "http://127.0.0.1")
+      .type("form")
+      .send({ _csrf: csrf });
     expect(out.status).toBe(303);
     expect(out.headers["set-cookie"]).toEqual(["gw_ui_session=; Path=/ui; Max-Age=0; HttpOnly; SameSite=Strict"]);
     expect((await request(app).get("/ui/deliveries").set("Cookie", cookie)).status).toBe(401);

@@ -1,7 +1,8 @@
 /** The dashboard's small state machines and sums: sessions expire, the overview's per-minute series. */
 import { createUiSessionStore } from "../../../src/gateway/ui/ui-sessions";
-import { overviewSeries, percentile, runsByOutcome } from "../../../src/gateway/ui/overview-stats";
+import { overviewSeries, percentile, runsByOutcome } from "../../../src/inspector/overview-stats";
 import { delivery } from "../../helpers/fake-inspector";
+import type { RunStatus } from "../../../src/core/runs";
 
 describe("dashboard sessions", () => {
   it("a session is valid until its expiry, then gone", () => {
@@ -46,7 +47,11 @@ describe("overview series", () => {
       now,
       3,
     );
-    expect(s.minutes).toEqual([Date.parse("2026-11-22T10:00:00Z") / 1000, Date.parse("2026-11-22T10:01:00Z") / 1000, Date.parse("2026-11-22T10:02:00Z") / 1000]);
+    expect(s.minutes).toEqual([
+      Date.parse("2026-11-22T10:00:00Z") / 1000,
+      Date.parse("2026-11-22T10:01:00Z") / 1000,
+      Date.parse("2026-11-22T10:02:00Z") / 1000,
+    ]);
     expect(s.byStatus).toEqual({ "2xx": [0, 0, 1], "3xx": [0, 0, 0], "4xx": [0, 0, 1], "5xx": [1, 0, 0] });
     expect(s.p50).toEqual([9, null, 2]);
     expect(s.p99).toEqual([9, null, 4]);
@@ -55,14 +60,24 @@ describe("overview series", () => {
 
   it("a request that waited for its run (Prefer: wait) counts as a request but stays out of the accept latency, counted apart", () => {
     const now = Date.parse("2026-11-22T10:00:30.000Z");
-    const s = overviewSeries([delivery({ receivedAt: "2026-11-22T10:00:10.000Z", status: 200, latencyMs: 9000, waited: true }), delivery({ receivedAt: "2026-11-22T10:00:20.000Z", status: 202, latencyMs: 3 })], now, 1);
+    const s = overviewSeries(
+      [
+        delivery({ receivedAt: "2026-11-22T10:00:10.000Z", status: 200, latencyMs: 9000, waited: true }),
+        delivery({ receivedAt: "2026-11-22T10:00:20.000Z", status: 202, latencyMs: 3 }),
+      ],
+      now,
+      1,
+    );
     expect(s.byStatus["2xx"]).toEqual([2]);
     expect([s.p50, s.p99]).toEqual([[3], [3]]);
     expect([s.total, s.waited]).toEqual([2, 1]);
   });
 
   it("runs by outcome, most frequent first", () => {
-    const run = (status: string) => ({ id: status, status, name: "n", sessionKey: "s", createdAt: "" });
-    expect(runsByOutcome([run("failed"), run("succeeded"), run("succeeded")])).toEqual([["succeeded", 2], ["failed", 1]]);
+    const run = (status: RunStatus) => ({ id: status, status, name: "n", sessionKey: "s", createdAt: "" });
+    expect(runsByOutcome([run("failed"), run("succeeded"), run("succeeded")])).toEqual([
+      ["succeeded", 2],
+      ["failed", 1],
+    ]);
   });
 });

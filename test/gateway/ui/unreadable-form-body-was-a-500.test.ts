@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import request from "supertest";
 import { createFakeInspector, delivery } from "../../helpers/fake-inspector";
 import type { HostLogger } from "../../../src/host-contract/host-api";
-import { login, OPERATOR_TOKEN, uiApp } from "./ui-app";
+import { login, OPERATOR_TOKEN, uiApp } from "../../helpers/ui-app";
 
 function recordingLogger(): HostLogger & { errors: string[] } {
   const errors: string[] = [];
@@ -19,7 +19,11 @@ function recordingLogger(): HostLogger & { errors: string[] } {
 
 /** The login form as the dashboard page sends it; `contentType` / `encoding` / `body` change one thing. */
 function loginPost(app: ReturnType<typeof uiApp>["app"], over: { contentType?: string; encoding?: string; body?: string | Buffer } = {}) {
-  let r = request(app).post("/ui/login").set("Host", "127.0.0.1").set("Origin", "http://127.0.0.1").set("Content-Type", over.contentType ?? "application/x-www-form-urlencoded");
+  let r = request(app)
+    .post("/ui/login")
+    .set("Host", "127.0.0.1")
+    .set("Origin", "http://127.0.0.1")
+    .set("Content-Type", over.contentType ?? "application/x-www-form-urlencoded");
   if (over.encoding) r = r.set("Content-Encoding", over.encoding);
   // The body goes as these bytes (superagent would otherwise serialize a Buffer as a form).
   return r.serialize((b: unknown) => b as string).send(over.body ?? `token=${OPERATOR_TOKEN}`);
