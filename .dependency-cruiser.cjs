@@ -1,7 +1,7 @@
 /**
  * The layers of src/ (docs/architecture.md). Imports point down only:
  *   host-contract → core → domain (safety, config, actions, mappings, runs) →
- *   adapters (logging, store, http, mail, cli) → plugin (composition root).
+ *   adapters (logging, store, intake, mail, cli, inspector) → plugin (composition root).
  * The embedded gateway knows the plugin only through host-contract/ and the
  * plugin's public entry (plugin/index.ts); so does each host adapter of
  * src/hosts/ (e.g. hosts/openclaw/, the only code that knows OpenClaw), and
@@ -9,7 +9,7 @@
  * naming the rule.
  */
 const DOMAIN = "^src/(safety|config|actions|mappings|runs)/";
-const ADAPTERS = "^src/(logging|store|http|mail|cli)/";
+const ADAPTERS = "^src/(logging|store|intake|mail|cli|inspector)/";
 
 /** Domain folders in their order: each may import only the ones before it. */
 const domainOrder = ["safety", "config", "actions", "mappings", "runs"];
@@ -57,12 +57,12 @@ module.exports = {
       comment: "Domain folders import only core/, host-contract/ and each other downward: never an adapter, the plugin or the gateway.",
       severity: "error",
       from: { path: DOMAIN },
-      to: { path: "^src/(logging|store|http|mail|cli|plugin|gateway)/" },
+      to: { path: "^src/(logging|store|intake|mail|cli|inspector|plugin|gateway)/" },
     },
     ...domainRules,
     {
       name: "adapters-never-import-plugin-or-gateway",
-      comment: "Adapters (logging, store, http, mail, cli) never import the composition root or the gateway.",
+      comment: "Adapters (logging, store, intake, mail, cli, inspector) never import the composition root or the gateway.",
       severity: "error",
       from: { path: ADAPTERS },
       to: { path: "^src/(plugin|gateway)/" },
@@ -97,19 +97,20 @@ module.exports = {
       to: { path: "^src/", pathNot: "^src/(gateway|host-contract)/|^src/plugin/index\\.ts$" },
     },
     {
-      name: "request-core-knows-no-express",
+      name: "intake-knows-no-express",
       comment:
-        "The framework-free core of the hooks route (src/http/pipeline/: admit, accept, replay's and the dry run's path) reaches no Express, directly or through another module: Express is only the adapter (src/http/router.ts). See docs/architecture.md \"Request lifecycle\".",
+        'The accept core (src/intake/: admission, credentials, body, mapping, idempotency, validation, dispatch, replay, dry run) reaches no Express, directly or through another module: a host\'s adapter hands it node:http objects. See docs/architecture.md "Request lifecycle".',
       severity: "error",
-      from: { path: "^src/http/pipeline/" },
+      from: { path: "^src/intake/" },
       to: { path: "node_modules/(express|express-rate-limit|@types/express|@types/express-serve-static-core)/" },
     },
     {
-      name: "request-core-knows-no-express-adapter",
-      comment: "The core (src/http/pipeline/) never imports the http/ modules that speak Express (the adapter router.ts, client-key.ts, not-serving.ts).",
+      name: "intake-speaks-node-http-only-in-its-io-port",
+      comment:
+        "Only the accept core's I/O port (src/intake/io/: the node-level handler, the body reader, the answer writer) imports node:http (or https, http2, net); every stage reads the HookRequest it built.",
       severity: "error",
-      from: { path: "^src/http/pipeline/" },
-      to: { path: "^src/http/(router|client-key|not-serving)\\.ts$" },
+      from: { path: "^src/intake/", pathNot: "^src/intake/io/" },
+      to: { dependencyTypes: ["core"], path: "^(node:)?(http|https|http2|net)$" },
     },
   ],
   options: {

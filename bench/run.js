@@ -15,7 +15,8 @@
  * A mapped GitHub push with a template is gateway-only (absolute, and ÷ /agent).
  * Then: p99 with 1,000 queued runs vs an empty queue; RSS over 1,000 rejected
  * 10 MB bodies; the slowest /healthz probe while adversarial bodies are posted at
- * default limits; runs/s over the first vs the last 1,000 of 10,000 runs.
+ * default limits; the same probe while stored state is read or pruned (bench/lib/stored-state.js:
+ * a ledger search, the age prune, the run listing); runs/s over the first vs the last 1,000 of 10,000 runs.
  *
  * The default-limit bodies include a 100-item fan-out of {{ payload | json }} (stopped by
  * hooks.maxRenderedBytes). Then the same probe with hooks.maxBodyBytes raised to 8 MiB
@@ -23,7 +24,8 @@
  *
  * Flags: --quick (short rounds, smaller counts: for a development loop),
  * --process-only (skip the "os" pairs, e.g. on a build without hooks.durability),
- * --stalls-only (only the two /healthz probe tables: `node bench/run.js --stalls-only`),
+ * --stalls-only (only the three /healthz probe tables: `node bench/run.js --stalls-only`),
+ * --stored-state-only[=idle,search,prune,runs] (only the third, or some of its rows),
  * --openclaw (only the pair inside a real OpenClaw gateway: our /webhooks/wake and /webhooks/agent
  * against OpenClaw's built-in /hooks/wake and /hooks/agent, bench/lib/openclaw.js; needs the pinned
  * Node 24 and openclaw from scripts/ci/node24.sh and scripts/ci/openclaw.sh).
@@ -34,10 +36,13 @@ const os = require("node:os");
 const { randomUUID } = require("node:crypto");
 const T = require("./lib/targets");
 const S = require("./lib/scenarios");
+const { stallOverStoredState } = require("./lib/stored-state");
 
 const QUICK = process.argv.includes("--quick");
 const PROCESS_ONLY = process.argv.includes("--process-only");
 const STALLS_ONLY = process.argv.includes("--stalls-only");
+const STORED_ARG = process.argv.find((a) => a.startsWith("--stored-state-only"));
+const STORED_ONLY = STORED_ARG === undefined ? undefined : STORED_ARG.includes("=") ? STORED_ARG.split("=")[1].split(",") : [];
 const OPENCLAW = process.argv.includes("--openclaw");
 const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 2 : 5));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -116,8 +121,18 @@ async function gatewayOnly({ path, body, durability }) {
   return { rps: T.median(rps.map((r) => r.rps)), p99: T.median(rps.map((r) => r.p99)), bad: rps.reduce((n, r) => n + r.bad, 0) };
 }
 
+/** The third stall table: stored state read or pruned (`only`: some of its rows). */
+async function storedStateTable(only) {
+  const load = await T.quiet(log);
+  const rows = await stallOverStoredState({ repeat: QUICK ? 1 : 3, quick: QUICK, only: only && only.length ? only : undefined, log });
+  return () => {
+    console.log(`slowest /healthz probe while stored state is read or pruned (default limits; target < 50 ms; load average at the start ${load.toFixed(2)})`);
+    console.table(rows);
+  };
+}
+
 /**
- * The two stall tables, each started once the load average is below 1 (the scenario before
+ * The three stall tables, each started once the load average is below 1 (the scenario before
  * leaves the machine busy, and a table started above it does not count); the load average at
  * each table's start is printed with it.
  */
@@ -128,11 +143,15 @@ async function stallTables() {
   const loadRaised = await T.quiet(log);
   const raised = await S.stallUnderRaisedLimits({ repeat: QUICK ? 1 : 3 });
   log("  adversarial bodies with raised limits done");
+  const printStored = await storedStateTable();
   return () => {
     console.log(`slowest /healthz probe while adversarial bodies are posted (default limits; target < 50 ms; load average at the start ${load.toFixed(2)})`);
     console.table(stalls);
-    console.log(`slowest /healthz probe while adversarial bodies are posted (hooks.maxBodyBytes 8 MiB; target < 50 ms; load average at the start ${loadRaised.toFixed(2)})`);
+    console.log(
+      `slowest /healthz probe while adversarial bodies are posted (hooks.maxBodyBytes 8 MiB; target < 50 ms; load average at the start ${loadRaised.toFixed(2)})`,
+    );
     console.table(raised);
+    printStored();
   };
 }
 
@@ -140,6 +159,10 @@ async function main() {
   const started = new Date();
   if (OPENCLAW) {
     await require("./lib/openclaw").runOpenClawBench({ quick: QUICK });
+    return;
+  }
+  if (STORED_ONLY) {
+    (await storedStateTable(STORED_ONLY))();
     return;
   }
   if (STALLS_ONLY) {
@@ -154,7 +177,8 @@ async function main() {
     const ceiling = (kind) => (durability ? undefined : `${kind}-ledger`);
     pairs.push(await pair({ label: `/wake (${d})`, baseline: "wake", ceiling: ceiling("wake"), durability, path: "wake", body: T.WAKE_BODY }));
     pairs.push(await pair({ label: `/agent (${d})`, baseline: "agent", ceiling: ceiling("agent"), durability, path: "agent", body: T.AGENT_BODY }));
-    if (!durability) pairs.push(await pair({ label: `/agent + Idempotency-Key (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY, keyed: true }));
+    if (!durability)
+      pairs.push(await pair({ label: `/agent + Idempotency-Key (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY, keyed: true }));
   }
   const agentRow = pairs.find((p) => p.pair === "/agent (process)");
   const push = await gatewayOnly({ path: "github", body: T.PUSH_BODY });
@@ -172,7 +196,11 @@ async function main() {
   console.log(`loopback, autocannon ${CONNECTIONS} connections, ${ROUNDS} alternating round(s) × ${DURATION} s (medians)\n`);
   console.table(pairs);
   console.table([
-    { figure: "mapped GitHub push (template) req/s", value: Math.round(push.rps), note: `÷ /agent ${(push.rps / agentRow["gateway req/s"]).toFixed(2)}; p99 ${push.p99} ms; non-2xx ${push.bad}` },
+    {
+      figure: "mapped GitHub push (template) req/s",
+      value: Math.round(push.rps),
+      note: `÷ /agent ${(push.rps / agentRow["gateway req/s"]).toFixed(2)}; p99 ${push.p99} ms; non-2xx ${push.bad}`,
+    },
     {
       figure: `/agent p99 ms, empty → ${QUICK ? 300 : 1000} queued`,
       value: `${backlog.empty.p99} → ${backlog.full.p99}`,

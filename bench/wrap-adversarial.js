@@ -59,8 +59,18 @@ const TEXTS = [
   ["'<' run then a marker", (n) => fill("<", n - 40) + "END_EXTERNAL_UNTRUSTED_CONTENT>>>"],
   ["end markers back to back", (n) => fill("<<<END_EXTERNAL_UNTRUSTED_CONTENT>>>", n)],
   ["partial markers back to back", (n) => fill("<<<END_EXTERNAL", n)],
-  ["small-capital markers", (n) => fill("<<<\u1D07\u0274\u1D05_\u1D07X\u1D1B\u1D07\u0280\u0274\u1D00\u029F_\u1D1C\u0274\u1D1B\u0280\u1D1C\uA731\u1D1B\u1D07\u1D05>>>", n)],
-  ["Cherokee/Lisu markers", (n) => fill("\u1438\u1438\u1438\u13AC\uA4E0\u13A0_\uA4F0\uA4EB\u13A2\u13AC\u13D2\uA4E0\u13AA\u13DE_\uA4F4\uA4E0\u13A2\u13D2\uA4F4\u13DA\u13A2\u13AC\u13A0\u1433\u1433\u1433", n)],
+  [
+    "small-capital markers",
+    (n) => fill("<<<\u1D07\u0274\u1D05_\u1D07X\u1D1B\u1D07\u0280\u0274\u1D00\u029F_\u1D1C\u0274\u1D1B\u0280\u1D1C\uA731\u1D1B\u1D07\u1D05>>>", n),
+  ],
+  [
+    "Cherokee/Lisu markers",
+    (n) =>
+      fill(
+        "\u1438\u1438\u1438\u13AC\uA4E0\u13A0_\uA4F0\uA4EB\u13A2\u13AC\u13D2\uA4E0\u13AA\u13DE_\uA4F4\uA4E0\u13A2\u13D2\uA4F4\u13DA\u13A2\u13AC\u13A0\u1433\u1433\u1433",
+        n,
+      ),
+  ],
   ["failing anchors 'EXTERNAL '", (n) => fill("EXTERNAL ", n)],
   ["'<<EXTERNAL' + '_A' chain", (n) => "<<EXTERNAL" + fill("_A", n - 10)],
   ["'EXTERNAL' + separator run", (n) => "EXTERNAL" + fill(" ", n - 8)],
@@ -92,7 +102,13 @@ for (const [label, make] of TEXTS) {
     const all = [first, timeOnce(text), timeOnce(text)];
     const wall = median(all.map((t) => t.wall));
     const cpu = median(all.map((t) => t.cpu));
-    rows.push({ text: label, KiB: kib, "wall ms (median of 3)": wall.toFixed(2), "CPU ms": cpu.toFixed(2), "µs/1k chars": ((wall * 1000) / (text.length / 1000)).toFixed(1) });
+    rows.push({
+      text: label,
+      KiB: kib,
+      "wall ms (median of 3)": wall.toFixed(2),
+      "CPU ms": cpu.toFixed(2),
+      "µs/1k chars": ((wall * 1000) / (text.length / 1000)).toFixed(1),
+    });
   }
 }
 console.log(`wrapExternalContent on adversarial texts (node ${process.version}; KiB = 1024 UTF-16 code units)`);

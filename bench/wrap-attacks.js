@@ -33,7 +33,16 @@ const CONFIG = {
     token: TOKEN,
     rateLimit: { enabled: false },
     presets: ["mail"],
-    mappings: [{ id: "github-issues", match: { path: "github" }, action: "agent", name: "GitHub", messageTemplate: "New issue {{ issue.title }}:\n{{ issue.body }}", deliver: false }],
+    mappings: [
+      {
+        id: "github-issues",
+        match: { path: "github" },
+        action: "agent",
+        name: "GitHub",
+        messageTemplate: "New issue {{ issue.title }}:\n{{ issue.body }}",
+        deliver: false,
+      },
+    ],
   },
   agents: { runner: { kind: "echo" }, defaults: { heartbeat: { every: "off" } } },
 };
@@ -57,10 +66,14 @@ const ATTACKS = [
 function post(url, body) {
   const data = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "content-length": data.length } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode));
-    });
+    const req = http.request(
+      url,
+      { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "content-length": data.length } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode));
+      },
+    );
     req.on("error", reject);
     req.end(data);
   });

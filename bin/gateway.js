@@ -6,7 +6,13 @@ const fs = require("node:fs");
 
 const entry = path.join(__dirname, "..", "dist", "gateway", "cli", "main.js");
 if (!fs.existsSync(entry)) {
-  process.stderr.write("gateway: not built yet; run `npm run build` (or `npm start`, which builds first)\n");
+  // The packed package (npm pack) is the plugin only, bundled for its hosts: the gateway runs from a clone.
+  const clone = fs.existsSync(path.join(__dirname, "..", "src"));
+  process.stderr.write(
+    clone
+      ? "gateway: not built yet; run `npm run build` (or `npm start`, which builds first)\n"
+      : "gateway: this package is the plugin, bundled for OpenClaw and the gateway's plugins install; the gateway itself runs from a clone of the repository (npm install && npm start)\n",
+  );
   process.exit(1);
 }
 require(entry)

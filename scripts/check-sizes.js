@@ -37,7 +37,13 @@ function codeLines(source) {
   const tokenLines = new Set();
   // Comments, newlines and whitespace are trivia: a line with only those holds no code.
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia || kind === ts.SyntaxKind.NewLineTrivia || kind === ts.SyntaxKind.WhitespaceTrivia) continue;
+    if (
+      kind === ts.SyntaxKind.SingleLineCommentTrivia ||
+      kind === ts.SyntaxKind.MultiLineCommentTrivia ||
+      kind === ts.SyntaxKind.NewLineTrivia ||
+      kind === ts.SyntaxKind.WhitespaceTrivia
+    )
+      continue;
     const start = source.getLineAndCharacterOfPosition(scanner.getTokenStart()).line;
     const end = source.getLineAndCharacterOfPosition(scanner.getTokenEnd()).line;
     for (let l = start; l <= end; l++) tokenLines.add(l);
@@ -46,7 +52,13 @@ function codeLines(source) {
 }
 
 const isFunction = (n) =>
-  ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n);
+  ts.isFunctionDeclaration(n) ||
+  ts.isFunctionExpression(n) ||
+  ts.isArrowFunction(n) ||
+  ts.isMethodDeclaration(n) ||
+  ts.isConstructorDeclaration(n) ||
+  ts.isGetAccessorDeclaration(n) ||
+  ts.isSetAccessorDeclaration(n);
 
 function functionName(n, source) {
   if (n.name) return n.name.getText(source);
@@ -77,7 +89,10 @@ function check(file, problems) {
         ts.forEachChild(n, dropNested);
       };
       ts.forEachChild(node, dropNested);
-      if (own.size > MAX_FUNCTION_LINES) problems.push(`${rel}:${lineOf(node.getStart(source)) + 1}: function ${functionName(node, source)} has ${own.size} lines of its own (at most ${MAX_FUNCTION_LINES})`);
+      if (own.size > MAX_FUNCTION_LINES)
+        problems.push(
+          `${rel}:${lineOf(node.getStart(source)) + 1}: function ${functionName(node, source)} has ${own.size} lines of its own (at most ${MAX_FUNCTION_LINES})`,
+        );
     }
     ts.forEachChild(node, visit);
   };
@@ -92,4 +107,6 @@ if (problems.length > 0) {
   for (const p of problems) console.error(`  ${p}`);
   process.exit(1);
 }
-console.log(`check-sizes: every file under ${path.relative(process.cwd(), root) || "."} is within ${MAX_FILE_LINES} lines and every function within ${MAX_FUNCTION_LINES} lines of its own`);
+console.log(
+  `check-sizes: every file under ${path.relative(process.cwd(), root) || "."} is within ${MAX_FILE_LINES} lines and every function within ${MAX_FUNCTION_LINES} lines of its own`,
+);

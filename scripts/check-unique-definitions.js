@@ -84,7 +84,10 @@ function definitionsOf(file, root) {
       name: m[3],
       kind: kind.startsWith("function") ? "function" : kind,
       exported: m[1] !== undefined,
-      body: declarationText(lines, i).replace(/^export\s+/, "").replace(/\s+/g, " ").trim(),
+      body: declarationText(lines, i)
+        .replace(/^export\s+/, "")
+        .replace(/\s+/g, " ")
+        .trim(),
       where: `${path.relative(root, file)}:${i + 1}`,
     });
   });
@@ -126,7 +129,9 @@ if (require.main === module) {
     process.exit(0);
   }
   const lines = found.map((d) => `  ${d.name} (${d.rule}): ${d.places.join(", ")}`);
-  process.stderr.write(`check-unique-definitions: ${found.length} name(s) defined in more than one file — keep one definition and import it:\n${lines.join("\n")}\n`);
+  process.stderr.write(
+    `check-unique-definitions: ${found.length} name(s) defined in more than one file — keep one definition and import it:\n${lines.join("\n")}\n`,
+  );
   process.exit(1);
 }
 

@@ -22,7 +22,16 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { spawnSync } = require("node:child_process");
 
-const INPUTS = ["src", "scripts/build-ui-assets.js", "scripts/dist-freshness.js", "tsconfig.json", "tsconfig.build.json", "package.json", "package-lock.json"];
+const INPUTS = [
+  "src",
+  "scripts/build-ui-assets.js",
+  "scripts/bundle.js",
+  "scripts/dist-freshness.js",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "package.json",
+  "package-lock.json",
+];
 const STARTED = ".build-started";
 const STAMP = ".build-stamp";
 
@@ -71,7 +80,8 @@ function buildIfStale(root, { log = (l) => console.log(l), build } = {}) {
     return 0;
   }
   log(`build: ${reason}; building (npm run build)`);
-  const run = build ?? (() => spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" }).status ?? 1);
+  const run =
+    build ?? (() => spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" }).status ?? 1);
   return run();
 }
 

@@ -62,7 +62,7 @@ async function startOpenClaw() {
     agents: { defaults: { model: { primary: "fake/fake-1" }, heartbeat: { every: "0m" } } },
     hooks: { enabled: true, token: BUILTIN_TOKEN, path: "/hooks", allowedAgentIds: ["main"] },
   });
-  const pack = spawnSync("npm", ["pack", "--pack-destination", dir, "--silent"], { cwd: T.ROOT, encoding: "utf8" });
+  const pack = spawnSync("npm", ["pack", "--pack-destination", dir, "--silent", "--ignore-scripts"], { cwd: T.ROOT, encoding: "utf8" }); // dist/ is built: no prepack build
   if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
   const tgz = path.join(dir, pack.stdout.trim().split("\n").pop());
   log("  openclaw: installing the packed plugin (about a minute)");
@@ -106,7 +106,10 @@ async function round(url, token, makeBody, { duration, connections }) {
 async function openClawPair({ label, ours, builtin, rounds, duration, connections, pid }) {
   const sides = { ours: { rps: [], p99: [], rss: [], bad: 0 }, builtin: { rps: [], p99: [], rss: [], bad: 0 } };
   for (let i = 0; i < rounds; i++) {
-    for (const [side, target] of [["ours", ours], ["builtin", builtin]]) {
+    for (const [side, target] of [
+      ["ours", ours],
+      ["builtin", builtin],
+    ]) {
       const r = await round(target.url, target.token, target.body, { duration, connections });
       sides[side].rps.push(r.rps);
       sides[side].p99.push(r.p99);
@@ -156,7 +159,11 @@ async function runOpenClawBench({ quick }) {
       await openClawPair({
         label: "agent (durable)",
         ours: { url: `${base}/webhooks/agent`, token: OUR_TOKEN, body: (id) => ({ message: `bench ${id}`, deliver: false, wakeMode: "next-heartbeat" }) },
-        builtin: { url: `${base}/hooks/agent`, token: BUILTIN_TOKEN, body: (id) => ({ message: `bench ${id}`, name: "bench", agentId: "main", deliver: false, wakeMode: "next-heartbeat" }) },
+        builtin: {
+          url: `${base}/hooks/agent`,
+          token: BUILTIN_TOKEN,
+          body: (id) => ({ message: `bench ${id}`, name: "bench", agentId: "main", deliver: false, wakeMode: "next-heartbeat" }),
+        },
         rounds,
         duration,
         connections,
@@ -164,12 +171,21 @@ async function runOpenClawBench({ quick }) {
       }),
     );
     const cpus = os.cpus();
-    console.log(`\n${started.toISOString()} · openclaw inside: node ${spawnSync(host.prereq.node24, ["--version"], { encoding: "utf8" }).stdout.trim()} · ${cpus.length} × ${cpus[0]?.model ?? "cpu"} · load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-    console.log(`one OpenClaw gateway; autocannon ${connections} connections, ${rounds} alternating round(s) × ${duration} s (medians); model requests meanwhile: ${model.requests.length}\n`);
+    console.log(
+      `\n${started.toISOString()} · openclaw inside: node ${spawnSync(host.prereq.node24, ["--version"], { encoding: "utf8" }).stdout.trim()} · ${cpus.length} × ${cpus[0]?.model ?? "cpu"} · load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
+    console.log(
+      `one OpenClaw gateway; autocannon ${connections} connections, ${rounds} alternating round(s) × ${duration} s (medians); model requests meanwhile: ${model.requests.length}\n`,
+    );
     console.table(rows);
     const wake = rows[0];
     const met = Number(wake["ours ÷ OpenClaw"]) >= 3 && wake["ours p99 ms"] < wake["OpenClaw p99 ms"];
-    console.log(`target (SPEC §14): our wake ≥ 3× OpenClaw's built-in wake with a lower p99 — ${met ? "met" : "not met"}${os.loadavg()[0] > 1 ? " (load average above 1: this run does not count)" : ""}`);
+    console.log(
+      `target (SPEC §14): our wake ≥ 3× OpenClaw's built-in wake with a lower p99 — ${met ? "met" : "not met"}${os.loadavg()[0] > 1 ? " (load average above 1: this run does not count)" : ""}`,
+    );
   } finally {
     await host.stop(30_000);
     await model.close();

@@ -81,16 +81,32 @@ async function rssOverHugeBodies({ count, mb, parallel }) {
 const ADVERSARIAL = [
   { label: "/wake 255,000 × '<'", path: "wake", body: { text: "<".repeat(255000), mode: "next-heartbeat" } },
   { label: "/wake 127,000 × '«' (2-byte)", path: "wake", body: { text: "\u00AB".repeat(127000), mode: "next-heartbeat" } },
-  { label: "/wake 4,000 × full-width marker look-alike", path: "wake", body: { text: "<<<ＥＸＴＥＲＮＡＬ_UNTRUSTED_CONTENT>>> ".repeat(4000), mode: "next-heartbeat" } },
+  {
+    label: "/wake 4,000 × full-width marker look-alike",
+    path: "wake",
+    body: { text: "<<<ＥＸＴＥＲＮＡＬ_UNTRUSTED_CONTENT>>> ".repeat(4000), mode: "next-heartbeat" },
+  },
   { label: "/agent 84,000 × 'ǀ' homoglyph", path: "agent", body: { message: "\u01C0".repeat(84000), deliver: false } },
   { label: "/agent 120,000-deep nesting", path: "agent", raw: `{"message":"x","deliver":false,"n":${"[".repeat(120000)}${"]".repeat(120000)}}` },
   { label: "/wake 15,000 keys", path: "wake", raw: `{"text":"x",${Array.from({ length: 15000 }, (_, i) => `"k${i}":${i}`).join(",")}}` },
-  { label: "/github template, 80,000 × '«'", path: "github", body: { ref: "r", repository: { full_name: "o/a" }, pusher: { name: "p" }, head_commit: { message: "\u00AB".repeat(80000) } } },
+  {
+    label: "/github template, 80,000 × '«'",
+    path: "github",
+    body: { ref: "r", repository: { full_name: "o/a" }, pusher: { name: "p" }, head_commit: { message: "\u00AB".repeat(80000) } },
+  },
   // Issue 22 item 7: 100 items × {{ payload | json }} of 250 KB rendered 25 MB and 100 runs; now stopped at hooks.maxRenderedBytes.
-  { label: "fan-out of payload | json, 100 items × 250 KB", path: "amp", body: { events: Array.from({ length: 100 }, (_, i) => ({ i })), pad: "x".repeat(250000) } },
+  {
+    label: "fan-out of payload | json, 100 items × 250 KB",
+    path: "amp",
+    body: { events: Array.from({ length: 100 }, (_, i) => ({ i })), pad: "x".repeat(250000) },
+  },
 ];
 /** The mapping the fan-out body goes to (added to the stall gateway's config only). */
-const AMPLIFYING = { mappings: [{ id: "amp", match: { path: "amp" }, action: "agent", forEach: "events", messageTemplate: "event {{ index }}: {{ payload | json }}", deliver: false }] };
+const AMPLIFYING = {
+  mappings: [
+    { id: "amp", match: { path: "amp" }, action: "agent", forEach: "events", messageTemplate: "event {{ index }}: {{ payload | json }}", deliver: false },
+  ],
+};
 
 /**
  * Bodies that were slow to refuse only above the default limits: `hooks.maxBodyBytes`
@@ -99,11 +115,24 @@ const AMPLIFYING = { mappings: [{ id: "amp", match: { path: "amp" }, action: "ag
  */
 const MIB = 1024 * 1024;
 const MULTIPART = "multipart/form-data; boundary=b";
-const RAISED_LIMITS = { maxBodyBytes: 8 * MIB, mappings: [...AMPLIFYING.mappings, { id: "form", match: { path: "form" }, action: "wake", textTemplate: "form {{ payload.subject }}" }] };
+const RAISED_LIMITS = {
+  maxBodyBytes: 8 * MIB,
+  mappings: [...AMPLIFYING.mappings, { id: "form", match: { path: "form" }, action: "wake", textTemplate: "form {{ payload.subject }}" }],
+};
 const ADVERSARIAL_RAISED = [
   { label: "multipart 4 MiB of header-less parts", path: "form", contentType: MULTIPART, raw: "--b\r\nnot a header\r\n".repeat(Math.ceil((4 * MIB) / 19)) },
-  { label: "multipart 4 MiB, 1,000 header-less parts of 4 KiB", path: "form", contentType: MULTIPART, raw: `--b\r\nnot a header${" ".repeat(4096)}\r\n`.repeat(1000) },
-  { label: "multipart 4 MiB, first part malformed", path: "form", contentType: MULTIPART, raw: `--b\r\nnot a header\r\n--b\r\nContent-Disposition: form-data; name="pad"\r\n\r\n${"x".repeat(4 * MIB)}\r\n--b--\r\n` },
+  {
+    label: "multipart 4 MiB, 1,000 header-less parts of 4 KiB",
+    path: "form",
+    contentType: MULTIPART,
+    raw: `--b\r\nnot a header${" ".repeat(4096)}\r\n`.repeat(1000),
+  },
+  {
+    label: "multipart 4 MiB, first part malformed",
+    path: "form",
+    contentType: MULTIPART,
+    raw: `--b\r\nnot a header\r\n--b\r\nContent-Disposition: form-data; name="pad"\r\n\r\n${"x".repeat(4 * MIB)}\r\n--b--\r\n`,
+  },
 ];
 
 function postRaw(url, data, contentType) {
@@ -129,10 +158,12 @@ async function stallUnderAdversarialBodies({ repeat, bodies = ADVERSARIAL, hooks
   const probeOnce = () =>
     new Promise((resolve) => {
       const t = process.hrtime.bigint();
-      http.get(`${gw.baseUrl}/healthz`, { agent }, (res) => {
-        res.resume();
-        res.on("end", () => resolve({ ms: Number(process.hrtime.bigint() - t) / 1e6, failed: false }));
-      }).on("error", () => resolve({ ms: Number(process.hrtime.bigint() - t) / 1e6, failed: true }));
+      http
+        .get(`${gw.baseUrl}/healthz`, { agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ ms: Number(process.hrtime.bigint() - t) / 1e6, failed: false }));
+        })
+        .on("error", () => resolve({ ms: Number(process.hrtime.bigint() - t) / 1e6, failed: true }));
     });
   const rows = [];
   try {
@@ -155,7 +186,13 @@ async function stallUnderAdversarialBodies({ repeat, bodies = ADVERSARIAL, hooks
       for (let i = 0; i < repeat; i++) statuses.push(await postRaw(`${gw.baseUrl}/hooks/${a.path}`, data, a.contentType));
       running = false;
       await probing;
-      rows.push({ body: a.label, "KiB": Math.round(Buffer.byteLength(data) / 1024), status: [...new Set(statuses)].join("/"), "slowest probe ms": Math.round(worst * 10) / 10, "failed probes": failed });
+      rows.push({
+        body: a.label,
+        KiB: Math.round(Buffer.byteLength(data) / 1024),
+        status: [...new Set(statuses)].join("/"),
+        "slowest probe ms": Math.round(worst * 10) / 10,
+        "failed probes": failed,
+      });
     }
   } finally {
     agent.destroy();

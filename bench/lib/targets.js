@@ -128,4 +128,19 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-module.exports = { quiet, ROOT, TOKEN, AUTH, WAKE_BODY, AGENT_BODY, PUSH_BODY, startBaseline, launchGateway, stopGateway, cannon, summary, median, gatewayConfig };
+module.exports = {
+  quiet,
+  ROOT,
+  TOKEN,
+  AUTH,
+  WAKE_BODY,
+  AGENT_BODY,
+  PUSH_BODY,
+  startBaseline,
+  launchGateway,
+  stopGateway,
+  cannon,
+  summary,
+  median,
+  gatewayConfig,
+};

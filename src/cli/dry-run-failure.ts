@@ -14,7 +14,9 @@ export const DRY_RUN_COMMAND_CATALOGUE = {
   directEndpoint: { message: "{failure}; webhooks test dry-runs {hooksPath}/<name> mappings" },
   transformFailed: { message: "{failure} (the cause is in the log above)" },
   payloadOrDelivery: { message: "give exactly one of --payload <file> and --delivery <id>" },
-  deliveryWithoutBody: { message: "delivery {id} was recorded without its body (hooks.ledger.storeBodies was false, or the body was refused), so there is nothing to dry-run" },
+  deliveryWithoutBody: {
+    message: "delivery {id} was recorded without its body (hooks.ledger.storeBodies was false, or the body was refused), so there is nothing to dry-run",
+  },
 } as const;
 
 /** A failure the command reports on stderr with a non-zero exit. */

@@ -17,7 +17,10 @@ export const GATEWAY_CLIENT_CATALOGUE = {
   refused: { message: "{url} answered {status} {code}: {error}" },
   hooksDisabled: { message: "hooks are not enabled in this config (hooks.enabled is not true), so there is no hook route to ask" },
   urlInvalid: { message: '--url must be the http:// or https:// URL of the gateway\'s hooks path, e.g. http://127.0.0.1:18789/hooks (got "{got}")' },
-  idInvalid: { message: '"{id}" is not an id: a delivery or run id is one path segment (such as 019a7c3e-5f1b-7c2d-9e4f-0123456789ab), not . or .. or nothing; nothing was sent' },
+  idInvalid: {
+    message:
+      '"{id}" is not an id: a delivery or run id is one path segment (such as 019a7c3e-5f1b-7c2d-9e4f-0123456789ab), not . or .. or nothing; nothing was sent',
+  },
 } as const;
 
 /** A failure the command reports on stderr with exit code 1. */
@@ -49,8 +52,8 @@ export interface GatewayClient {
   readonly baseUrl: string;
   /** GET; a non-2xx answer throws with the gateway's code and sentence. */
   get(path: string): Promise<Record<string, unknown>>;
-  /** POST without a body; any answer is returned (a replay's answer may be an error on purpose). */
-  post(path: string): Promise<GatewayAnswer>;
+  /** POST without a body; any answer is returned (a replay's answer may be an error on purpose). `timeoutMs`: longer than a read's (a bulk replay). */
+  post(path: string, opts?: { timeoutMs?: number }): Promise<GatewayAnswer>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -69,11 +72,11 @@ export function createGatewayClient(opts: { baseUrl: string; token: string; time
   // Refused before any request (was: "not reachable at notaurl (ERR_INVALID_URL); start it with `gateway start`").
   if (!isAbsoluteHttpUrl(opts.baseUrl)) throw gatewayClientErrors.urlInvalid({ got: opts.baseUrl });
   const baseUrl = opts.baseUrl.replace(/\/+$/, "");
-  async function send(method: "GET" | "POST", path: string): Promise<GatewayAnswer> {
+  async function send(method: "GET" | "POST", path: string, timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS): Promise<GatewayAnswer> {
     const url = `${baseUrl}${path}`;
     let res: Response;
     try {
-      res = await fetch(url, { method, headers: { authorization: `Bearer ${opts.token}` }, signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
+      res = await fetch(url, { method, headers: { authorization: `Bearer ${opts.token}` }, signal: AbortSignal.timeout(timeoutMs) });
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       throw gatewayClientErrors.unreachable({ url: baseUrl, reason: cause?.code ?? cause?.message ?? (e as Error).message });
@@ -94,10 +97,15 @@ export function createGatewayClient(opts: { baseUrl: string; token: string; time
     async get(path) {
       const answer = await send("GET", path);
       if (answer.status < 200 || answer.status > 299 || !answer.body) {
-        throw gatewayClientErrors.refused({ url: `${baseUrl}${path}`, status: answer.status, code: String(answer.body?.code ?? ""), error: String(answer.body?.error ?? "") });
+        throw gatewayClientErrors.refused({
+          url: `${baseUrl}${path}`,
+          status: answer.status,
+          code: String(answer.body?.code ?? ""),
+          error: String(answer.body?.error ?? ""),
+        });
       }
       return answer.body;
     },
-    post: (path) => send("POST", path),
+    post: (path, o) => send("POST", path, o?.timeoutMs),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `gateway webhooks deliveries list|show <id>|replay <id>` and
+ * `gateway webhooks deliveries list|show <id>|replay <id>|replay --hook … --status … --since …` (bulk, bulk-replay-command.ts) and
  * `gateway webhooks runs list|show <id>` (SPEC §11): the delivery ledger and the
  * runs of the running gateway, read over its hook API (src/cli/gateway-client.ts).
  * A table by default (100 columns; `--wide` for every column), the API's JSON with
@@ -11,14 +11,17 @@ import type { HooksConfig } from "../config/types";
 import { hooksBaseUrl } from "../config/mail-hook-url";
 import { resolveHooksSecrets } from "../config/resolve";
 import type { PluginApi } from "../host-contract/host-api";
-import type { DeliveryDetail, DeliverySummary, RunSummary } from "../host-contract/inspection";
+import type { DeliveryDetail, DeliverySummary, RunSummary } from "../core/inspection";
 import { createGatewayClient, GatewayClientError, gatewayClientErrors, idSegment, type GatewayClient } from "./gateway-client";
 import { deliveryTable, deliveryText, runTable, runText } from "./ledger-text";
 import { cliOutput, type CliOutput } from "./output";
+import { bulkReplayCommand, hasFilter, type BulkReplayOptions, type Stdin } from "./bulk-replay-command";
 
 export interface LedgerCommandDeps {
   api: PluginApi;
   config: HooksConfig;
+  /** Where a bulk replay reads its confirmation (default process.stdin; tests give their own). */
+  stdin?: Stdin;
 }
 
 interface CommonOptions {
@@ -67,17 +70,26 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     .option("--status <code>", "an HTTP status (404) or a class (4xx)")
     .option("--limit <n>", "at most this many (1–500, default 50)")
     .option("--before <id>", "only deliveries older than this one (the next page)")
-    .option("--search <words>", "only deliveries whose hook, event, status code or body has every word (each also as a prefix)")
+    .option(
+      "--search <words>",
+      "only deliveries whose hook, event, status code or body has every term of the words (runs of letters and digits, each matched whole; at most 16)",
+    )
     .option("--wide", "every column, uncut: time, method, event, badges, mapping, run ids, latency, replay of (wider than 100 columns)")
     .option("--json", "print the API's JSON")
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(list, deps.api.configSection, async (out, opts: CommonOptions & { hook?: string; status?: string; limit?: string; before?: string; search?: string; wide?: boolean }) => {
-        const body = await gatewayClientFor(deps, opts.url).get(`/deliveries${query({ hook: opts.hook, status: opts.status, limit: opts.limit, before: opts.before, search: opts.search })}`);
-        if (opts.json) out.json(body);
-        else out.text(deliveryTable(body.deliveries as DeliverySummary[], { wide: opts.wide === true, now: Date.now() }));
-      }),
+      action(
+        list,
+        deps.api.configSection,
+        async (out, opts: CommonOptions & { hook?: string; status?: string; limit?: string; before?: string; search?: string; wide?: boolean }) => {
+          const body = await gatewayClientFor(deps, opts.url).get(
+            `/deliveries${query({ hook: opts.hook, status: opts.status, limit: opts.limit, before: opts.before, search: opts.search })}`,
+          );
+          if (opts.json) out.json(body);
+          else out.text(deliveryTable(body.deliveries as DeliverySummary[], { wide: opts.wide === true, now: Date.now() }));
+        },
+      ),
     );
   const show = deliveries.command("show").description("Show one delivery: redacted headers, the raw body, the answer").argument("<id>", "delivery id");
   show
@@ -93,21 +105,45 @@ export function registerLedgerCommands(webhooks: Command, deps: LedgerCommandDep
     );
   const replay = deliveries
     .command("replay")
-    .description("Run a stored delivery again through today's mappings (signatures not re-checked, idempotency bypassed); exits 1 when the answer is an error")
-    .argument("<id>", "delivery id");
+    .description(
+      "Run a stored delivery again through today's mappings (signatures not re-checked, idempotency bypassed); exits 1 when the answer is an error. " +
+        "With a filter instead of an id: every delivery it matches (at most 1000), after a preview and a confirmation",
+    )
+    .argument("[id]", "delivery id (or a filter: --hook, --status, --since, --search)");
   replay
+    .option("--hook <name>", "bulk: only this hook")
+    .option("--status <code>", "bulk: an HTTP status (503) or a class (5xx)")
+    .option("--since <time>", "bulk: received at or after this ISO-8601 time, or this long ago (90m, 1h, 7d)")
+    .option("--search <words>", "bulk: only deliveries with every term of the words (as deliveries list --search)")
+    .option("--yes", "bulk: replay what the preview counted without asking (needed when stdin is not a terminal)")
     .option("--json", "print the answer as JSON")
     .option("--url <url>", URL_HELP)
     .option("-c, --config <file>", CONFIG_HELP)
     .action(
-      action(replay, deps.api.configSection, async (out, id: string, opts: CommonOptions) => {
+      action(replay, deps.api.configSection, async (out, id: string | undefined, opts: CommonOptions & BulkReplayOptions) => {
+        if (id !== undefined && hasFilter(opts))
+          out.fail("webhooks: give a delivery id or a filter (--hook, --status, --since, --search), not both; nothing was sent", "webhooks.usage");
+        if (id === undefined) {
+          if (!hasFilter(opts))
+            out.fail(
+              "webhooks: give a delivery id, or a filter (--hook, --status, --since, --search) to replay every delivery it matches; nothing was sent",
+              "webhooks.usage",
+            );
+          return bulkReplayCommand(out, gatewayClientFor(deps, opts.url), opts, deps.stdin ?? process.stdin, Date.now());
+        }
         const answer = await gatewayClientFor(deps, opts.url).post(`/deliveries/${idSegment(id)}/replay`);
         const deliveryId = answer.headers.get("x-delivery-id") ?? undefined;
         if (opts.json) out.json({ status: answer.status, deliveryId, body: answer.body ?? null });
-        else out.text(`${deliveryId ? `Replayed ${id} as delivery ${deliveryId}` : `Replay of ${id}`}: ${answer.status}\n${answer.body ? `${JSON.stringify(answer.body, null, 2)}\n` : ""}`);
+        else
+          out.text(
+            `${deliveryId ? `Replayed ${id} as delivery ${deliveryId}` : `Replay of ${id}`}: ${answer.status}\n${answer.body ? `${JSON.stringify(answer.body, null, 2)}\n` : ""}`,
+          );
         if (answer.status >= 400) {
           const code = typeof answer.body?.code === "string" ? ` ${answer.body.code}` : "";
-          out.fail(`webhooks: the replay of ${id} was answered ${answer.status}${code}: ${String(answer.body?.error ?? "an error")}`, "webhooks.replay.refused");
+          out.fail(
+            `webhooks: the replay of ${id} was answered ${answer.status}${code}: ${String(answer.body?.error ?? "an error")}`,
+            "webhooks.replay.refused",
+          );
         }
       }),
     );

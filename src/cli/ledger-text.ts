@@ -7,7 +7,7 @@
  * record and the model keep it whole).
  */
 import { foldUntrustedNotice } from "../host-contract/untrusted-notice";
-import type { DeliveryDetail, DeliverySummary, RunSummary } from "../host-contract/inspection";
+import type { DeliveryDetail, DeliverySummary, RunSummary } from "../core/inspection";
 import { cell } from "./output";
 import { formatTable } from "./table";
 
@@ -59,7 +59,9 @@ export function deliveryTable(rows: readonly DeliverySummary[], opts: { wide: bo
         cell(d.hook ?? "-"),
         cell(d.event ?? "-"),
         String(d.status),
-        flags(d).map(([word]) => word).join(",") || "-",
+        flags(d)
+          .map(([word]) => word)
+          .join(",") || "-",
         d.code ?? "-",
         cell(d.mappingId ?? "-"),
         d.runIds.join(",") || "-",
@@ -72,9 +74,18 @@ export function deliveryTable(rows: readonly DeliverySummary[], opts: { wide: bo
   return formatTable(
     ["ID", "AGE", "STATUS", "CODE", "HOOK", "RUNS"],
     rows.map((d) => {
-      const letters = flags(d).map(([, letter]) => letter).join("");
+      const letters = flags(d)
+        .map(([, letter]) => letter)
+        .join("");
       const hook = cell([d.hook ?? "-", ...(d.event ? [d.event] : [])].join(" "));
-      return [d.id, age(d.receivedAt, opts.now), `${d.status}${letters ? ` ${letters}` : ""}`, fit(d.code ?? "-", CODE_WIDTH), fit(hook, HOOK_WIDTH), d.runIds.length > 0 ? String(d.runIds.length) : "-"];
+      return [
+        d.id,
+        age(d.receivedAt, opts.now),
+        `${d.status}${letters ? ` ${letters}` : ""}`,
+        fit(d.code ?? "-", CODE_WIDTH),
+        fit(hook, HOOK_WIDTH),
+        d.runIds.length > 0 ? String(d.runIds.length) : "-",
+      ];
     }),
     EMPTY_LIST,
   );
@@ -112,7 +123,12 @@ export function deliveryText(d: DeliveryDetail): string {
     ["Idempotency key", d.idempotencyKey],
     ["Runs", d.runIds.join(", ") || undefined],
     ["Replay of", d.replayOf],
-    ["Badges", flags(d).map(([word]) => word).join(", ") || undefined],
+    [
+      "Badges",
+      flags(d)
+        .map(([word]) => word)
+        .join(", ") || undefined,
+    ],
   ];
   const lines = fields.filter(([, v]) => v !== undefined).map(([k, v]) => `${`${k}:`.padEnd(17)}${cell(v!)}`);
   const headers = Object.entries(d.headers);
@@ -142,6 +158,12 @@ export function runText(r: RunSummary): string {
     ["Delivery", r.deliveryId],
   ];
   const lines = fields.filter(([, v]) => v !== undefined).map(([k, v]) => `${`${k}:`.padEnd(10)}${cell(v!)}`);
-  if (r.summary !== undefined) lines.push("Summary:", ...foldUntrustedNotice(r.summary).split("\n").map((l) => `  ${cell(l)}`));
+  if (r.summary !== undefined)
+    lines.push(
+      "Summary:",
+      ...foldUntrustedNotice(r.summary)
+        .split("\n")
+        .map((l) => `  ${cell(l)}`),
+    );
   return `${lines.join("\n")}\n`;
 }

@@ -16,6 +16,7 @@ import { formatRunSummary, runMailCommand, type MailRunFlags } from "../mail/wat
 import { runMailSetup, type MailSetupFlags } from "../mail/setup/mail-setup";
 import { formatSetupSummary, setupJson } from "../mail/setup/setup-report";
 import { cell, cliOutput, type CliOutput } from "./output";
+import { errorBody } from "../host-contract/json-response";
 
 export interface MailCliDeps {
   api: PluginApi;
@@ -54,7 +55,7 @@ function fail(out: CliOutput, name: string, e: unknown, json: boolean | undefine
   if (!isMailError(e)) throw e;
   // The one redaction rule (SPEC §9) as for log lines: a hand-written hook URL may carry a query credential.
   const message = out.named(redactText(e.message));
-  if (json) out.json({ ok: false, code: e.code, error: message });
+  if (json) out.json(errorBody(e.code, message));
   return out.fail(`webhooks mail ${name}: ${message}`, `webhooks.mail.${e.code}`);
 }
 
@@ -111,9 +112,11 @@ export function registerMailCommands(webhooks: Command, deps: MailCliDeps, io: M
           interactive: flags.input !== false && stdin.isTTY === true,
           input: stdin as unknown as Readable,
           promptOutput: (io.stderr ?? process.stderr) as unknown as Writable,
+          // Inside OpenClaw the section is written through OpenClaw's own config writer (host API 1.5).
+          ...(deps.api.sectionStore ? { store: deps.api.sectionStore, configDir: deps.api.configDir } : {}),
         });
-        if (flags.json) out.json(setupJson(result));
-        else out.text(formatSetupSummary(result));
+        if (flags.json) out.json(setupJson(result, out.named));
+        else out.text(formatSetupSummary(result, out.named));
       } catch (e) {
         fail(out, "setup", e, flags.json);
       }

@@ -4,18 +4,18 @@
  * the flags and the payload file and prints the report; the dry run itself (the
  * accept path of a live request with a dispatcher that only records: body parsing,
  * mapping, templates/transform, validation — nothing dispatched) is `dryRunHook` in
- * src/http/pipeline/dry-run.ts.
+ * src/intake/dry-run.ts.
  */
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { HooksConfig } from "../config/types";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginApi } from "../host-contract/host-api";
-import { dryRunHook, type DryRunFailure, type DryRunRequest } from "../http/pipeline/dry-run";
+import { dryRunHook, type DryRunFailure, type DryRunRequest } from "../intake/dry-run";
 import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingEngine } from "../mappings/engine";
 import { DryRunCommandError, dryRunCommandErrors } from "./dry-run-failure";
-import type { DeliveryDetail } from "../host-contract/inspection";
+import type { DeliveryDetail } from "../core/inspection";
 import { GatewayClientError, idSegment } from "./gateway-client";
 import { CONFIG_HELP, gatewayClientFor } from "./ledger-commands";
 import { cliOutput } from "./output";
@@ -86,7 +86,12 @@ function failureText(f: DryRunFailure, opts: DryRunOptions, config: HooksConfig)
 /** The request a stored delivery holds, fetched from the running gateway's ledger. */
 async function storedRequest(deps: DryRunDeps, id: string, url: string | undefined): Promise<Pick<DryRunRequest, "headers" | "query" | "body">> {
   const { delivery } = (await gatewayClientFor(deps, url).get(`/deliveries/${idSegment(id)}`)) as { delivery: DeliveryDetail };
-  const body = delivery.body !== undefined ? Buffer.from(delivery.body, "utf8") : delivery.bodyBase64 !== undefined ? Buffer.from(delivery.bodyBase64, "base64") : undefined;
+  const body =
+    delivery.body !== undefined
+      ? Buffer.from(delivery.body, "utf8")
+      : delivery.bodyBase64 !== undefined
+        ? Buffer.from(delivery.bodyBase64, "base64")
+        : undefined;
   if (!body) throw dryRunCommandErrors.deliveryWithoutBody({ id });
   const search = delivery.url.includes("?") ? delivery.url.slice(delivery.url.indexOf("?") + 1) : "";
   const query: Record<string, string> = {};
@@ -128,7 +133,12 @@ export function registerDryRunCommand(webhooks: Command, deps: DryRunDeps): void
       }
       const result = await dryRunHook(request, { config: deps.config, runtime: deps.api.runtime, mappings: deps.mappings });
       if (!result.ok) return fail(failureText(result.error, opts, deps.config));
-      const report = result.value;
+      // The report's config keys named where the host keeps the section (its payload-derived text is left as it is).
+      const report = {
+        ...result.value,
+        mapping: { ...result.value.mapping, key: out.named(result.value.mapping.key) },
+        ...(result.value.signature ? { signature: { ...result.value.signature, key: out.named(result.value.signature.key) } } : {}),
+      };
       log.info("dry run", { hook: report.hook, mappingId: report.mapping.id, outcome: report.outcome });
       if (opts.json) out.json({ ok: true, ...report });
       else out.text(formatDryRun(report));

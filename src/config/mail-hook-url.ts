@@ -35,7 +35,8 @@ export function defaultMailHookUrl(raw: Readonly<Record<string, unknown>>): stri
 export function hooksBaseUrl(raw: Readonly<Record<string, unknown>>, origin?: string): string {
   const gateway = rawSection(raw, "gateway");
   const hooks = rawSection(raw, "hooks");
-  const port = Number.isInteger(gateway.port) && (gateway.port as number) >= 1 && (gateway.port as number) <= MAX_PORT ? (gateway.port as number) : DEFAULT_GATEWAY_PORT;
+  const port =
+    Number.isInteger(gateway.port) && (gateway.port as number) >= 1 && (gateway.port as number) <= MAX_PORT ? (gateway.port as number) : DEFAULT_GATEWAY_PORT;
   const hooksPath = typeof hooks.path === "string" ? normaliseHookPath(hooks.path) : "/";
   return `${origin ?? `http://${connectHost(gateway.bind)}:${port}`}${hooksPath === "/" ? HOOKS_DEFAULTS.path : hooksPath}`;
 }

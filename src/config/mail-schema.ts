@@ -12,7 +12,9 @@ const imapSchema = Joi.object({
   host: line(MAX_LENGTHS.generic).required(),
   /** Defaults by TLS mode when resolved (993 for tls, else 143). */
   port: boundedNumber(BOUNDS.port).description("Default 993 with tls, 143 otherwise."),
-  tls: Joi.string().valid(...TLS_MODES).default(MAIL_DEFAULTS.tls),
+  tls: Joi.string()
+    .valid(...TLS_MODES)
+    .default(MAIL_DEFAULTS.tls),
   user: line(MAX_LENGTHS.generic).required(),
   password: secretRef().required().description("Reference only; a plain-text password is refused. Read when the watcher connects."),
   mailbox: line(MAX_LENGTHS.generic).default(MAIL_DEFAULTS.mailbox),
@@ -31,5 +33,6 @@ export const mailSchema: Joi.ObjectSchema = Joi.object({
   to: line(MAX_LENGTHS.to),
   model: line(MAX_LENGTHS.model),
   thinking: Joi.string().valid(...THINKING_LEVELS),
+  agentId: patterned("agentId").description("The agent the mail preset's runs go to (default: the host's default agent)."),
   allowUnsafeExternalContent: Joi.boolean().default(MAIL_DEFAULTS.allowUnsafeExternalContent),
 });

@@ -21,9 +21,15 @@ const matchSchema = Joi.object({
 const schemeIs = (scheme: string) => Joi.object({ scheme: Joi.valid(scheme).required() }).unknown();
 
 const verifySchema = Joi.object({
-  scheme: Joi.string().valid(...VERIFY_SCHEMES).required(),
-  secret: secretSources().required().description("Plain text, { env }, { file }, or a list of them (rotation: any one verifies). Read when the gateway starts serving hooks."),
-  toleranceSeconds: boundedNumber(BOUNDS.toleranceSeconds).description("Freshness window of timestamped schemes (standard-webhooks, stripe, slack); default 300."),
+  scheme: Joi.string()
+    .valid(...VERIFY_SCHEMES)
+    .required(),
+  secret: secretSources()
+    .required()
+    .description("Plain text, { env }, { file }, or a list of them (rotation: any one verifies). Read when the gateway starts serving hooks."),
+  toleranceSeconds: boundedNumber(BOUNDS.toleranceSeconds).description(
+    "Freshness window of timestamped schemes (standard-webhooks, stripe, slack); default 300.",
+  ),
   header: patterned("headerName").max(MAX_LENGTHS.name).description("hmac-sha256 and token-header: the header carrying the signature or secret (lower case)."),
   prefix: Joi.string().max(MAX_LENGTHS.name).description("hmac-sha256: text before the digest, e.g. sha256=."),
   encoding: Joi.string().valid("hex", "base64").description("hmac-sha256: digest encoding; default hex."),
@@ -46,15 +52,21 @@ const responseBodySchema = Joi.alternatives().conditional(Joi.string(), { then: 
 
 const responseSchema = Joi.object({
   status: Joi.number().valid(200, 202).required().description("200 or 202: the status of the answer (senders such as Forward Email accept only 200)."),
-  body: responseBodySchema.description("A template string, or an object whose string values are templates (payload, headers, query, item, index, runId, sessionKey, runs)."),
+  body: responseBodySchema.description(
+    "A template string, or an object whose string values are templates (payload, headers, query, item, index, runId, sessionKey, runs).",
+  ),
 });
 
 const handshakeSchema = Joi.alternatives()
   .conditional(Joi.string(), {
     then: Joi.string().valid("slack"),
-    otherwise: Joi.object({ meta: Joi.object({ verifyToken: secretSource().required().description("Meta's verify token: plain text, { env } or { file }.") }).required() }),
+    otherwise: Joi.object({
+      meta: Joi.object({ verifyToken: secretSource().required().description("Meta's verify token: plain text, { env } or { file }.") }).required(),
+    }),
   })
-  .description('"slack": a signed url_verification POST is answered with its challenge; { meta: { verifyToken } }: the hub.challenge GET is answered when hub.verify_token matches.');
+  .description(
+    '"slack": a signed url_verification POST is answered with its challenge; { meta: { verifyToken } }: the hub.challenge GET is answered when hub.verify_token matches.',
+  );
 
 /** Condition: the mapping has a transform (then templates are optional). */
 const hasTransform = Joi.object({ transform: Joi.exist() }).unknown();
@@ -70,7 +82,9 @@ const isAgentOrDefault = Joi.object({ action: Joi.valid("agent") }).unknown();
 export const mappingSchema: Joi.ObjectSchema = Joi.object({
   id: patterned("mappingId").description("Default mapping-<n> (1-based position)."),
   match: matchSchema,
-  action: Joi.string().valid(...ACTION_KINDS).default(MAPPING_DEFAULTS.action),
+  action: Joi.string()
+    .valid(...ACTION_KINDS)
+    .default(MAPPING_DEFAULTS.action),
   wakeMode: Joi.string().valid(...WAKE_MODES),
   name: line(MAX_LENGTHS.name),
   sessionKey: line(MAX_LENGTHS.sessionKey),
@@ -81,25 +95,39 @@ export const mappingSchema: Joi.ObjectSchema = Joi.object({
   to: line(MAX_LENGTHS.to),
   model: line(MAX_LENGTHS.model),
   thinking: Joi.string().valid(...THINKING_LEVELS),
+  agentId: patterned("agentId").description("The agent an agent action's run goes to (default: the host's default agent); subject to hooks.allowedAgentIds."),
   timeoutSeconds: boundedNumber(BOUNDS.timeoutSeconds),
   allowUnsafeExternalContent: Joi.boolean().description("Disables the external-content safety wrapper for this mapping. Dangerous."),
   transform: transformSchema,
   rateLimit: mappingRateLimitSchema,
   verify: verifySchema.description("Sender verification (signatures); needs match.path."),
-  event: template().description("Template naming what happened at the sender (stored on the ledger row), e.g. {{ headers.x-github-event }}.{{ payload.action }}; default per verify scheme."),
+  event: template().description(
+    "Template naming what happened at the sender (stored on the ledger row), e.g. {{ headers.x-github-event }}.{{ payload.action }}; default per verify scheme.",
+  ),
   idempotencyKey: template().description("Template of the idempotency key used when the request has no idempotency header, e.g. {{ payload.id }}."),
-  forEach: line(MAX_LENGTHS.name).description("Payload path to an array: each element becomes one action (item and index in templates), at most hooks.maxFanOut."),
+  forEach: line(MAX_LENGTHS.name).description(
+    "Payload path to an array: each element becomes one action (item and index in templates), at most hooks.maxFanOut.",
+  ),
   response: responseSchema.description("The answer instead of the default: { status: 200 | 202, body }."),
   handshake: handshakeSchema,
 })
-  .when(Joi.object({ handshake: Joi.valid("slack").required() }).unknown(), { then: Joi.object({ verify: Joi.object({ scheme: Joi.valid("slack").required() }).unknown().required() }) })
-  .when(Joi.object({ handshake: Joi.object().required() }).unknown(), { then: Joi.object({ match: Joi.object({ path: Joi.required() }).unknown().required() }) }).when(hasTransform, {
-  otherwise: Joi.when(isWake, {
-    then: Joi.object({ textTemplate: Joi.required() }),
-    // Only for "agent" or no action (the default): a mistyped action ("wakey") is reported as itself, not as a missing template.
-    otherwise: Joi.when(isAgentOrDefault, { then: Joi.object({ messageTemplate: Joi.required() }) }),
-  }),
-});
+  .when(Joi.object({ handshake: Joi.valid("slack").required() }).unknown(), {
+    then: Joi.object({
+      verify: Joi.object({ scheme: Joi.valid("slack").required() })
+        .unknown()
+        .required(),
+    }),
+  })
+  .when(Joi.object({ handshake: Joi.object().required() }).unknown(), {
+    then: Joi.object({ match: Joi.object({ path: Joi.required() }).unknown().required() }),
+  })
+  .when(hasTransform, {
+    otherwise: Joi.when(isWake, {
+      then: Joi.object({ textTemplate: Joi.required() }),
+      // Only for "agent" or no action (the default): a mistyped action ("wakey") is reported as itself, not as a missing template.
+      otherwise: Joi.when(isAgentOrDefault, { then: Joi.object({ messageTemplate: Joi.required() }) }),
+    }),
+  });
 
 /** A list of mappings. */
 export const mappingListSchema: Joi.ArraySchema = Joi.array().items(mappingSchema);

@@ -51,10 +51,7 @@ export function toMappingConfig(entry: ValidatedMapping, index: number, idPrefix
  *   const r = parseMappings(preset.mappings, { label: ["presets", preset.name, "mappings"], idPrefix: `${preset.name}-` });
  *   if (!r.ok) throw new ConfigError(r.error.join("; "));
  */
-export function parseMappings(
-  raw: unknown,
-  opts: { label: Array<string | number>; idPrefix?: string },
-): Result<MappingConfig[], string[]> {
+export function parseMappings(raw: unknown, opts: { label: Array<string | number>; idPrefix?: string }): Result<MappingConfig[], string[]> {
   const { value, error } = mappingListSchema.validate(raw, VALIDATION_OPTIONS);
   if (error) return err(describeProblems(error, mappingListSchema, opts.label));
   return ok((value as ValidatedMapping[]).map((m, i) => toMappingConfig(m, i, opts.idPrefix)));

@@ -38,6 +38,10 @@ const OVERRIDES: Record<string, Record<string, string>> = {
     "any.required": "is required when hooks.enabled is true",
     "object.base": `must be a string of at least 16 characters, ${SECRET_REF}`,
   },
+  "hooks.store.url": {
+    "any.required": 'is required when hooks.store.kind is "postgres"',
+    "object.base": `must be a postgres:// url, ${SECRET_REF}`,
+  },
   "gateway.auth.token": { "object.base": `must be a string, ${SECRET_REF}` },
   "hooks.mail.imap.password": {
     "object.base": `must be a reference (${SECRET_REF}); a plain-text password is refused`,

@@ -34,6 +34,7 @@ import { describeProblemList } from "./problems";
 import { HOOKS_DEFAULTS, IMAP_DEFAULT_PORTS, PATTERN_RULES, REGEXES } from "./rules";
 import { rawConfigSchema, VALIDATION_OPTIONS } from "./schema";
 import { resolveSecret } from "./secrets";
+import { storeProblems, toStoreConfig, type ValidatedStore } from "./store-config";
 
 export interface ResolveContext {
   /** Directory of the config file: relative paths (token file, transformsDir) resolve against it. */
@@ -46,8 +47,9 @@ type ValidatedMail = Omit<MailConfig, "imap" | "hookUrl"> & { hookUrl?: string; 
 
 /** The validated config as joi returns it (defaults applied). */
 interface ValidatedConfig {
-  hooks: Omit<HooksConfig, "tokenSource" | "gatewayTokenSource" | "mappings" | "mail" | "defaultTimeoutSeconds"> & {
+  hooks: Omit<HooksConfig, "tokenSource" | "gatewayTokenSource" | "mappings" | "mail" | "defaultTimeoutSeconds" | "store"> & {
     token?: SecretSource;
+    store: ValidatedStore;
     mappings: ValidatedMapping[];
     mail?: ValidatedMail;
   };
@@ -92,6 +94,7 @@ export function checkConfig(raw: Readonly<Record<string, unknown>>, ctx: Resolve
   const failed = (key: string) => hasFailure(failedKeys, key);
 
   if (!failed("agents.defaults.models")) problems.push(...checkModelAliases(cfg?.agents?.defaults?.models));
+  if (!failed("hooks.store")) problems.push(...storeProblems(hooks?.store));
   const hookUrl = hooks?.mail?.hookUrl;
   if (hookUrl !== undefined && !failed("hooks.mail.hookUrl")) {
     const rule = hookUrlProblem(hookUrl);
@@ -117,7 +120,12 @@ const PRESET_SECTION: Readonly<Record<string, string>> = { github: "hooks.github
  * (or whose section has one) is undefined, and transform modules are not resolved while
  * `hooks.transformsDir` has a problem.
  */
-function compilableParts(hooks: ValidatedConfig["hooks"], raw: Readonly<Record<string, unknown>>, ctx: ResolveContext, failedKeys: ReadonlySet<string>): CompilableHooksConfig {
+function compilableParts(
+  hooks: ValidatedConfig["hooks"],
+  raw: Readonly<Record<string, unknown>>,
+  ctx: ResolveContext,
+  failedKeys: ReadonlySet<string>,
+): CompilableHooksConfig {
   const failed = (key: string) => hasFailure(failedKeys, key);
   const presetOk = (name: unknown, i: number): name is string =>
     typeof name === "string" && !failed(`hooks.presets.${i}`) && (PRESET_SECTION[name] === undefined || !failed(PRESET_SECTION[name]));
@@ -159,12 +167,14 @@ function toHooksConfig(cfg: ValidatedConfig, raw: Readonly<Record<string, unknow
     transformTimeoutMs: hooks.transformTimeoutMs,
     ...(hooks.mail ? { mail: resolveMail(hooks.mail, defaultMailHookUrl(raw)) } : {}),
     ...(hooks.github ? { github: { ...hooks.github, events: [...hooks.github.events] } } : {}),
+    ...(hooks.allowedAgentIds ? { allowedAgentIds: [...hooks.allowedAgentIds] } : {}),
     allowedSessionKeyPrefixes: [...hooks.allowedSessionKeyPrefixes],
     runs: { ...hooks.runs },
     idempotency: { ...hooks.idempotency },
     rateLimit: { ...hooks.rateLimit },
     authThrottle: { ...hooks.authThrottle },
     ledger: { ...hooks.ledger },
+    store: toStoreConfig(hooks.store),
     durability: hooks.durability,
     defaultTimeoutSeconds: cfg.agents.defaults.timeoutSeconds,
   };

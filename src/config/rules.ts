@@ -18,7 +18,16 @@ export const HOOKS_DEFAULTS = {
   /** Relative to the config file's directory. */
   transformsDir: "hooks/transforms",
   allowedSessionKeyPrefixes: ["hook:"],
-  runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 },
+  runs: {
+    maxConcurrent: 4,
+    maxQueued: 1000,
+    shutdownGraceSeconds: 10,
+    retryInterrupted: false,
+    maxWaitSeconds: 30,
+    maxWaitingPerClient: 8,
+    retentionDays: 7,
+    maxFinished: 1000,
+  },
   maxFanOut: 100,
   /** Most bytes of messages one request may render across all its actions (SPEC §9). */
   maxRenderedBytes: 1048576,
@@ -28,7 +37,12 @@ export const HOOKS_DEFAULTS = {
   ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
   /** What an accepted request survives: "process" (a crash, kill -9) or "os" (also an OS crash or power loss). */
   durability: "process",
+  /** `hooks.store`: where runs, idempotency records and the ledger live (SPEC §16). */
+  store: { kind: "sqlite", poolMax: 10, connectTimeoutMs: 5000, leaseSeconds: 30 },
 } as const;
+
+/** Values of `hooks.store.kind` (docs/scale.md). */
+export const STORE_KINDS = ["sqlite", "postgres"] as const;
 
 /** Values of `hooks.durability` (docs/reliability.md). */
 export const DURABILITIES = ["process", "os"] as const;
@@ -91,6 +105,9 @@ export const BOUNDS = {
   maxRenderedBytes: { min: 1024, max: 67108864, integer: true },
   ledgerRetentionDays: { min: 1, max: 3650, integer: true },
   ledgerMaxEntries: { min: 1, max: 10000000, integer: true },
+  storePoolMax: { min: 1, max: 100, integer: true },
+  storeConnectTimeoutMs: { min: 100, max: 60000, integer: true },
+  storeLeaseSeconds: { min: 5, max: 3600, integer: true },
 } as const satisfies Record<string, Bound>;
 
 /** Maximum lengths of strings (same as the direct /agent request, SPEC §4.4). */
@@ -134,6 +151,10 @@ export const PATTERNS = {
   exportName: "^[A-Za-z_$][A-Za-z0-9_$]*$",
   /** A session-key prefix: no whitespace, ends with `:`. */
   sessionKeyPrefix: "^\\S*:$",
+  /** An agent id (OpenClaw's rule for agent ids: letters, digits, `_`, `-`; at most 64). */
+  agentId: "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$",
+  /** An entry of hooks.allowedAgentIds: an agent id, or `*` (every agent). */
+  agentIdOrAny: "^(?:\\*|[A-Za-z0-9][A-Za-z0-9_-]{0,63})$",
   /** Hook URL of the mail watcher. */
   hookUrl: "^https?://\\S+$",
   /** A model ref: `provider/model`. */
@@ -149,9 +170,9 @@ export const PATTERNS = {
 export type PatternName = keyof typeof PATTERNS;
 
 /** The patterns compiled as ajv compiles them (`u` flag). */
-export const REGEXES: { readonly [K in PatternName]: RegExp } = Object.fromEntries(
-  Object.entries(PATTERNS).map(([k, v]) => [k, new RegExp(v, "u")]),
-) as { [K in PatternName]: RegExp };
+export const REGEXES: { readonly [K in PatternName]: RegExp } = Object.fromEntries(Object.entries(PATTERNS).map(([k, v]) => [k, new RegExp(v, "u")])) as {
+  [K in PatternName]: RegExp;
+};
 
 /** What each pattern requires, as the end of a sentence that starts with the key (`hooks.path …`). */
 export const PATTERN_RULES: { readonly [K in PatternName]: string } = {
@@ -159,12 +180,14 @@ export const PATTERN_RULES: { readonly [K in PatternName]: string } = {
   tokenCharset: "must contain only printable ASCII characters (no spaces inside)",
   envName: "must be an environment variable name (letters, digits and _, not starting with a digit)",
   pathChars: "may contain only letters, digits, '-', '_', '.', '~' and '/' (no '?', '#', '%' or whitespace)",
-  pathNotRoot: "must not be \"/\" alone",
+  pathNotRoot: 'must not be "/" alone',
   pathNoDots: "must not contain '..' or a '.' segment",
   mappingId: "must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
   transformModule: "must be a relative path inside hooks.transformsDir (no leading '/', no '..' segment, no '\\') ending in .js, .mjs, .cjs or .ts",
   exportName: "must be a JavaScript identifier",
   sessionKeyPrefix: "must end with ':' and contain no whitespace",
+  agentId: "must be an agent id: a letter or digit, then letters, digits, '_' and '-' (at most 64 characters)",
+  agentIdOrAny: "must be an agent id (letters, digits, '_' and '-', at most 64 characters) or \"*\"",
   hookUrl: "must be an http:// or https:// URL",
   modelRef: "must be a model ref of the form provider/model",
   line: "must be a non-blank single line without control characters",

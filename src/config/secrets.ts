@@ -13,8 +13,7 @@ import path from "node:path";
 export type SecretRef = { env: string } | { file: string };
 
 export type SecretResolution =
-  | { ok: true; value: string; /** Where it came from, for messages (never the value). */ source: string }
-  | { ok: false; reason: string };
+  { ok: true; value: string; /** Where it came from, for messages (never the value). */ source: string } | { ok: false; reason: string };
 
 export interface SecretContext {
   configDir: string;

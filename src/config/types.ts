@@ -36,6 +36,8 @@ export interface MappingConfig {
   to?: string;
   model?: string;
   thinking?: ThinkingLevel;
+  /** The agent an agent action's run goes to (absent: the host's default agent). */
+  agentId?: string;
   timeoutSeconds?: number;
   allowUnsafeExternalContent?: boolean;
   transform?: { module: string; export?: string };
@@ -87,6 +89,7 @@ export interface GithubConfig {
   to?: string;
   model?: string;
   thinking?: ThinkingLevel;
+  agentId?: string;
 }
 
 export type MailTlsMode = "tls" | "starttls" | "none";
@@ -116,6 +119,7 @@ export interface MailConfig {
   to?: string;
   model?: string;
   thinking?: ThinkingLevel;
+  agentId?: string;
   allowUnsafeExternalContent: boolean;
 }
 
@@ -157,6 +161,18 @@ export interface LedgerConfig {
   maxEntries: number;
 }
 
+/** `hooks.store` (SPEC §16): SQLite in the state dir, or a Postgres shared by receivers and consumers. */
+export type StoreConfig =
+  | { kind: "sqlite" }
+  | {
+      kind: "postgres";
+      /** `hooks.store.url` as configured (shape checked, not read): it carries the password. Never log. */
+      urlSource: SecretSource;
+      poolMax: number;
+      connectTimeoutMs: number;
+      leaseSeconds: number;
+    };
+
 /** A secret as configured: plain text, `{ env }` or `{ file }`; read only where it is used. */
 export type SecretSource = string | SecretRef;
 
@@ -184,12 +200,16 @@ export interface HooksConfig {
   transformTimeoutMs: number;
   mail?: MailConfig;
   github?: GithubConfig;
+  /** `hooks.allowedAgentIds`: the agents runs may go to; absent: every agent of the host ("*" too). */
+  allowedAgentIds?: string[];
   allowedSessionKeyPrefixes: string[];
   runs: RunsConfig;
   idempotency: { ttlSeconds: number };
   rateLimit: RateLimitConfig;
   authThrottle: AuthThrottleConfig;
   ledger: LedgerConfig;
+  /** `hooks.store`: default `{ kind: "sqlite" }`. */
+  store: StoreConfig;
   /** `hooks.durability`: "process" (default, WAL synchronous=NORMAL) or "os" (synchronous=FULL). */
   durability: "process" | "os";
   /** From `agents.defaults.timeoutSeconds` (default 600). */

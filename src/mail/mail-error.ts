@@ -36,7 +36,8 @@ const SETUP_FIRST = "run `gateway webhooks mail setup`";
 const MISSING_EXAMPLE = "e.g. gateway webhooks mail setup --host imap.example.com --user me@example.com --password-env MAIL_PASSWORD.";
 const NOT_ACCEPTING = 'check hooks.mail.hookUrl, hooks.enabled and that "mail" is in hooks.presets.';
 // Outlook.com takes no password over IMAP at all (OAuth2 only, docs/mail.md step 1): advising an app password there sent users in circles.
-const APP_PASSWORD = "check the password in {passwordRef} (Gmail, Fastmail and iCloud want an app password; Outlook.com accepts no password, see docs/mail.md).";
+const APP_PASSWORD =
+  "check the password in {passwordRef} (Gmail, Fastmail and iCloud want an app password; Outlook.com accepts no password, see docs/mail.md).";
 const PASSWORD_REFERENCE_ONLY =
   "Put the password in an environment variable and pass --password-env NAME, or in a file only you can read (chmod 600) and pass --password-file PATH.";
 const BATCH_KEPT = "the batch is kept and sent again, with the same Idempotency-Key, by the next run.";
@@ -56,7 +57,10 @@ export const MAIL_ERROR_CATALOGUE = {
   passwordFileInvalid: { code: "invalid_option", message: '--password-file must be the path of a file holding the password (got "{got}").' },
   hookUrlInvalid: { code: "invalid_option", message: '--hook-url must be an http:// or https:// URL, e.g. http://127.0.0.1:18789/hooks/mail (got "{got}").' },
   hookUrlNotHttp: { code: "invalid_option", message: '--hook-url must be an http:// or https:// URL (got "{got}").' },
-  hookUrlWithCredentials: { code: "invalid_option", message: '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").' },
+  hookUrlWithCredentials: {
+    code: "invalid_option",
+    message: '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").',
+  },
   maxBytesInvalid: { code: "invalid_option", message: '--max-bytes must be an integer between {min} and {max} (got "{got}").' },
   yesNoInvalid: { code: "invalid_option", message: '{flag} must be yes or no (got "{got}").' },
   passwordSourceConflict: { code: "invalid_option", message: "Use only one of --password-env and --password-file." },
@@ -72,13 +76,17 @@ export const MAIL_ERROR_CATALOGUE = {
   maxWaitWithoutOnce: { code: "invalid_option", message: "--max-wait only applies with --once (without it, run retries until the gateway is back)." },
   maxWaitInvalid: { code: "invalid_option", message: '--max-wait must be a whole number of seconds from 0 to 86400 (got "{got}").' },
   mailNotConfigured: { code: "not_configured", message: `hooks.mail is not configured in {where}; ${SETUP_FIRST} first.` },
-  hooksNotEnabled: { code: "not_configured", message: `hooks.enabled is not true in {where}, so there is no hook to post to; ${SETUP_FIRST} (it enables hooks).` },
+  hooksNotEnabled: {
+    code: "not_configured",
+    message: `hooks.enabled is not true in {where}, so there is no hook to post to; ${SETUP_FIRST} (it enables hooks).`,
+  },
 
   // The config file `mail setup` edits
   configUnreadable: { code: "config_file", message: "Cannot read the config file {file} ({errno})." },
   configNotJson: { code: "config_file", message: "The config file {file} is not valid JSON/JSON5 ({reason}); fix it before running setup." },
   configNotObject: { code: "config_file", message: "The config file {file} must contain a JSON object at the top level." },
   configUnwritable: { code: "config_file", message: "Cannot write the config file {file} ({errno})." },
+  sectionUnwritable: { code: "config_file", message: "The host's config writer refused to write {location}: {reason}" },
   configRefused: { code: "config_file", message: "The updated config would be refused by the gateway, so nothing was written: {reason}" },
 
   // The IMAP password reference
@@ -95,7 +103,10 @@ export const MAIL_ERROR_CATALOGUE = {
     code: "imap_auth_failed",
     message: `The IMAP server {server} rejected the login for user "{user}" (server said: {said}); ${APP_PASSWORD}`,
   },
-  imapMailboxMissing: { code: "imap_mailbox_missing", message: 'The mailbox "{mailbox}" does not exist for user "{user}" on {server}; check hooks.mail.imap.mailbox.' },
+  imapMailboxMissing: {
+    code: "imap_mailbox_missing",
+    message: 'The mailbox "{mailbox}" does not exist for user "{user}" on {server}; check hooks.mail.imap.mailbox.',
+  },
   imapTlsFailed: {
     code: "imap_connection",
     message: 'TLS with the IMAP server {server} failed ({reason}); check hooks.mail.imap.tls ("tls" for port 993, "starttls" for 143).',
@@ -118,7 +129,8 @@ export const MAIL_ERROR_CATALOGUE = {
   hookRefusesMailWithCode: { code: "hook_misconfigured", message: `The hook at {hookUrl} does not accept mail (HTTP {status} {code}); ${NOT_ACCEPTING}` },
   hookRedirects: {
     code: "hook_misconfigured",
-    message: "The hook at {hookUrl} answered with a redirect (HTTP {status} to {location}); set hooks.mail.hookUrl to the URL that accepts the post (the watcher does not follow redirects).",
+    message:
+      "The hook at {hookUrl} answered with a redirect (HTTP {status} to {location}); set hooks.mail.hookUrl to the URL that accepts the post (the watcher does not follow redirects).",
   },
   hookUnreachable: {
     code: "hook_unreachable",

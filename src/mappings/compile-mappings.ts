@@ -37,7 +37,12 @@ export function compileMappings(config: CompilableHooksConfig, options: CompileM
   const configured = config.mappings.flatMap((m, i) => {
     if (!m) return [];
     const compiled = problems.attempt(() =>
-      compileTemplateMapping(m, { key: `hooks.mappings[${i}]`, origin: { kind: "config", index: i }, transformsDir: config.transformsDir, transformsDirLabel: "hooks.transformsDir" }),
+      compileTemplateMapping(m, {
+        key: `hooks.mappings[${i}]`,
+        origin: { kind: "config", index: i },
+        transformsDir: config.transformsDir,
+        transformsDirLabel: "hooks.transformsDir",
+      }),
     );
     return compiled ? [compiled] : [];
   });

@@ -12,9 +12,7 @@ import type { RequestContext } from "./request-context";
 import type { TransformLoader } from "./transforms/transform-loader";
 import type { ResolvedTransformModule } from "./transforms/transform-path";
 
-export type MappingOrigin =
-  | { kind: "config"; index: number }
-  | { kind: "preset"; preset: string; pluginId: string; index: number };
+export type MappingOrigin = { kind: "config"; index: number } | { kind: "preset"; preset: string; pluginId: string; index: number };
 
 export interface MappingMatch {
   /** Exact sub-path, slashes trimmed. */

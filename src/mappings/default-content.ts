@@ -20,6 +20,7 @@ export function renderDefaultContent(kind: ActionKind, ctx: Pick<RequestContext,
   const own = Object.hasOwn(ctx.payload, field) ? ctx.payload[field] : undefined;
   if (typeof own === "string" && own.trim() !== "") return own;
   const json = indentJson(compactJson(ctx.payload, ctx.memo) ?? "{}", 2, DEFAULT_CONTENT_MAX_CHARS);
-  const body = json.length > DEFAULT_CONTENT_MAX_CHARS ? `${json.slice(0, DEFAULT_CONTENT_MAX_CHARS)}\n… (payload cut at ${DEFAULT_CONTENT_MAX_CHARS} characters)` : json;
+  const body =
+    json.length > DEFAULT_CONTENT_MAX_CHARS ? `${json.slice(0, DEFAULT_CONTENT_MAX_CHARS)}\n… (payload cut at ${DEFAULT_CONTENT_MAX_CHARS} characters)` : json;
   return `Webhook "${ctx.path}" (mapping ${mappingId}) received this payload:\n${body}`;
 }

@@ -48,6 +48,8 @@ export interface TransformOverride {
   to?: string;
   model?: string;
   thinking?: "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+  /** The agent the run goes to (hosts with several agents, e.g. OpenClaw); subject to hooks.allowedAgentIds. */
+  agentId?: string;
   timeoutSeconds?: number;
   allowUnsafeExternalContent?: boolean;
 }

@@ -22,7 +22,10 @@ export const DRY_RUN_FAILURE_CATALOGUE = {
   invalidBody: { reason: "invalid_body", message: "{error} ({code})" },
   hookWouldFail: { reason: "hook_error", message: "The hook would fail with {status} {code}: {error}" },
   noMappingMatches: { reason: "no_match", message: 'No mapping matches "{hook}" (the hook would answer 404 not_found).' },
-  actionInvalid: { reason: "invalid_action", message: "Mapping {mappingId} matched, but its action is invalid (the hook would answer {status} {code}): {error}" },
+  actionInvalid: {
+    reason: "invalid_action",
+    message: "Mapping {mappingId} matched, but its action is invalid (the hook would answer {status} {code}): {error}",
+  },
 } as const satisfies Record<string, { reason: DryRunFailureReason; message: string }>;
 
 /** `dryRunFailures.<name>(args, { lines, code })`. */

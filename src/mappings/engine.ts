@@ -65,7 +65,7 @@ export interface MappingEngine extends MappedHookResolver {
   verifications(): PathVerification[];
   /** One entry per path whose Meta verification GET is answered (verify tokens not read yet). */
   metaHandshakes(): MetaHandshakeConfig[];
-  /** `select`; `dryRun` logs it as a dry run's (src/http/pipeline/dry-run.ts). */
+  /** `select`; `dryRun` logs it as a dry run's (src/intake/dry-run.ts). */
   select(input: MappedHookInput, options?: { dryRun?: boolean }): MappingSelection | undefined;
 }
 
@@ -74,7 +74,8 @@ function reportDuplicates(mappings: readonly CompiledMapping[], logger: ModuleLo
   for (const m of mappings) byId.set(m.id, [...(byId.get(m.id) ?? []), m.key]);
   for (const [id, settings] of byId) {
     // "settings", not "keys": a meta name with a credential word ("key") is redacted in the log.
-    if (settings.length > 1) logger.warn(`duplicate mapping id "${id}" (${settings.join(", ")}); responses and logs cannot tell these mappings apart`, { mappingId: id, settings });
+    if (settings.length > 1)
+      logger.warn(`duplicate mapping id "${id}" (${settings.join(", ")}); responses and logs cannot tell these mappings apart`, { mappingId: id, settings });
   }
 }
 
@@ -102,7 +103,10 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
   for (const m of mappings) {
     const verify = m.verify?.config;
     if (verify?.toleranceSeconds !== undefined && !TIMESTAMPED_SCHEMES.has(verify.scheme)) {
-      logger.warn(`${m.verify!.key}.toleranceSeconds has no effect: the ${verify.scheme} scheme signs no timestamp, so a captured request is not refused for its age`, { mappingId: m.id, setting: `${m.verify!.key}.toleranceSeconds` });
+      logger.warn(
+        `${m.verify!.key}.toleranceSeconds has no effect: the ${verify.scheme} scheme signs no timestamp, so a captured request is not refused for its age`,
+        { mappingId: m.id, setting: `${m.verify!.key}.toleranceSeconds` },
+      );
     }
   }
 
@@ -149,7 +153,13 @@ export function createMappingEngine(options: MappingEngineOptions): MappingEngin
           const outcome = await mapping.build(context(), deps);
           // SPEC §9: every mapping is bounded, presets built in code too (template mappings stop rendering early as well).
           if (outcome.ok && outcomeRenderedBytes(outcome.value) > deps.maxRenderedBytes) return err(hookErrors.renderTooLarge({ max: deps.maxRenderedBytes }));
-          logger.debug("mapping resolved", { hook: name, mappingId: mapping.id, requestId: input.requestId, dryRun, outcome: outcome.ok ? outcome.value.kind : outcome.error.code });
+          logger.debug("mapping resolved", {
+            hook: name,
+            mappingId: mapping.id,
+            requestId: input.requestId,
+            dryRun,
+            outcome: outcome.ok ? outcome.value.kind : outcome.error.code,
+          });
           return outcome;
         } catch (e) {
           if (e instanceof HookError) return err(e); // render_too_large (rendered-bytes.ts)

@@ -19,7 +19,8 @@ interface EventSource {
   payload: unknown;
 }
 
-const field = (v: unknown, key: string): unknown => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined);
+const field = (v: unknown, key: string): unknown =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
 /** An event as stored: trimmed, at most MAX_EVENT_CHARS; undefined when empty. */

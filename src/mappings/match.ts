@@ -38,7 +38,11 @@ export function matches(match: MappingMatch, name: string, payload: Record<strin
 
 /** True when every request `later` matches is already matched by `earlier`. */
 export function covers(earlier: MappingMatch, later: MappingMatch): boolean {
-  return (earlier.path === undefined || earlier.path === later.path) && (earlier.source === undefined || earlier.source === later.source) && coversHeaders(earlier.headers, later.headers);
+  return (
+    (earlier.path === undefined || earlier.path === later.path) &&
+    (earlier.source === undefined || earlier.source === later.source) &&
+    coversHeaders(earlier.headers, later.headers)
+  );
 }
 
 /** Every header `earlier` requires is required by `later` too, with no value `earlier` refuses. */
@@ -69,7 +73,11 @@ export function findUnreachable(mappings: readonly CompiledMapping[]): Unreachab
     const earlier = mappings.slice(0, i).find((e) => covers(e.match, m.match));
     if (earlier) {
       const what = isCatchAll(earlier.match) ? "the catch-all mapping" : "mapping";
-      out.push({ mapping: m, shadowedBy: earlier, reason: `it is shadowed by ${what} "${earlier.id}" (${earlier.key}), which comes first and matches every request it would` });
+      out.push({
+        mapping: m,
+        shadowedBy: earlier,
+        reason: `it is shadowed by ${what} "${earlier.id}" (${earlier.key}), which comes first and matches every request it would`,
+      });
     }
   });
   return out;

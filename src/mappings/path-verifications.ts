@@ -28,10 +28,20 @@ export function collectPathVerifications(mappings: readonly CompiledMapping[]): 
       continue;
     }
     if (!isDeepStrictEqual(first.config, m.verify.config)) {
-      throw new ConfigError(`${first.key} and ${m.verify.key} verify the same path "${path}" differently; signatures are checked per path, so give both the same verify block or use different paths`);
+      throw new ConfigError(
+        `${first.key} and ${m.verify.key} verify the same path "${path}" differently; signatures are checked per path, so give both the same verify block or use different paths`,
+      );
     }
   }
   return [...byPath.values()];
+}
+
+/**
+ * The header names the verifications read, lower-cased: a `verify.header` (hmac-sha256, token-header) may carry a
+ * secret under any name, so the ledger redacts these beside the credential names it knows.
+ */
+export function verifiedHeaderNames(verifications: readonly PathVerification[]): ReadonlySet<string> {
+  return new Set(verifications.flatMap((v) => (v.config.header ? [v.config.header.toLowerCase()] : [])));
 }
 
 /** A path whose Meta verification GET (`hub.challenge`) is answered (SPEC §12). */

@@ -92,7 +92,13 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
     const dir = opts.transformsDir;
     transform = problems.attempt(() => {
       if (!dir) throw new ConfigError(`${modKey}: ${opts.transformsDirLabel} is not set, so no transform can be loaded`);
-      return resolveTransformModule({ module: mapping.transform!.module, exportName: mapping.transform!.export, dir, key: modKey, dirLabel: opts.transformsDirLabel });
+      return resolveTransformModule({
+        module: mapping.transform!.module,
+        exportName: mapping.transform!.export,
+        dir,
+        key: modKey,
+        dirLabel: opts.transformsDirLabel,
+      });
     });
   }
 
@@ -127,7 +133,15 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
       const t = transform;
       const run = await runTransform(() => calls.load(t), tctx, calls.time);
       if (!run.ok) {
-        deps.logger.error("transform failed", { mappingId: mapping.id, module: t.module, export: t.exportName, reason: run.reason, cause: run.cause, requestId: ctx.requestId, ...(element ? { index: element.index } : {}) });
+        deps.logger.error("transform failed", {
+          mappingId: mapping.id,
+          module: t.module,
+          export: t.exportName,
+          reason: run.reason,
+          cause: run.cause,
+          requestId: ctx.requestId,
+          ...(element ? { index: element.index } : {}),
+        });
         return err(hookErrors.transformFailed());
       }
       if (run.value === null) return ok(null);
@@ -160,6 +174,7 @@ export function compileTemplateMapping(mapping: MappingConfig, opts: TemplateMap
     put(out, "to", render("to", ctx));
     put(out, "model", render("model", ctx));
     put(out, "thinking", mapping.thinking);
+    put(out, "agentId", mapping.agentId);
     put(out, "timeoutSeconds", mapping.timeoutSeconds);
     return out;
   };

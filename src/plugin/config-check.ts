@@ -59,4 +59,3 @@ export function hooksConfigProblems(input: ConfigCheckInput, logger: ModuleLogge
     throw e;
   }
 }
-

@@ -1,5 +1,5 @@
 /**
- * The plugin's HookInspector (host API 1.3, src/host-contract/inspection.ts): what
+ * The plugin's HookInspector (src/core/inspection.ts): what
  * the host's operator surfaces (`/ui`, `/api/status`) read — deliveries, runs,
  * mappings, dry runs, replays and a summary — without knowing the store or the
  * routes. Created at activation; it reads through the runtime once the runs service
@@ -10,13 +10,14 @@
  */
 import type { HooksConfig } from "../config/types";
 import type { HostRuntime } from "../host-contract/host-api";
-import type { DeliverySummary, DryRunView, HookInspector, HooksSummary, MappingSummary, RunSummary } from "../host-contract/inspection";
-import { dryRunHook } from "../http/pipeline/dry-run";
-import { flatQuery } from "../http/request-input";
+import type { DeliverySummary, DryRunView, HookInspector, HooksSummary, MappingSummary, RunSummary } from "../core/inspection";
+import { dryRunHook } from "../intake/dry-run";
+import { hookErrors } from "../core/errors";
+import { flatQuery } from "../intake/request-input";
 import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingDescription, MappingEngine } from "../mappings/engine";
-import type { LedgerAccess } from "../http/ledger";
-import { parseDeliveryQuery, parseRunQuery } from "../http/ledger/ledger-query";
+import type { LedgerAccess } from "../intake/ledger";
+import { parseDeliveryQuery, parseRunQuery } from "../intake/ledger/ledger-query";
 import type { RunView } from "../core/runs";
 import type { PluginEmitter } from "../core/events";
 
@@ -35,7 +36,11 @@ export interface HookInspectorDeps {
 const HOUR_MS = 3_600_000;
 
 function origin(m: MappingDescription): string {
-  return m.origin.kind === "config" ? "config" : m.origin.pluginId === "inbound-webhooks" ? `preset:${m.origin.preset}` : `plugin:${m.origin.pluginId}/${m.origin.preset}`;
+  return m.origin.kind === "config"
+    ? "config"
+    : m.origin.pluginId === "inbound-webhooks"
+      ? `preset:${m.origin.preset}`
+      : `plugin:${m.origin.pluginId}/${m.origin.preset}`;
 }
 
 function matchRules(m: MappingDescription): string[] {
@@ -87,6 +92,16 @@ export function createHookInspector(deps: HookInspectorDeps): PluginInspector {
       const r = await ledger.replay(id, "inspector");
       return { deliveryId: r.deliveryId, status: r.response.status, body: r.response.body };
     },
+    previewBulkReplay(filter) {
+      const ledger = deps.ledger();
+      if (!ledger) throw hookErrors.ledgerUnreadable();
+      return ledger.bulkReplay.preview(stringQuery(filter));
+    },
+    async bulkReplay(filter, confirm) {
+      const ledger = deps.ledger();
+      if (!ledger) throw hookErrors.ledgerUnreadable();
+      return ledger.bulkReplay.replay({ ...stringQuery(filter), confirm }, "inspector");
+    },
     listRuns(query) {
       const ledger = deps.ledger();
       const q = parseRunQuery(stringQuery(query));
@@ -114,9 +129,12 @@ export function createHookInspector(deps: HookInspectorDeps): PluginInspector {
     },
     async dryRun(input): Promise<DryRunView> {
       const headers = Object.fromEntries(Object.entries(input.headers).map(([k, v]) => [k.toLowerCase(), v]));
-      // A stored delivery's query is read as its live request's was (src/http/request-input.ts).
+      // A stored delivery's query is read as its live request's was (src/intake/io/request-input.ts).
       const query = input.url !== undefined ? flatQuery(input.url) : {};
-      const r = await dryRunHook({ name: input.hook, body: Buffer.from(input.body, "utf8"), headers, query }, { config: deps.config, runtime: deps.runtime, mappings: deps.mappings });
+      const r = await dryRunHook(
+        { name: input.hook, body: Buffer.from(input.body, "utf8"), headers, query },
+        { config: deps.config, runtime: deps.runtime, mappings: deps.mappings },
+      );
       if (!r.ok) return { ok: false, lines: [r.error.message, ...r.error.lines] };
       const report = r.value;
       return {

@@ -51,12 +51,27 @@ export interface HookMetrics extends PipelineMetrics {
 export function createHookMetrics(opts: HookMetricsOptions): HookMetrics {
   const { metrics, emitter } = opts;
   const hrClock = opts.hrClock ?? (() => performance.now());
-  const requests = metrics.counter({ name: `${METRIC_PREFIX}requests_total`, help: "Requests answered on the hook path, by hook and status code.", labelNames: ["hook", "status"] });
-  const accept = metrics.histogram({ name: `${METRIC_PREFIX}accept_duration_seconds`, help: "Time from a hook request's arrival to its accepted answer (wake, agent, mapped hooks).", buckets: ACCEPT_BUCKETS });
+  const requests = metrics.counter({
+    name: `${METRIC_PREFIX}requests_total`,
+    help: "Requests answered on the hook path, by hook and status code.",
+    labelNames: ["hook", "status"],
+  });
+  const accept = metrics.histogram({
+    name: `${METRIC_PREFIX}accept_duration_seconds`,
+    help: "Time from a hook request's arrival to its accepted answer (wake, agent, mapped hooks).",
+    buckets: ACCEPT_BUCKETS,
+  });
   const runs = metrics.counter({ name: `${METRIC_PREFIX}runs_total`, help: "Agent runs that ended, by terminal status.", labelNames: ["status"] });
   const runDuration = metrics.histogram({ name: `${METRIC_PREFIX}run_duration_seconds`, help: "Time from a run's start to its end.", buckets: RUN_BUCKETS });
-  const replays = metrics.counter({ name: `${METRIC_PREFIX}idempotent_replays_total`, help: "Requests answered with the stored answer of an earlier request with the same idempotency key." });
-  const signatureFailures = metrics.counter({ name: `${METRIC_PREFIX}signature_failures_total`, help: "Requests on verified paths whose signature was refused, by scheme.", labelNames: ["scheme"] });
+  const replays = metrics.counter({
+    name: `${METRIC_PREFIX}idempotent_replays_total`,
+    help: "Requests answered with the stored answer of an earlier request with the same idempotency key.",
+  });
+  const signatureFailures = metrics.counter({
+    name: `${METRIC_PREFIX}signature_failures_total`,
+    help: "Requests on verified paths whose signature was refused, by scheme.",
+    labelNames: ["scheme"],
+  });
   metrics.gauge({ name: `${METRIC_PREFIX}run_queue_depth`, help: "Runs waiting in the queue.", collect: opts.queueDepth });
   if (opts.ledgerEntries) metrics.gauge({ name: `${METRIC_PREFIX}ledger_entries`, help: "Deliveries kept in the ledger.", collect: opts.ledgerEntries });
 

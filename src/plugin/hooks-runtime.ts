@@ -1,34 +1,41 @@
 /**
  * The plugin's runtime: everything that needs the durable store — the database,
- * the run queue, the dispatcher, the idempotency guard and the hooks router —
+ * the run queue, the dispatcher, the idempotency guard and the hooks route's handler —
  * created together, once, when the runs service starts, and stopped together.
  * Nothing here is reached through a getter that could be called too early.
  * Creating it only reads the store (it can still fail the start harmlessly);
  * `resume()` is the first step that acts on accepted runs, called once the host's
  * start can no longer fail (SPEC §7 "Damaged state at start").
  */
-import type { RequestHandler } from "express";
+import { verifiedHeaderNames } from "../mappings/path-verifications";
 import type { ResolvedHooksConfig } from "../config/types";
 import type { PluginEmitter } from "../core/events";
-import type { HostRuntime } from "../host-contract/host-api";
+import type { HostEvents, HostRuntime } from "../host-contract/host-api";
+import type { EventEmitter } from "eventemitter3";
+import { createSessionOutbox, type SessionOutbox } from "../runs/session-outbox";
+import { createSqliteSessionEventStore } from "../store/session-event-store";
+import { WAKE_HEARTBEAT_REASON } from "../runs/dispatcher";
+import type { HttpRouteHandler } from "../host-contract/http-route";
 import type { HostMetrics } from "../host-contract/metrics";
 import type { MappingEngine } from "../mappings/engine";
 import { createDispatcher } from "../runs/dispatcher";
 import { createRunExecutor } from "../runs/executor";
 import { createRunQueue } from "../runs/run-queue";
-import { openPluginDatabase } from "../store/database";
+import { openPluginDatabase, type PluginDatabase } from "../store/database";
 import { createSqliteRunStore } from "../store/run-store";
-import { createIdempotencyGuard } from "../http/idempotency/idempotency-guard";
-import { createRatePolicy } from "../http/pipeline/rate-policy";
-import { createAcceptFor } from "../http/pipeline/hook-pipeline";
-import { createHooksRouter } from "../http/router";
-import type { LedgerAccess } from "../http/ledger";
-import { createReplayer } from "../http/pipeline/replay";
-import { createLedgerStore } from "../store/ledger-store";
+import { createIdempotencyGuard } from "../intake/idempotency/idempotency-guard";
+import { createRatePolicy } from "../intake/rate-policy";
+import { createAcceptFor } from "../intake/hook-pipeline";
+import { createHookHandler } from "../intake/io/node-handler";
+import type { LedgerAccess } from "../intake/ledger";
+import { createReplayer } from "../intake/replay";
+import { createBulkReplayer } from "../intake/bulk-replay";
+import { createLedgerStore, type LedgerStore } from "../store/ledger-store";
+import type { Accept } from "../intake/accept";
 import { createRunLister } from "../store/run-list";
-import type { SignatureGate } from "../http/auth/signature-gate";
-import type { HandshakeGate } from "../http/handshake";
-import { createWaitGate } from "../http/responses/prefer-wait";
+import type { SignatureGate } from "../intake/auth/signature-gate";
+import type { HandshakeGate } from "../intake/handshake";
+import { createWaitGate } from "../intake/responses/prefer-wait";
 import { createRunWaiters } from "../runs/run-waiters";
 import type { PluginLogs } from "../logging/logger";
 import type { SecretValues } from "../host-contract/redaction";
@@ -54,13 +61,17 @@ export interface HooksRuntimeOptions {
   metrics?: HostMetrics;
   /** Names the plugin's config keys in answers and stored run errors, as the host keeps them (config-keys.ts). */
   keys?: KeyNamer;
+  /** The host's events: the `turn` a kept main-session event was taken into (session-outbox.ts). */
+  events?: EventEmitter<HostEvents>;
 }
 
 export interface HooksRuntime {
-  /** The hooks router, mounted (through the plugin's route) under `hooks.path`. */
-  readonly router: RequestHandler;
+  /** The hooks route's handler (through the plugin's route, under `hooks.path`). */
+  readonly handler: HttpRouteHandler;
   /** The delivery ledger, the run listing and replay (for the inspector). */
   readonly ledger: LedgerAccess;
+  /** True over a remote store (Postgres, pg-runtime.ts): the inspector's synchronous reads are not served. */
+  readonly remote?: boolean;
   /** Resumes queued runs and reports those found running as interrupted. */
   resume(): Promise<void>;
   /** Refuses new requests, lets running runs finish within the grace period, closes the store. */
@@ -79,6 +90,37 @@ function metricsOf(opts: HooksRuntimeOptions, port: HostMetrics, read: { queuedC
   });
 }
 
+/** A host keeping its events in memory (OpenClaw): wakes are kept in the plugin's store until a turn took them (session-outbox.ts). */
+function outboxOf(opts: HooksRuntimeOptions, db: PluginDatabase): SessionOutbox | undefined {
+  if (!opts.runtime.sessions.eventsInMemory || !opts.events) return undefined;
+  const store = createSqliteSessionEventStore(db, opts.logs.forModule("store"));
+  return createSessionOutbox({ store, runtime: opts.runtime, events: opts.events, logger: opts.logs.forModule("dispatch") });
+}
+
+/** The ledger as the routes read it: the store, the run listing, replay and bulk replay through the one accept path. */
+function ledgerAccessOf(opts: HooksRuntimeOptions, db: PluginDatabase, store: LedgerStore, accept: Accept): LedgerAccess {
+  const log = opts.logs.forModule("ledger");
+  const replay = createReplayer({
+    config: opts.config,
+    ledger: store,
+    accept,
+    signatures: opts.signatures,
+    onUnexpected: (e) => log.error("replay failed with an unexpected error", { error: e instanceof Error ? e.message : String(e) }),
+  });
+  return {
+    store,
+    runs: createRunLister(db),
+    replay,
+    bulkReplay: createBulkReplayer({
+      ledger: store,
+      replay,
+      onUnreadable: (id, e) => log.error("a delivery of a bulk replay could not be read", { deliveryId: id, error: (e as Error)?.message }),
+    }),
+    hiddenHeaders: verifiedHeaderNames(opts.mappings.verifications()),
+    secrets: opts.secrets,
+  };
+}
+
 /** Opens the store, reads the queue and builds the pipeline on top of them (no run is started yet). */
 export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   const { config, runtime, emitter, logs } = opts;
@@ -88,7 +130,9 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   const db = openPluginDatabase({ dir: opts.stateDir, logger: logs.forModule("store"), synchronous: config.durability === "os" ? "FULL" : "NORMAL" });
   // Requests waiting for their run (Prefer: wait) learn its outcome the moment the queue records it.
   const waiters = createRunWaiters();
-  const executor = createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter, keys: opts.keys });
+  // Wakes and run summaries, on a host keeping its events in memory (OpenClaw), are kept until a turn took them.
+  const outbox = outboxOf(opts, db);
+  const executor = createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter, keys: opts.keys, ...(outbox ? { outbox } : {}) });
   const queue = createRunQueue({
     store: createSqliteRunStore(db, { logger: logs.forModule("store"), retentionDays: config.runs.retentionDays, maxFinished: config.runs.maxFinished }),
     executor: {
@@ -108,17 +152,19 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   try {
     queue.open();
   } catch (e) {
+    outbox?.close();
     db.close();
     throw e;
   }
 
   const waits = createWaitGate(config.runs, waiters);
 
-  const dispatcher = createDispatcher({ config, runtime, queue, isShuttingDown, logger: logs.forModule("dispatch") });
+  const dispatcher = createDispatcher({ config, runtime, queue, isShuttingDown, logger: logs.forModule("dispatch"), ...(outbox ? { outbox } : {}) });
   let store: ReturnType<typeof createLedgerStore>;
   try {
     store = createLedgerStore(db, { logger: logs.forModule("ledger"), ...config.ledger });
   } catch (e) {
+    outbox?.close();
     db.close();
     throw e;
   }
@@ -127,21 +173,8 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   const idempotency = createIdempotencyGuard({ ttlSeconds: config.idempotency.ttlSeconds, database: db, logger: logs.forModule("idempotency") });
   // One accept path for live requests and replays (SPEC §4.1).
   const accept = createAcceptFor({ config, runtime, dispatcher, mappings: opts.mappings, idempotency, waits });
-  const ledger: LedgerAccess = {
-    store,
-    runs: createRunLister(db),
-    replay: createReplayer({
-      config,
-      ledger: store,
-      accept,
-      signatures: opts.signatures,
-      onUnexpected: (e) => logs.forModule("ledger").error("replay failed with an unexpected error", { error: e instanceof Error ? e.message : String(e) }),
-    }),
-    // A verify.header (hmac-sha256, token-header) may carry a secret under any name.
-    hiddenHeaders: new Set(opts.mappings.verifications().flatMap((v) => (v.config.header ? [v.config.header.toLowerCase()] : []))),
-    secrets: opts.secrets,
-  };
-  const router = createHooksRouter({
+  const ledger = ledgerAccessOf(opts, db, store, accept);
+  const handler = createHookHandler({
     config,
     runtime,
     logger: logs.forModule("http"),
@@ -162,11 +195,16 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   });
 
   return {
-    router,
+    handler,
     ledger,
-    resume: () => queue.start(),
+    async resume() {
+      // What was kept from before this start first; what the queue's recovery reports now is handed as it is put.
+      await outbox?.handPending(WAKE_HEARTBEAT_REASON);
+      await queue.start();
+    },
     async stop() {
       stopping = true;
+      outbox?.close();
       // Waiting requests are answered 202 at once: their runs are stored, and a stopping gateway answers now.
       waits.releaseAll();
       await queue.stop(config.runs.shutdownGraceSeconds * 1000);

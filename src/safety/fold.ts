@@ -175,7 +175,7 @@ export function foldForDetection(input: string): FoldedText {
   // Runs of one character are the common adversarial case: remember the last fold.
   let lastCp = -1;
   let lastFold: string | null = null;
-  for (let i = 0; i < input.length; ) {
+  for (let i = 0; i < input.length;) {
     // A code point folds to at most 18 units (NFKC's longest expansion); keep that much room.
     if (length + 32 > units.length) {
       const grownUnits = new Uint16Array(units.length * 2);

@@ -31,7 +31,10 @@ export function defaultMarkerId(): string {
 
 /** Metadata values go inside the boundary on one line: controls removed, look-alikes neutralised, bounded. */
 function cleanMeta(value: string): string {
-  const oneLine = value.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, " ").replace(/\s+/g, " ").trim();
+  const oneLine = value
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   const safe = neutraliseMarkers(oneLine);
   const chars = Array.from(safe);
   return JSON.stringify(chars.length > MAX_META_CHARS ? chars.slice(0, MAX_META_CHARS).join("") + "…" : safe);

@@ -36,25 +36,56 @@ describe("layer rules", () => {
   });
 
   const cases: Array<[rule: string, files: Record<string, string>]> = [
-    ["domain-never-imports-adapters", { "src/mappings/a.ts": 'import { b } from "../http/b";\nexport const a = b;\n', "src/http/b.ts": "export const b = 1;\n" }],
+    [
+      "domain-never-imports-adapters",
+      { "src/mappings/a.ts": 'import { b } from "../intake/b";\nexport const a = b;\n', "src/intake/b.ts": "export const b = 1;\n" },
+    ],
     ["domain-order-safety", { "src/safety/a.ts": 'import { b } from "../runs/b";\nexport const a = b;\n', "src/runs/b.ts": "export const b = 1;\n" }],
-    ["core-imports-only-host-contract", { "src/core/a.ts": 'import { b } from "../config/b";\nexport const a = b;\n', "src/config/b.ts": "export const b = 1;\n" }],
-    ["host-contract-imports-nothing", { "src/host-contract/a.ts": 'import { b } from "../core/b";\nexport const a = b;\n', "src/core/b.ts": "export const b = 1;\n" }],
-    ["adapters-never-import-plugin-or-gateway", { "src/http/a.ts": 'import { b } from "../plugin/b";\nexport const a = b;\n', "src/plugin/b.ts": "export const b = 1;\n" }],
-    ["plugin-never-imports-gateway", { "src/plugin/a.ts": 'import { b } from "../gateway/b";\nexport const a = b;\n', "src/gateway/b.ts": "export const b = 1;\n" }],
-    ["gateway-knows-only-host-contract-and-entry", { "src/gateway/a.ts": 'import { b } from "../runs/b";\nexport const a = b;\n', "src/runs/b.ts": "export const b = 1;\n" }],
-    ["core-never-imports-host-adapters", { "src/runs/a.ts": 'import { b } from "../hosts/openclaw/b";\nexport const a = b;\n', "src/hosts/openclaw/b.ts": "export const b = 1;\n" }],
-    ["host-adapters-know-only-host-contract-and-entry", { "src/hosts/openclaw/a.ts": 'import { b } from "../../runs/b";\nexport const a = b;\n', "src/runs/b.ts": "export const b = 1;\n" }],
+    [
+      "core-imports-only-host-contract",
+      { "src/core/a.ts": 'import { b } from "../config/b";\nexport const a = b;\n', "src/config/b.ts": "export const b = 1;\n" },
+    ],
+    [
+      "host-contract-imports-nothing",
+      { "src/host-contract/a.ts": 'import { b } from "../core/b";\nexport const a = b;\n', "src/core/b.ts": "export const b = 1;\n" },
+    ],
+    [
+      "adapters-never-import-plugin-or-gateway",
+      { "src/intake/a.ts": 'import { b } from "../plugin/b";\nexport const a = b;\n', "src/plugin/b.ts": "export const b = 1;\n" },
+    ],
+    [
+      "plugin-never-imports-gateway",
+      { "src/plugin/a.ts": 'import { b } from "../gateway/b";\nexport const a = b;\n', "src/gateway/b.ts": "export const b = 1;\n" },
+    ],
+    [
+      "gateway-knows-only-host-contract-and-entry",
+      { "src/gateway/a.ts": 'import { b } from "../runs/b";\nexport const a = b;\n', "src/runs/b.ts": "export const b = 1;\n" },
+    ],
+    [
+      "core-never-imports-host-adapters",
+      { "src/runs/a.ts": 'import { b } from "../hosts/openclaw/b";\nexport const a = b;\n', "src/hosts/openclaw/b.ts": "export const b = 1;\n" },
+    ],
+    [
+      "host-adapters-know-only-host-contract-and-entry",
+      { "src/hosts/openclaw/a.ts": 'import { b } from "../../runs/b";\nexport const a = b;\n', "src/runs/b.ts": "export const b = 1;\n" },
+    ],
+    [
+      "intake-speaks-node-http-only-in-its-io-port",
+      { "src/intake/a.ts": 'import type { IncomingMessage } from "node:http";\nexport type A = IncomingMessage;\n' },
+    ],
     [
       "no-circular",
-      { "src/runs/a.ts": 'import { b } from "./b";\nexport const a = 1;\nexport const c = b;\n', "src/runs/b.ts": 'import { a } from "./a";\nexport const b = a;\n' },
+      {
+        "src/runs/a.ts": 'import { b } from "./b";\nexport const a = 1;\nexport const c = b;\n',
+        "src/runs/b.ts": 'import { a } from "./a";\nexport const b = a;\n',
+      },
     ],
     [
       "no-folder-cycle",
       {
-        "src/http/a.ts": 'import { b } from "../store/b";\nexport const a = b;\n',
-        "src/store/b.ts": 'import { c } from "../http/c";\nexport const b = c;\n',
-        "src/http/c.ts": "export const c = 1;\n",
+        "src/intake/a.ts": 'import { b } from "../store/b";\nexport const a = b;\n',
+        "src/store/b.ts": 'import { c } from "../intake/c";\nexport const b = c;\n',
+        "src/intake/c.ts": "export const c = 1;\n",
       },
     ],
   ];

@@ -21,7 +21,12 @@ it("the --config help of the ledger and test commands names the demo default the
   const webhooks = new Command("gateway").command("webhooks");
   registerLedgerCommands(webhooks, { api: host.api, config });
   const logs = captureLogger();
-  registerDryRunCommand(webhooks, { api: host.api, config, mappings: createMappingEngine({ config, presets: [], logger: logs }), logs: { forModule: () => logs } });
+  registerDryRunCommand(webhooks, {
+    api: host.api,
+    config,
+    mappings: createMappingEngine({ config, presets: [], logger: logs }),
+    logs: { forModule: () => logs },
+  });
   const helps = leaves(webhooks).map((c) => [c.name(), c.options.find((o) => o.long === "--config")?.description]);
   expect(helps.map(([name]) => name).sort()).toEqual(["list", "list", "replay", "show", "show", "test"]);
   for (const [, help] of helps) expect(help).toBe("gateway config file (default: $GATEWAY_CONFIG, ./gateway.config.json, else the demo default)");

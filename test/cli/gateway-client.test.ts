@@ -7,16 +7,21 @@ import type { AddressInfo } from "node:net";
 import { createGatewayClient, GatewayClientError } from "../../src/cli/gateway-client";
 
 describe("createGatewayClient", () => {
-  it.each([["notaurl"], ["127.0.0.1:18789/hooks"], ["ftp://127.0.0.1/hooks"]])("--url %s was reported as a gateway that is not reachable (start it with `gateway start`); now named as a wrong --url", (url) => {
-    let thrown: unknown;
-    try {
-      createGatewayClient({ baseUrl: url, token: "t".repeat(32) });
-    } catch (e) {
-      thrown = e;
-    }
-    expect(thrown).toBeInstanceOf(GatewayClientError);
-    expect((thrown as Error).message).toBe(`--url must be the http:// or https:// URL of the gateway's hooks path, e.g. http://127.0.0.1:18789/hooks (got "${url}")`);
-  });
+  it.each([["notaurl"], ["127.0.0.1:18789/hooks"], ["ftp://127.0.0.1/hooks"]])(
+    "--url %s was reported as a gateway that is not reachable (start it with `gateway start`); now named as a wrong --url",
+    (url) => {
+      let thrown: unknown;
+      try {
+        createGatewayClient({ baseUrl: url, token: "t".repeat(32) });
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(GatewayClientError);
+      expect((thrown as Error).message).toBe(
+        `--url must be the http:// or https:// URL of the gateway's hooks path, e.g. http://127.0.0.1:18789/hooks (got "${url}")`,
+      );
+    },
+  );
 
   it("an http URL is used as it is (a trailing slash dropped), with the token as a Bearer credential", async () => {
     let seen: { url?: string; auth?: string } = {};

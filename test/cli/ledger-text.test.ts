@@ -3,7 +3,7 @@
  * `show` printed a JSON body as one line, a run's summary began with the wrapper's
  * 400-character notice, and every value a sender chose went to the terminal raw.
  */
-import type { DeliveryDetail, DeliverySummary, RunSummary } from "../../src/host-contract/inspection";
+import type { DeliveryDetail, DeliverySummary, RunSummary } from "../../src/core/inspection";
 import { FOLDED_UNTRUSTED_NOTICE, UNTRUSTED_NOTICE } from "../../src/host-contract/untrusted-notice";
 import { age, deliveryTable, deliveryText, runText } from "../../src/cli/ledger-text";
 
@@ -55,15 +55,25 @@ test("a hook name with escape sequences is one escaped cell in both layouts", ()
 });
 
 test("age is the largest whole unit", () => {
-  expect([age("2026-11-25T11:59:58Z", NOW), age("2026-11-25T11:55:00Z", NOW), age("2026-11-25T09:00:00Z", NOW), age("2026-11-22T12:00:00Z", NOW)]).toEqual(["2s", "5m", "3h", "3d"]);
+  expect([age("2026-11-25T11:59:58Z", NOW), age("2026-11-25T11:55:00Z", NOW), age("2026-11-25T09:00:00Z", NOW), age("2026-11-22T12:00:00Z", NOW)]).toEqual([
+    "2s",
+    "5m",
+    "3h",
+    "3d",
+  ]);
 });
 
 test("deliveries show pretty-prints a JSON body and the answer, keeps other bodies as sent, and escapes controls in headers and body", () => {
-  const detail: DeliveryDetail = { ...summary(), headers: { "x-note": "a\u009b31m", "content-type": "application/json" }, body: '{"text":"hi \\u001b[2J","n":[1,2]}', response: { ok: true, runId: "r1" } };
+  const detail: DeliveryDetail = {
+    ...summary(),
+    headers: { "x-note": "a\u009b31m", "content-type": "application/json" },
+    body: '{"text":"hi \\u001b[2J","n":[1,2]}',
+    response: { ok: true, runId: "r1" },
+  };
   const out = deliveryText(detail);
   expect(out).not.toMatch(RAW_CONTROL);
   expect(out).toContain("  x-note: a\\x9b31m\n");
-  expect(out).toContain(['Body:', "  {", '    "text": "hi \\u001b[2J",', '    "n": [', "      1,", "      2", "    ]", "  }"].join("\n"));
+  expect(out).toContain(["Body:", "  {", '    "text": "hi \\u001b[2J",', '    "n": [', "      1,", "      2", "    ]", "  }"].join("\n"));
   expect(out).toContain(["Answer:", "  {", '    "ok": true,', '    "runId": "r1"', "  }"].join("\n"));
 
   const text = deliveryText({ ...detail, body: "not json \u001b]52;c;eA==\u0007\r\nsecond line" });
@@ -81,7 +91,9 @@ test("runs show folds the wrapper's notice to one line; the summary is otherwise
   };
   const out = runText(run);
   expect(out).not.toContain(UNTRUSTED_NOTICE);
-  expect(out).toContain(`Summary:\n  ${FOLDED_UNTRUSTED_NOTICE}\n  <<<EXTERNAL_UNTRUSTED_CONTENT id="ab12cd34">>>\n  Source: webhook "agent"\n  ---\n  Hook CI: build failed\n`);
+  expect(out).toContain(
+    `Summary:\n  ${FOLDED_UNTRUSTED_NOTICE}\n  <<<EXTERNAL_UNTRUSTED_CONTENT id="ab12cd34">>>\n  Source: webhook "agent"\n  ---\n  Hook CI: build failed\n`,
+  );
 });
 
 test("deliveries list shows the event after the hook and the badges as letters after the status (r repeat, R replay, w waited), within 100 columns; --wide as words", () => {

@@ -42,12 +42,16 @@ async function cli(
   const webhooks = program.command("webhooks");
   const logs = createPluginLogger({ debug() {}, info() {}, warn() {}, error() {} });
   const stop = opts.stop ?? new AbortController();
-  registerMailCommands(webhooks, { api, config, mappings: {} as MappingEngine, logs }, {
-    env: opts.env ?? {},
-    cwd: () => fx.dir,
-    stdin: Object.assign(new PassThrough(), { isTTY: false }),
-    stopSignal: () => ({ signal: stop.signal, dispose() {} }),
-  });
+  registerMailCommands(
+    webhooks,
+    { api, config, mappings: {} as MappingEngine, logs },
+    {
+      env: opts.env ?? {},
+      cwd: () => fx.dir,
+      stdin: Object.assign(new PassThrough(), { isTTY: false }),
+      stopSignal: () => ({ signal: stop.signal, dispose() {} }),
+    },
+  );
   try {
     await program.parseAsync(["node", "gateway", "webhooks", ...args]);
     return { code: 0, out, err };
@@ -74,13 +78,24 @@ function mailConfig(extra: Record<string, unknown> = {}): Record<string, unknown
 }
 
 test("setup --json writes the config and prints a machine-readable report", async () => {
-  const r = await cli({}, ["mail", "setup", "--host", "imap.gmail.com", "--user", "me@gmail.com", "--password-env", "GMAIL_APP_PASSWORD", "--no-input", "--json"], {
-    configPath: path.join(fx.dir, "gw.json"),
-  });
+  const r = await cli(
+    {},
+    ["mail", "setup", "--host", "imap.gmail.com", "--user", "me@gmail.com", "--password-env", "GMAIL_APP_PASSWORD", "--no-input", "--json"],
+    {
+      configPath: path.join(fx.dir, "gw.json"),
+    },
+  );
   expect(r.code).toBe(0);
   const report = JSON.parse(r.out);
   expect(report).toMatchObject({ ok: true, configPath: path.join(fx.dir, "gw.json"), created: true, mail: "created", tokenCreated: true });
-  expect(report.settings.imap).toEqual({ host: "imap.gmail.com", port: 993, tls: "tls", user: "me@gmail.com", password: { env: "GMAIL_APP_PASSWORD" }, mailbox: "INBOX" });
+  expect(report.settings.imap).toEqual({
+    host: "imap.gmail.com",
+    port: 993,
+    tls: "tls",
+    user: "me@gmail.com",
+    password: { env: "GMAIL_APP_PASSWORD" },
+    mailbox: "INBOX",
+  });
   expect(JSON.parse(fs.readFileSync(path.join(fx.dir, "gw.json"), "utf8")).hooks.presets).toEqual(["mail"]);
 });
 
@@ -149,7 +164,9 @@ test("a query credential in hooks.mail.hookUrl is refused by the config check, a
   const url = new URL(fx.receiver.url);
   url.search = "?access_token=query-secret-0123456789";
   const refused = { ...raw, hooks: { ...(raw.hooks as object), mail: { ...(raw.hooks as { mail: object }).mail, hookUrl: url.toString() } } };
-  expect(() => resolveConfig(refused, { configDir: fx.dir })).toThrow(/^hooks\.mail\.hookUrl must not carry credentials \(a query parameter such as \?token=\)/);
+  expect(() => resolveConfig(refused, { configDir: fx.dir })).toThrow(
+    /^hooks\.mail\.hookUrl must not carry credentials \(a query parameter such as \?token=\)/,
+  );
   for (const json of [false, true]) {
     const r = await cli(raw, ["mail", "run", "--once", ...(json ? ["--json"] : [])], { env, hookUrl: url.toString() });
     expect(r.code).toBe(1);
@@ -160,7 +177,10 @@ test("a query credential in hooks.mail.hookUrl is refused by the config check, a
 });
 
 test("a damaged checkpoint: run --once exits 1 naming the file, as text and as JSON with its code", async () => {
-  const store = createCheckpointStore({ stateDir: path.join(fx.dir, "state"), mailbox: { host: "127.0.0.1", port: fx.imap.port, user: fx.imap.user, mailbox: "INBOX" } });
+  const store = createCheckpointStore({
+    stateDir: path.join(fx.dir, "state"),
+    mailbox: { host: "127.0.0.1", port: fx.imap.port, user: fx.imap.user, mailbox: "INBOX" },
+  });
   fs.mkdirSync(path.dirname(store.file), { recursive: true });
   fs.writeFileSync(store.file, "");
   const env = { IMAP_PW: fx.imap.password };
@@ -183,7 +203,9 @@ test("run --once with a wrong password: a clear error and exit code 1", async ()
 test("run without hooks.mail, or with a bad --since, explains what to do", async () => {
   const none = await cli({ hooks: { enabled: true, token: TOKEN } }, ["mail", "run", "--once"]);
   expect(none.code).toBe(1);
-  expect(none.err).toContain(`webhooks mail run: hooks.mail is not configured in ${path.join(fx.dir, "gateway.config.json")}; run \`gateway webhooks mail setup\` first.`);
+  expect(none.err).toContain(
+    `webhooks mail run: hooks.mail is not configured in ${path.join(fx.dir, "gateway.config.json")}; run \`gateway webhooks mail setup\` first.`,
+  );
   const since = await cli(mailConfig(), ["mail", "run", "--once", "--since", "yesterday"], { env: { IMAP_PW: fx.imap.password } });
   expect(since.code).toBe(1);
   expect(since.err).toContain('webhooks mail run: --since must be a date (YYYY-MM-DD) or a message UID (a positive integer) (got "yesterday").');
@@ -225,7 +247,10 @@ test("run keeps watching until stopped (SIGINT/SIGTERM), then exits 0 with a sum
   const stop = new AbortController();
   const env = { IMAP_PW: fx.imap.password };
   const running = cli(mailConfig(), ["mail", "run"], { env, stop });
-  await fx.receiver.waitFor(() => fs.existsSync(path.join(fx.dir, "state", "mail")) && fs.readdirSync(path.join(fx.dir, "state", "mail")).some((f) => f.startsWith("checkpoint-")), "the first checkpoint");
+  await fx.receiver.waitFor(
+    () => fs.existsSync(path.join(fx.dir, "state", "mail")) && fs.readdirSync(path.join(fx.dir, "state", "mail")).some((f) => f.startsWith("checkpoint-")),
+    "the first checkpoint",
+  );
   const m = plainMessage("while running", "x");
   await fx.imap.append(m.raw);
   await fx.receiver.waitFor(() => fx.receiver.accepted().length === 1, "the new message");

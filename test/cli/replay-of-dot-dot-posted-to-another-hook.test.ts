@@ -39,7 +39,12 @@ describe("an id that is a path step (., .., nothing)", () => {
     const webhooks = program.command("webhooks");
     registerLedgerCommands(webhooks, { api: host.api, config });
     const logs = captureLogger();
-    registerDryRunCommand(webhooks, { api: host.api, config, mappings: createMappingEngine({ config, presets: [], logger: logs }), logs: { forModule: () => logs } });
+    registerDryRunCommand(webhooks, {
+      api: host.api,
+      config,
+      mappings: createMappingEngine({ config, presets: [], logger: logs }),
+      logs: { forModule: () => logs },
+    });
     let code = 0;
     try {
       await program.parseAsync(["webhooks", ...args, "--url", base], { from: "user" });
@@ -61,7 +66,9 @@ describe("an id that is a path step (., .., nothing)", () => {
     const { code, stderr } = await run(args);
     expect(seen).toEqual([]);
     expect(code).toBe(1);
-    expect(stderr).toBe(`webhooks${args[0] === "test" ? " test" : ""}: "${args[args.length - 1]}" is not an id: a delivery or run id is one path segment (such as 019a7c3e-5f1b-7c2d-9e4f-0123456789ab), not . or .. or nothing; nothing was sent\n`);
+    expect(stderr).toBe(
+      `webhooks${args[0] === "test" ? " test" : ""}: "${args[args.length - 1]}" is not an id: a delivery or run id is one path segment (such as 019a7c3e-5f1b-7c2d-9e4f-0123456789ab), not . or .. or nothing; nothing was sent\n`,
+    );
   });
 
   it("a real id still goes as one path segment", async () => {

@@ -92,7 +92,15 @@ describe("gateway webhooks test (dry run)", () => {
       allowUnsafeExternalContent: false,
       sessionKeyGenerated: false,
       dispatched: false,
-      action: { kind: "agent", name: "Mail", sessionKey: "hook:mail:CAF3x9k2Zp1qW7v@mail.example.org", channel: "last", deliver: true, wakeMode: "now", timeoutSeconds: 600 },
+      action: {
+        kind: "agent",
+        name: "Mail",
+        sessionKey: "hook:mail:CAF3x9k2Zp1qW7v@mail.example.org",
+        channel: "last",
+        deliver: true,
+        wakeMode: "now",
+        timeoutSeconds: 600,
+      },
     });
     expect(report.action.message).toContain("3. From: Garden Club <club@lists.example.com>");
     nothingDispatched(r.host);
@@ -106,7 +114,9 @@ describe("gateway webhooks test (dry run)", () => {
       const wake = mapping({ id: "gh-wake", match: { path: "gh" }, action: "wake", textTemplate: "Push to {{ repository.full_name }}" });
       const r = await runCli(["gh", "--payload", file, "--header", "content-type: application/x-www-form-urlencoded"], [wake]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain("Outcome:  wake (the hook would answer 200)\nMode:     now\nContent:  wrapped as untrusted external content\nText:\n  Push to ada-lab/garden-sensors\n");
+      expect(r.stdout).toContain(
+        "Outcome:  wake (the hook would answer 200)\nMode:     now\nContent:  wrapped as untrusted external content\nText:\n  Push to ada-lab/garden-sensors\n",
+      );
       nothingDispatched(r.host);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -152,7 +162,9 @@ describe("gateway webhooks test (dry run)", () => {
   test("an invalid mail push exits 1 naming the fields", async () => {
     const r = await runCli(["mail", "--payload", pushFile]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("webhooks test: The hook would fail with 400 invalid_payload: The mail push is invalid.\n  - messages: messages must be an array of mail messages\n");
+    expect(r.stderr).toBe(
+      "webhooks test: The hook would fail with 400 invalid_payload: The mail push is invalid.\n  - messages: messages must be an array of mail messages\n",
+    );
   });
 
   test.each([

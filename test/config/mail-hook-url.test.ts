@@ -13,7 +13,11 @@ describe("defaultMailHookUrl", () => {
   it.each([
     ["no gateway section", {}, "http://127.0.0.1:18789/hooks/mail"],
     ["gateway.port", { gateway: { port: 8080 } }, "http://127.0.0.1:8080/hooks/mail"],
-    ["a wildcard IPv4 bind (reached over loopback) and an unnormalised hooks.path", { gateway: { bind: "0.0.0.0", port: 8080 }, hooks: { path: "in/" } }, "http://127.0.0.1:8080/in/mail"],
+    [
+      "a wildcard IPv4 bind (reached over loopback) and an unnormalised hooks.path",
+      { gateway: { bind: "0.0.0.0", port: 8080 }, hooks: { path: "in/" } },
+      "http://127.0.0.1:8080/in/mail",
+    ],
     ["a wildcard IPv6 bind", { gateway: { bind: "::" } }, "http://[::1]:18789/hooks/mail"],
     ["a LAN address", { gateway: { bind: "192.168.1.5" } }, "http://192.168.1.5:18789/hooks/mail"],
     ["an IPv6 literal (bracketed)", { gateway: { bind: "fd00::5" } }, "http://[fd00::5]:18789/hooks/mail"],

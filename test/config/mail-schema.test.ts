@@ -79,11 +79,14 @@ describe("hooks.mail", () => {
     expect(msg).not.toContain("Zq9");
   });
 
-  it.each(["token", "key", "access_token", "api_key"])("refuses a hookUrl with a ?%s= query credential (regression: accepted; the config check looked only for user:password@)", (name) => {
-    const msg = problem({ imap, hookUrl: `http://127.0.0.1:18789/hooks/mail?${name}=Pw-Zq9` });
-    expect(msg).toBe("hooks.mail.hookUrl must not carry credentials (a query parameter such as ?token=): the watcher sends hooks.token in a header");
-    expect(msg).not.toContain("Zq9");
-  });
+  it.each(["token", "key", "access_token", "api_key"])(
+    "refuses a hookUrl with a ?%s= query credential (regression: accepted; the config check looked only for user:password@)",
+    (name) => {
+      const msg = problem({ imap, hookUrl: `http://127.0.0.1:18789/hooks/mail?${name}=Pw-Zq9` });
+      expect(msg).toBe("hooks.mail.hookUrl must not carry credentials (a query parameter such as ?token=): the watcher sends hooks.token in a header");
+      expect(msg).not.toContain("Zq9");
+    },
+  );
 
   it("accepts a hookUrl with a query parameter that is no credential", () => {
     expect(mail({ imap, hookUrl: "http://127.0.0.1:18789/hooks/mail?source=inbox" })?.hookUrl).toBe("http://127.0.0.1:18789/hooks/mail?source=inbox");

@@ -99,9 +99,7 @@ describe("mapping fields: refused values name the field and the rule", () => {
   });
 
   it("transform.export must be an identifier; transform.module is required", () => {
-    expect(problemOf({ transform: { module: "a.js", export: "to-action" } })).toBe(
-      "hooks.mappings[0].transform.export must be a JavaScript identifier",
-    );
+    expect(problemOf({ transform: { module: "a.js", export: "to-action" } })).toBe("hooks.mappings[0].transform.export must be a JavaScript identifier");
     expect(problemOf({ transform: { export: "x" } })).toBe("hooks.mappings[0].transform.module is required");
   });
 
@@ -140,7 +138,12 @@ describe("templates are required unless a transform supplies the action", () => 
   });
 
   it("a mapping with a transform needs no template", () => {
-    expect(mappings([{ match: { path: "x" }, transform: { module: "x.ts" } }, { action: "wake", transform: { module: "y.js" } }])).toEqual([
+    expect(
+      mappings([
+        { match: { path: "x" }, transform: { module: "x.ts" } },
+        { action: "wake", transform: { module: "y.js" } },
+      ]),
+    ).toEqual([
       { id: "mapping-1", match: { path: "x" }, action: "agent", transform: { module: "x.ts" } },
       { id: "mapping-2", action: "wake", transform: { module: "y.js" } },
     ]);
@@ -157,7 +160,12 @@ describe("resolution", () => {
   });
 
   it("duplicate ids do not fail here (the mapping engine reports them)", () => {
-    expect(mappings([{ id: "dup", messageTemplate: "a" }, { id: "dup", messageTemplate: "b" }]).map((m) => m.id)).toEqual(["dup", "dup"]);
+    expect(
+      mappings([
+        { id: "dup", messageTemplate: "a" },
+        { id: "dup", messageTemplate: "b" },
+      ]).map((m) => m.id),
+    ).toEqual(["dup", "dup"]);
   });
 
   it.each([
@@ -231,6 +239,8 @@ describe('a mistyped action (regression: action "wakey" was told "messageTemplat
   });
 
   it("no action (the default agent) still needs messageTemplate", () => {
-    expect(problemOf({ match: { path: "x" } })).toBe('hooks.mappings[0].messageTemplate is required when action is "agent" (the default) and the mapping has no transform');
+    expect(problemOf({ match: { path: "x" } })).toBe(
+      'hooks.mappings[0].messageTemplate is required when action is "agent" (the default) and the mapping has no transform',
+    );
   });
 });

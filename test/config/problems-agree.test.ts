@@ -58,14 +58,11 @@ const EXPECTED_BAD: Record<string, string> = {
   "mail-hook-url-not-http": "hooks.mail.hookUrl must be an http:// or https:// URL",
   "mail-max-messages-zero": "hooks.mail.maxMessages must be at least 1",
   "mail-missing-imap": "hooks.mail.imap is required",
-  "mail-plain-password":
-    'hooks.mail.imap.password must be a reference ({ "env": "NAME" } or { "file": "path" }); a plain-text password is refused',
+  "mail-plain-password": 'hooks.mail.imap.password must be a reference ({ "env": "NAME" } or { "file": "path" }); a plain-text password is refused',
   "mail-port-out-of-range": "hooks.mail.imap.port must be at most 65535",
-  "mapping-agent-without-template":
-    'hooks.mappings[0].messageTemplate is required when action is "agent" (the default) and the mapping has no transform',
+  "mapping-agent-without-template": 'hooks.mappings[0].messageTemplate is required when action is "agent" (the default) and the mapping has no transform',
   "mapping-bad-action": 'hooks.mappings[0].action must be one of: wake, agent (got "run")',
-  "mapping-bad-id":
-    "hooks.mappings[0].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
+  "mapping-bad-id": "hooks.mappings[0].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
   "mapping-blank-name": "hooks.mappings[0].name must be a non-blank single line without control characters",
   "mapping-blank-template": "hooks.mappings[0].messageTemplate must not be blank",
   "mapping-deliver-string": "hooks.mappings[0].deliver must be a boolean (true or false)",
@@ -84,8 +81,7 @@ const EXPECTED_BAD: Record<string, string> = {
   "mapping-transform-no-module": "hooks.mappings[0].transform.module is required",
   "mapping-unknown-key": "hooks.mappings[0].mesageTemplate is not a known key (did you mean hooks.mappings[0].messageTemplate?)",
   "mapping-wake-mode-later": 'hooks.mappings[0].wakeMode must be one of: now, next-heartbeat (got "later")',
-  "mapping-wake-without-template":
-    'hooks.mappings[0].textTemplate is required when action is "wake" and the mapping has no transform',
+  "mapping-wake-without-template": 'hooks.mappings[0].textTemplate is required when action is "wake" and the mapping has no transform',
   "mappings-not-array": "hooks.mappings must be an array",
   "max-body-fraction": "hooks.maxBodyBytes must be an integer",
   "max-body-negative": "hooks.maxBodyBytes must be at least 1",
@@ -110,8 +106,7 @@ const EXPECTED_BAD: Record<string, string> = {
   "session-prefixes-empty": "hooks.allowedSessionKeyPrefixes must contain at least 1 entry",
   "token-inner-space": "hooks.token must contain only printable ASCII characters (no spaces inside)",
   "token-number": 'hooks.token must be a string of at least 16 characters, { "env": "NAME" } or { "file": "path" }',
-  "token-ref-bad-env-name":
-    "hooks.token.env must be an environment variable name (letters, digits and _, not starting with a digit)",
+  "token-ref-bad-env-name": "hooks.token.env must be an environment variable name (letters, digits and _, not starting with a digit)",
   "token-ref-both": "hooks.token must have only one of: env, file",
   "token-ref-empty": "hooks.token must have one of: env, file",
   "token-ref-extra-key": "hooks.token.fallback is not a known key; known keys here: env, file",
@@ -141,41 +136,55 @@ describe("fixture configs: the same lines from the gateway and from the plugin",
 
 describe("a section with several problems names every one, in key order", () => {
   it.each<[string, Record<string, unknown>, string[]]>([
-    ["enabled without a token and a zero body limit", { enabled: true, maxBodyBytes: 0 }, [
-      "hooks.maxBodyBytes must be at least 1",
-      "hooks.token is required when hooks.enabled is true",
-    ]],
-    ["mistyped keys at two depths", { tokn: "x", mappings: [{ mach: { path: "a" }, messageTemplate: "m" }] }, [
-      "hooks.mappings[0].mach is not a known key (did you mean hooks.mappings[0].match?)",
-      "hooks.tokn is not a known key (did you mean hooks.token?)",
-    ]],
-    ["three kinds in nested objects and lists", {
-      enabled: "yes",
-      runs: { maxConcurrent: 0, maxQueud: 5 },
-      mappings: [{ messageTemplate: "m" }, { action: "wake", thinking: "max" }],
-      mail: { imap: { host: "h", user: "u", password: "secret" } },
-    }, [
-      "hooks.enabled must be a boolean (true or false)",
-      'hooks.mail.imap.password must be a reference ({ "env": "NAME" } or { "file": "path" }); a plain-text password is refused',
-      'hooks.mappings[1].textTemplate is required when action is "wake" and the mapping has no transform',
-      'hooks.mappings[1].thinking must be one of: off, minimal, low, medium, high, xhigh (got "max")',
-      "hooks.runs.maxConcurrent must be at least 1",
-      "hooks.runs.maxQueud is not a known key (did you mean hooks.runs.maxQueued?)",
-    ]],
-    ["a match header named in capitals: the header and the rule, once (regression: the gateway said 'match.headers property name must be valid' as a second line, the plugin 'is not a known key')", {
-      mappings: [{ match: { path: "a", headers: { "X-Bad": "v", "x-good": "v" } }, messageTemplate: "m" }],
-    }, [
-      "hooks.mappings[0].match.headers.X-Bad must be a header name in lower case (letters, digits and !#$%&'*+.^_`|~-)",
-    ]],
-    ["a response status other than 200 or 202 (regression: plugin.json's schema dropped valid(200, 202), so the gateway's check let 201 through)", {
-      mappings: [{ match: { path: "a" }, messageTemplate: "m", response: { status: 201 } }],
-    }, [
-      "hooks.mappings[0].response.status must be one of: 200, 202 (got 201)",
-    ]],
-    ["indices in numeric order", { mappings: Array.from({ length: 11 }, (_, i) => (i === 1 || i === 10 ? { id: "-x", messageTemplate: "m" } : { messageTemplate: "m" })) }, [
-      "hooks.mappings[1].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
-      "hooks.mappings[10].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
-    ]],
+    [
+      "enabled without a token and a zero body limit",
+      { enabled: true, maxBodyBytes: 0 },
+      ["hooks.maxBodyBytes must be at least 1", "hooks.token is required when hooks.enabled is true"],
+    ],
+    [
+      "mistyped keys at two depths",
+      { tokn: "x", mappings: [{ mach: { path: "a" }, messageTemplate: "m" }] },
+      ["hooks.mappings[0].mach is not a known key (did you mean hooks.mappings[0].match?)", "hooks.tokn is not a known key (did you mean hooks.token?)"],
+    ],
+    [
+      "three kinds in nested objects and lists",
+      {
+        enabled: "yes",
+        runs: { maxConcurrent: 0, maxQueud: 5 },
+        mappings: [{ messageTemplate: "m" }, { action: "wake", thinking: "max" }],
+        mail: { imap: { host: "h", user: "u", password: "secret" } },
+      },
+      [
+        "hooks.enabled must be a boolean (true or false)",
+        'hooks.mail.imap.password must be a reference ({ "env": "NAME" } or { "file": "path" }); a plain-text password is refused',
+        'hooks.mappings[1].textTemplate is required when action is "wake" and the mapping has no transform',
+        'hooks.mappings[1].thinking must be one of: off, minimal, low, medium, high, xhigh (got "max")',
+        "hooks.runs.maxConcurrent must be at least 1",
+        "hooks.runs.maxQueud is not a known key (did you mean hooks.runs.maxQueued?)",
+      ],
+    ],
+    [
+      "a match header named in capitals: the header and the rule, once (regression: the gateway said 'match.headers property name must be valid' as a second line, the plugin 'is not a known key')",
+      {
+        mappings: [{ match: { path: "a", headers: { "X-Bad": "v", "x-good": "v" } }, messageTemplate: "m" }],
+      },
+      ["hooks.mappings[0].match.headers.X-Bad must be a header name in lower case (letters, digits and !#$%&'*+.^_`|~-)"],
+    ],
+    [
+      "a response status other than 200 or 202 (regression: plugin.json's schema dropped valid(200, 202), so the gateway's check let 201 through)",
+      {
+        mappings: [{ match: { path: "a" }, messageTemplate: "m", response: { status: 201 } }],
+      },
+      ["hooks.mappings[0].response.status must be one of: 200, 202 (got 201)"],
+    ],
+    [
+      "indices in numeric order",
+      { mappings: Array.from({ length: 11 }, (_, i) => (i === 1 || i === 10 ? { id: "-x", messageTemplate: "m" } : { messageTemplate: "m" })) },
+      [
+        "hooks.mappings[1].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
+        "hooks.mappings[10].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
+      ],
+    ],
   ])("%s", (_name, section, expected) => {
     expect(gatewayLines(section)).toEqual(expected);
     expect(pluginLines(section)).toEqual(expected);
@@ -184,9 +193,45 @@ describe("a section with several problems names every one, in key order", () => 
 
 /* Random sections: every key of the schema, values drawn from a pool that breaks each kind of rule. */
 const SCALARS: unknown[] = [
-  true, false, null, 0, 1, -1, 0.5, 4, 60, 86401, 1e12, "", " ", "x", "5", "true", "a\nb", "hook:", "a b:", "/", "/hooks", "a/../b",
-  "wake", "agent", "now", "low", "max", "tls", "none", "http://127.0.0.1/hooks/mail", "ftp://x", "a.js", "../a.js", "a.py", "default", "1x",
-  "0123456789abcdef", "0123456789 abcdef", "x".repeat(257),
+  true,
+  false,
+  null,
+  0,
+  1,
+  -1,
+  0.5,
+  4,
+  60,
+  86401,
+  1e12,
+  "",
+  " ",
+  "x",
+  "5",
+  "true",
+  "a\nb",
+  "hook:",
+  "a b:",
+  "/",
+  "/hooks",
+  "a/../b",
+  "wake",
+  "agent",
+  "now",
+  "low",
+  "max",
+  "tls",
+  "none",
+  "http://127.0.0.1/hooks/mail",
+  "ftp://x",
+  "a.js",
+  "../a.js",
+  "a.py",
+  "default",
+  "1x",
+  "0123456789abcdef",
+  "0123456789 abcdef",
+  "x".repeat(257),
 ];
 const scalar = fc.constantFrom(...SCALARS);
 /** Mostly a valid value for the key, sometimes anything from the pool. */
@@ -209,28 +254,59 @@ function objectOf(keys: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unk
     { weight: 1, arbitrary: scalar },
     {
       weight: 20,
-      arbitrary: fc.tuple(fc.record(keys, { requiredKeys: [] }), fc.oneof({ weight: 12, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(typo, scalar) })).map(([o, extra]) =>
-        extra ? { ...o, [extra[0]]: extra[1] } : o,
-      ),
+      arbitrary: fc
+        .tuple(fc.record(keys, { requiredKeys: [] }), fc.oneof({ weight: 12, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(typo, scalar) }))
+        .map(([o, extra]) => (extra ? { ...o, [extra[0]]: extra[1] } : o)),
     },
   );
 }
 
 const mapping = objectOf({
-  id: v("github", "crm.lead:v2"), match: objectOf({ path: v("github", "a/b"), source: line }), action: v("wake", "agent"),
-  wakeMode: v("now", "next-heartbeat"), name: line, sessionKey: v("hook:x"), textTemplate: v("t {{ payload.x }}"),
-  messageTemplate: v("m"), deliver: bool, channel: line, to: line, model: line, thinking: v("low", "off"), timeoutSeconds: v(0.5, 120),
-  allowUnsafeExternalContent: bool, transform: objectOf({ module: v("a.js", "dir/b.ts"), export: v("toAction") }),
+  id: v("github", "crm.lead:v2"),
+  match: objectOf({ path: v("github", "a/b"), source: line }),
+  action: v("wake", "agent"),
+  wakeMode: v("now", "next-heartbeat"),
+  name: line,
+  sessionKey: v("hook:x"),
+  textTemplate: v("t {{ payload.x }}"),
+  messageTemplate: v("m"),
+  deliver: bool,
+  channel: line,
+  to: line,
+  model: line,
+  thinking: v("low", "off"),
+  timeoutSeconds: v(0.5, 120),
+  allowUnsafeExternalContent: bool,
+  transform: objectOf({ module: v("a.js", "dir/b.ts"), export: v("toAction") }),
   rateLimit: objectOf({ max: count, windowSeconds: count }),
 });
 const mail = objectOf({
   imap: objectOf({ host: line, port: v(993, 143), tls: v("tls", "starttls", "none"), user: line, password: ref, mailbox: v("INBOX") }),
-  hookUrl: v("http://127.0.0.1:18789/hooks/mail"), includeBody: bool, maxBytes: count, maxMessages: count, pollSeconds: count,
-  autoStart: bool, deliver: bool, channel: v("last"), to: line, model: line, thinking: v("low"), allowUnsafeExternalContent: bool,
+  hookUrl: v("http://127.0.0.1:18789/hooks/mail"),
+  includeBody: bool,
+  maxBytes: count,
+  maxMessages: count,
+  pollSeconds: count,
+  autoStart: bool,
+  deliver: bool,
+  channel: v("last"),
+  to: line,
+  model: line,
+  thinking: v("low"),
+  allowUnsafeExternalContent: bool,
 });
 const section = objectOf({
-  enabled: bool, token: secret, path: v("/hooks", "hooks///", "/a/b"), maxBodyBytes: v(1, 262144), bodyTimeoutMs: count, allowQueryToken: bool,
-  presets: list(v("mail", "github")), mappings: list(mapping), transformsDir: v("hooks/transforms"), transformTimeoutMs: count, mail,
+  enabled: bool,
+  token: secret,
+  path: v("/hooks", "hooks///", "/a/b"),
+  maxBodyBytes: v(1, 262144),
+  bodyTimeoutMs: count,
+  allowQueryToken: bool,
+  presets: list(v("mail", "github")),
+  mappings: list(mapping),
+  transformsDir: v("hooks/transforms"),
+  transformTimeoutMs: count,
+  mail,
   allowedSessionKeyPrefixes: list(v("hook:", "crm:")),
   runs: objectOf({ maxConcurrent: count, maxQueued: count, shutdownGraceSeconds: v(0, 10), retryInterrupted: bool }),
   idempotency: objectOf({ ttlSeconds: count }),

@@ -38,9 +38,7 @@ describe("unknown keys", () => {
   });
 
   it("lists the known keys when nothing is close", () => {
-    expect(checkHooksSection({ idempotency: { window: 5 } })).toEqual([
-      "hooks.idempotency.window is not a known key; known keys here: ttlSeconds",
-    ]);
+    expect(checkHooksSection({ idempotency: { window: 5 } })).toEqual(["hooks.idempotency.window is not a known key; known keys here: ttlSeconds"]);
   });
 });
 

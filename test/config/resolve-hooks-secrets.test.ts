@@ -110,8 +110,6 @@ describe("hooks.token must differ from gateway.auth.token", () => {
   });
 
   it("gateway.auth.token of the wrong type is reported", () => {
-    expect(problem({ hooks: {}, gateway: { auth: { token: 5 } } })).toBe(
-      'gateway.auth.token must be a string, { "env": "NAME" } or { "file": "path" }',
-    );
+    expect(problem({ hooks: {}, gateway: { auth: { token: 5 } } })).toBe('gateway.auth.token must be a string, { "env": "NAME" } or { "file": "path" }');
   });
 });

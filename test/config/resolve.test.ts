@@ -48,9 +48,19 @@ describe("defaults", () => {
       transformsDir: "/srv/gateway/hooks/transforms",
       transformTimeoutMs: 5000,
       allowedSessionKeyPrefixes: ["hook:"],
-      runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 },
+      runs: {
+        maxConcurrent: 4,
+        maxQueued: 1000,
+        shutdownGraceSeconds: 10,
+        retryInterrupted: false,
+        maxWaitSeconds: 30,
+        maxWaitingPerClient: 8,
+        retentionDays: 7,
+        maxFinished: 1000,
+      },
       idempotency: { ttlSeconds: 86400 },
       ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
+      store: { kind: "sqlite" },
       rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
       authThrottle: { maxFailures: 20, windowSeconds: 60 },
       durability: "process",
@@ -75,6 +85,7 @@ describe("defaults", () => {
         idempotency: { ttlSeconds: 60 },
         rateLimit: { enabled: false, max: 3, windowSeconds: 2 },
         authThrottle: { maxFailures: 2, windowSeconds: 5 },
+        store: { kind: "postgres", url: { file: "pg-url" }, poolMax: 4, connectTimeoutMs: 1000, leaseSeconds: 10 },
       },
       agents: { defaults: { timeoutSeconds: 30 } },
     });
@@ -93,11 +104,21 @@ describe("defaults", () => {
       transformsDir: "/opt/transforms",
       transformTimeoutMs: 100,
       allowedSessionKeyPrefixes: ["hook:", "crm:"],
-      runs: { maxConcurrent: 1, maxQueued: 5, shutdownGraceSeconds: 0.5, retryInterrupted: true, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 },
+      runs: {
+        maxConcurrent: 1,
+        maxQueued: 5,
+        shutdownGraceSeconds: 0.5,
+        retryInterrupted: true,
+        maxWaitSeconds: 30,
+        maxWaitingPerClient: 8,
+        retentionDays: 7,
+        maxFinished: 1000,
+      },
       idempotency: { ttlSeconds: 60 },
       ledger: { storeBodies: true, retentionDays: 7, maxEntries: 10000 },
       rateLimit: { enabled: false, max: 3, windowSeconds: 2 },
       authThrottle: { maxFailures: 2, windowSeconds: 5 },
+      store: { kind: "postgres", urlSource: { file: "pg-url" }, poolMax: 4, connectTimeoutMs: 1000, leaseSeconds: 10 },
       durability: "process",
       defaultTimeoutSeconds: 30,
     });
@@ -105,7 +126,16 @@ describe("defaults", () => {
 
   it("a partial nested object gets the defaults of its other keys", () => {
     const c = resolve({ hooks: { runs: { maxConcurrent: 8 }, rateLimit: { enabled: false } } });
-    expect(c.runs).toEqual({ maxConcurrent: 8, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 });
+    expect(c.runs).toEqual({
+      maxConcurrent: 8,
+      maxQueued: 1000,
+      shutdownGraceSeconds: 10,
+      retryInterrupted: false,
+      maxWaitSeconds: 30,
+      maxWaitingPerClient: 8,
+      retentionDays: 7,
+      maxFinished: 1000,
+    });
     expect(c.rateLimit).toEqual({ enabled: false, max: 120, windowSeconds: 60 });
   });
 
@@ -181,9 +211,7 @@ describe("related keys outside hooks", () => {
 
   it("agents.defaults.models: keys are provider/model refs, each { alias? }, aliases unique", () => {
     expect(() => resolve({ agents: { defaults: { models: { "openai/gpt-4o": {}, "openai/gpt-4o-mini": { alias: "mini" } } } } })).not.toThrow();
-    expect(problem({ agents: { defaults: { models: { "gpt-4o": {} } } } })).toBe(
-      "agents.defaults.models.gpt-4o is not a model ref of the form provider/model",
-    );
+    expect(problem({ agents: { defaults: { models: { "gpt-4o": {} } } } })).toBe("agents.defaults.models.gpt-4o is not a model ref of the form provider/model");
     expect(problem({ agents: { defaults: { models: { "a/b": { alias: 3 } } } } })).toBe("agents.defaults.models.a/b.alias must be a string");
     expect(problem({ agents: { defaults: { models: { "a/b": "fast" } } } })).toBe("agents.defaults.models.a/b must be an object");
     expect(problem({ agents: { defaults: { models: { "a/b": { alias: "x" }, "c/d": { alias: "x" } } } } })).toBe(
@@ -280,13 +308,24 @@ describe("checkConfig: the parts that passed the schema, for the compile-time ch
           presets: ["github", "gihtub", 5],
           github: { secret: 5 },
           transformsDir: 7,
-          mappings: [{ match: { path: "a" }, action: "wakey", messageTemplate: "{{ x" }, "not a mapping", { match: { path: "c" }, messageTemplate: "m", transform: { module: "t.js" } }],
+          mappings: [
+            { match: { path: "a" }, action: "wakey", messageTemplate: "{{ x" },
+            "not a mapping",
+            { match: { path: "c" }, messageTemplate: "m", transform: { module: "t.js" } },
+          ],
         },
       },
       { configDir: CONFIG_DIR },
     );
     expect(r.config).toBeUndefined();
-    expect(r.problems.map((p) => p.key)).toEqual(["hooks.github.secret", "hooks.mappings[0].action", "hooks.mappings[1]", "hooks.presets[2]", "hooks.token", "hooks.transformsDir"]);
+    expect(r.problems.map((p) => p.key)).toEqual([
+      "hooks.github.secret",
+      "hooks.mappings[0].action",
+      "hooks.mappings[1]",
+      "hooks.presets[2]",
+      "hooks.token",
+      "hooks.transformsDir",
+    ]);
     expect(r.compilable?.presets).toEqual([undefined, "gihtub", undefined]);
     expect(r.compilable?.github).toBeUndefined();
     expect(r.compilable?.mappings).toEqual([

@@ -37,7 +37,9 @@ describe("verify on a mapping", () => {
 
   test("an unknown scheme fails the start naming hooks.mappings[i].verify.scheme", () => {
     const message = problem(hooks({ mappings: [{ messageTemplate: "x" }, { ...github, verify: { scheme: "gitlab", secret: "s" } }] }));
-    expect(message).toMatch(/^hooks\.mappings\[1\]\.verify\.scheme must be one of: github, standard-webhooks, stripe, slack, shopify, hmac-sha256, token-header/);
+    expect(message).toMatch(
+      /^hooks\.mappings\[1\]\.verify\.scheme must be one of: github, standard-webhooks, stripe, slack, shopify, hmac-sha256, token-header/,
+    );
   });
 
   test("hmac-sha256 and token-header need a header", () => {
@@ -47,8 +49,12 @@ describe("verify on a mapping", () => {
 
   test("a missing secret, an empty rotation list and a bad tolerance are refused by key", () => {
     expect(problem(hooks({ mappings: [{ ...github, verify: { scheme: "github" } }] }))).toBe("hooks.mappings[0].verify.secret is required");
-    expect(problem(hooks({ mappings: [{ ...github, verify: { scheme: "github", secret: [] } }] }))).toMatch(/^hooks\.mappings\[0\]\.verify\.secret must (contain|have) at least 1/);
-    expect(problem(hooks({ mappings: [{ ...github, verify: { scheme: "stripe", secret: "s", toleranceSeconds: 0 } }] }))).toBe("hooks.mappings[0].verify.toleranceSeconds must be at least 1");
+    expect(problem(hooks({ mappings: [{ ...github, verify: { scheme: "github", secret: [] } }] }))).toMatch(
+      /^hooks\.mappings\[0\]\.verify\.secret must (contain|have) at least 1/,
+    );
+    expect(problem(hooks({ mappings: [{ ...github, verify: { scheme: "stripe", secret: "s", toleranceSeconds: 0 } }] }))).toBe(
+      "hooks.mappings[0].verify.toleranceSeconds must be at least 1",
+    );
   });
 
   test("verify without match.path fails the start", () => {
@@ -59,25 +65,36 @@ describe("verify on a mapping", () => {
 
   test("two different verify blocks on one path fail the start naming both keys; the same block twice is fine", () => {
     const other = { ...github, match: { path: "github", headers: { "x-github-event": "push" } }, verify: { scheme: "github", secret: { env: "OTHER" } } };
-    expect(problem(hooks({ mappings: [other, github] }))).toMatch(/^hooks\.mappings\[0\]\.verify and hooks\.mappings\[1\]\.verify verify the same path "github" differently/);
+    expect(problem(hooks({ mappings: [other, github] }))).toMatch(
+      /^hooks\.mappings\[0\]\.verify and hooks\.mappings\[1\]\.verify verify the same path "github" differently/,
+    );
     const config = resolveConfig(hooks({ mappings: [{ ...other, verify: github.verify }, github] }), { configDir: CONFIG_DIR });
     const engine = createMappingEngine({ config, presets: [], logger: captureLogger() });
-    expect(engine.verifications()).toEqual([{ path: "github", key: "hooks.mappings[0].verify", secretKey: "hooks.mappings[0].verify.secret", config: github.verify }]);
+    expect(engine.verifications()).toEqual([
+      { path: "github", key: "hooks.mappings[0].verify", secretKey: "hooks.mappings[0].verify.secret", config: github.verify },
+    ]);
   });
 });
 
 describe("match.headers and idempotencyKey", () => {
   test("a single value becomes a list of one", () => {
-    const config = resolveConfig(hooks({ mappings: [{ match: { path: "gh", headers: { "x-github-event": "push", "x-kind": ["a", "b"] } }, messageTemplate: "x" }] }), { configDir: CONFIG_DIR });
+    const config = resolveConfig(
+      hooks({ mappings: [{ match: { path: "gh", headers: { "x-github-event": "push", "x-kind": ["a", "b"] } }, messageTemplate: "x" }] }),
+      { configDir: CONFIG_DIR },
+    );
     expect(config.mappings[0]!.match).toEqual({ path: "gh", headers: { "x-github-event": ["push"], "x-kind": ["a", "b"] } });
   });
 
   test("a header name that is not lower case is refused", () => {
-    expect(problem(hooks({ mappings: [{ match: { headers: { "X-GitHub-Event": "push" } }, messageTemplate: "x" }] }))).toMatch(/^hooks\.mappings\[0\]\.match\.headers/);
+    expect(problem(hooks({ mappings: [{ match: { headers: { "X-GitHub-Event": "push" } }, messageTemplate: "x" }] }))).toMatch(
+      /^hooks\.mappings\[0\]\.match\.headers/,
+    );
   });
 
   test("an idempotencyKey template is kept; a blank one is refused", () => {
-    const config = resolveConfig(hooks({ mappings: [{ match: { path: "stripe" }, messageTemplate: "x", idempotencyKey: "{{ payload.id }}" }] }), { configDir: CONFIG_DIR });
+    const config = resolveConfig(hooks({ mappings: [{ match: { path: "stripe" }, messageTemplate: "x", idempotencyKey: "{{ payload.id }}" }] }), {
+      configDir: CONFIG_DIR,
+    });
     expect(config.mappings[0]!.idempotencyKey).toBe("{{ payload.id }}");
     expect(problem(hooks({ mappings: [{ messageTemplate: "x", idempotencyKey: " " }] }))).toBe("hooks.mappings[0].idempotencyKey must not be blank");
   });

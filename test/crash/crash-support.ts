@@ -76,7 +76,10 @@ setInterval(() => {}, 60_000);
  * closing last connection would checkpoint and delete it.
  */
 export async function holdReadSnapshot(stateDir: string): Promise<{ kill9(): Promise<void> }> {
-  const child = spawn(process.execPath, ["-e", READER_SOURCE, pluginDatabaseFile(stateDir)], { cwd: path.resolve(__dirname, "../.."), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["-e", READER_SOURCE, pluginDatabaseFile(stateDir)], {
+    cwd: path.resolve(__dirname, "../.."),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   await new Promise<void>((resolve, reject) => {

@@ -30,10 +30,26 @@ function seedRuns(stateDir: string, runs: Array<{ id: string; status?: "queued" 
       "INSERT INTO runs (id, seq, status, action, source, created_at, started_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM runs), ?, ?, ?, ?, ?)",
     );
     for (const r of runs) {
-      const action = { kind: "agent", message: `seeded ${r.name}`, name: r.name, sessionKey: `hook:${r.id}`, wakeMode: "next-heartbeat", deliver: false, channel: "last", timeoutSeconds: 60 };
+      const action = {
+        kind: "agent",
+        message: `seeded ${r.name}`,
+        name: r.name,
+        sessionKey: `hook:${r.id}`,
+        wakeMode: "next-heartbeat",
+        deliver: false,
+        channel: "last",
+        timeoutSeconds: 60,
+      };
       const source = { hook: "agent", requestId: `seed-${r.id}`, allowUnsafeExternalContent: false };
       const status = r.status ?? "queued";
-      insert.run(r.id, status, r.action ?? JSON.stringify(action), JSON.stringify(source), "2030-01-01T00:00:00.000Z", status === "running" ? "2030-01-01T00:00:01.000Z" : null);
+      insert.run(
+        r.id,
+        status,
+        r.action ?? JSON.stringify(action),
+        JSON.stringify(source),
+        "2030-01-01T00:00:00.000Z",
+        status === "running" ? "2030-01-01T00:00:01.000Z" : null,
+      );
     }
   } finally {
     db.close();
@@ -41,7 +57,12 @@ function seedRuns(stateDir: string, runs: Array<{ id: string; status?: "queued" 
 }
 
 const statusesOf = (stateDir: string) =>
-  Object.fromEntries(queryPluginDb<{ id: string; status: string; started_at: string | null }>(stateDir, "SELECT id, status, started_at FROM runs ORDER BY seq").map((r) => [r.id, `${r.status}${r.started_at ? "+started" : ""}`]));
+  Object.fromEntries(
+    queryPluginDb<{ id: string; status: string; started_at: string | null }>(stateDir, "SELECT id, status, started_at FROM runs ORDER BY seq").map((r) => [
+      r.id,
+      `${r.status}${r.started_at ? "+started" : ""}`,
+    ]),
+  );
 
 /** The `gateway: …` lines a failed start printed (its one-line reason). */
 const reasonLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("gateway: "));
@@ -104,7 +125,10 @@ describe("damaged state at start (real gateway)", () => {
     // 2. Another plugin's service fails to get ready (after the hooks service started).
     const other = path.join(dir, "failing-plugin");
     fs.mkdirSync(other);
-    fs.writeFileSync(path.join(other, "plugin.json"), JSON.stringify({ id: "failing-plugin", name: "Failing", version: "1.0.0", main: "index.js", hostApi: "^1.2.0" }));
+    fs.writeFileSync(
+      path.join(other, "plugin.json"),
+      JSON.stringify({ id: "failing-plugin", name: "Failing", version: "1.0.0", main: "index.js", hostApi: "^2.0.0" }),
+    );
     fs.writeFileSync(
       path.join(other, "index.js"),
       'exports.activate = (api) => api.registerService({ id: "failing.svc", start() {}, ready() { throw new Error("licence server unreachable"); }, stop() {} });\n',
@@ -138,8 +162,14 @@ describe("damaged state at start (real gateway)", () => {
     await until(() => queued.every((q) => statusesOf(stateDir)[q.id] === "succeeded+started"), "the 10 queued runs", { timeoutMs: 60_000 });
     expect(statusesOf(stateDir).crashed).toBe("interrupted+started");
     // A run's summary reaches the journal after its status is stored: wait for the last of them, then count.
-    const summariesNow = () => gw!.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
-    await until(() => queued.every((q) => summariesNow().some((t) => t.startsWith(`Hook ${q.name}: `))), "the 10 run summaries in the journal", { timeoutMs: 30_000 });
+    const summariesNow = () =>
+      gw!
+        .journal()
+        .filter((e) => e.type === "system_event")
+        .map((e) => wrappedContent(String(e.text)));
+    await until(() => queued.every((q) => summariesNow().some((t) => t.startsWith(`Hook ${q.name}: `))), "the 10 run summaries in the journal", {
+      timeoutMs: 30_000,
+    });
     const summaries = summariesNow();
     expect(summaries.filter((t) => t.startsWith("Hook Crashed (interrupted): "))).toHaveLength(1);
     for (const q of queued) expect(summaries.filter((t) => t.startsWith(`Hook ${q.name}: echo: seeded ${q.name}`))).toHaveLength(1);
@@ -153,11 +183,17 @@ describe("damaged state at start (real gateway)", () => {
       { id: "ok-2", name: "Two" },
     ]);
     await start();
-    await until(() => statusesOf(stateDir)["ok-1"] === "succeeded+started" && statusesOf(stateDir)["ok-2"] === "succeeded+started", "the two good runs", { timeoutMs: 30_000 });
+    await until(() => statusesOf(stateDir)["ok-1"] === "succeeded+started" && statusesOf(stateDir)["ok-2"] === "succeeded+started", "the two good runs", {
+      timeoutMs: 30_000,
+    });
     expect(statusesOf(stateDir).broken).toBe("queued");
     const db = pluginDatabaseFile(stateDir);
     // The gateway's stderr is a pipe: json log lines (gateway.logFormat), so the message is read from each object.
-    const warning = gw!.stderr().split("\n").filter((l) => l.includes("run broken in")).map((l) => String((JSON.parse(l) as { message: unknown }).message));
+    const warning = gw!
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes("run broken in"))
+      .map((l) => String((JSON.parse(l) as { message: unknown }).message));
     expect(warning).toHaveLength(1);
     expect(warning[0]).toContain(`run broken in ${db} is damaged (its action column is not valid JSON (`);
     expect(warning[0]).toContain(`remove it with: sqlite3 "${db}" "DELETE FROM runs WHERE id = 'broken'"`);
@@ -183,12 +219,19 @@ describe("damaged state at start (real gateway)", () => {
     expect(await gw!.stop()).toBe(0);
     const copy = path.join(dir, "sessions-copy");
     fs.cpSync(path.join(stateDir, "sessions"), copy, { recursive: true });
-    const texts = createSessionStore({ dir: copy }).get("main").pending.map((e) => e.text);
-    expect([texts.some((t) => t.includes("first event")), texts.some((t) => t.includes("second event")), texts.some((t) => t.includes("third event"))]).toEqual([true, false, true]);
+    const texts = createSessionStore({ dir: copy })
+      .get("main")
+      .pending.map((e) => e.text);
+    expect([texts.some((t) => t.includes("first event")), texts.some((t) => t.includes("second event")), texts.some((t) => t.includes("third event"))]).toEqual(
+      [true, false, true],
+    );
   });
 
   it("a damaged -wal fails the start with one line naming it and the command that keeps its intact part; after that command the gateway starts (regression: 5 of 6 committed runs vanished without a word)", async () => {
-    await start({ agents: { runner: { kind: "echo", delayMs: 60_000 }, defaults: { heartbeat: { every: "off" } } }, hooks: { enabled: true, token: CRASH_TOKEN, rateLimit: { enabled: false }, runs: { maxConcurrent: 1 } } });
+    await start({
+      agents: { runner: { kind: "echo", delayMs: 60_000 }, defaults: { heartbeat: { every: "off" } } },
+      hooks: { enabled: true, token: CRASH_TOKEN, rateLimit: { enabled: false }, runs: { maxConcurrent: 1 } },
+    });
     const stateDir = stateDirOf();
     const wal = `${pluginDatabaseFile(stateDir)}-wal`;
     // The checkpointer copies the log every 50 ms; a reader keeps it from copying the runs' frames
@@ -225,7 +268,10 @@ describe("damaged state at start (real gateway)", () => {
     await start();
     expect(gw!.stderr()).toContain("plugin database quick_check: ok");
     // The cut keeps what was committed before the damaged frame: the first two runs.
-    expect(queryPluginDb<{ name: string }>(stateDir, "SELECT json_extract(action, '$.name') AS name FROM runs ORDER BY seq")).toEqual([{ name: "R1" }, { name: "R2" }]);
+    expect(queryPluginDb<{ name: string }>(stateDir, "SELECT json_extract(action, '$.name') AS name FROM runs ORDER BY seq")).toEqual([
+      { name: "R1" },
+      { name: "R2" },
+    ]);
   });
 
   /**
@@ -236,7 +282,10 @@ describe("damaged state at start (real gateway)", () => {
    * here a reader could not be placed on a mark the checkpointer copies up to.)
    */
   async function crashWithCopiedFrameDamaged(): Promise<{ stateDir: string; wal: string; bytes: Buffer; copied: number; frames: number }> {
-    await start({ agents: { runner: { kind: "echo", delayMs: 60_000 }, defaults: { heartbeat: { every: "off" } } }, hooks: { enabled: true, token: CRASH_TOKEN, rateLimit: { enabled: false }, runs: { maxConcurrent: 1 } } });
+    await start({
+      agents: { runner: { kind: "echo", delayMs: 60_000 }, defaults: { heartbeat: { every: "off" } } },
+      hooks: { enabled: true, token: CRASH_TOKEN, rateLimit: { enabled: false }, runs: { maxConcurrent: 1 } },
+    });
     const stateDir = stateDirOf();
     const wal = `${pluginDatabaseFile(stateDir)}-wal`;
     for (let i = 1; i <= 6; i++) {
@@ -246,13 +295,17 @@ describe("damaged state at start (real gateway)", () => {
     await until(() => queryPluginDb<{ n: number }>(stateDir, "SELECT COUNT(*) AS n FROM deliveries")[0]!.n === 6, "the six ledger rows");
     let last = "";
     let same = 0;
-    await until(() => {
-      const index = walIndexNow(stateDir);
-      const now = JSON.stringify(index);
-      same = now === last && index.copied > 0 ? same + 1 : 0;
-      last = now;
-      return same >= 3;
-    }, "the checkpointer's copy to settle", { intervalMs: 60 });
+    await until(
+      () => {
+        const index = walIndexNow(stateDir);
+        const now = JSON.stringify(index);
+        same = now === last && index.copied > 0 ? same + 1 : 0;
+        last = now;
+        return same >= 3;
+      },
+      "the checkpointer's copy to settle",
+      { intervalMs: 60 },
+    );
     await gw!.kill9();
     gw = undefined;
     const bytes = fs.readFileSync(wal);
@@ -269,7 +322,9 @@ describe("damaged state at start (real gateway)", () => {
   async function expectRebuilt(crash: Awaited<ReturnType<typeof crashWithCopiedFrameDamaged>>, framesAfter: number): Promise<void> {
     await start();
     expect(gw!.stderr()).toContain(`the plugin database's write-ahead log was damaged (frame ${Math.floor(crash.copied / 2) + 1} of `);
-    expect(gw!.stderr()).toContain(`inside the ${crash.copied} frame(s) a checkpoint had already copied into the database file; it was rebuilt from the ${framesAfter} frame(s) after them`);
+    expect(gw!.stderr()).toContain(
+      `inside the ${crash.copied} frame(s) a checkpoint had already copied into the database file; it was rebuilt from the ${framesAfter} frame(s) after them`,
+    );
     expect(gw!.stderr()).toContain("plugin database quick_check: ok");
     const kept = fs.readdirSync(path.dirname(crash.wal)).filter((n) => n.includes("-wal.damaged-"));
     expect(kept).toHaveLength(1);

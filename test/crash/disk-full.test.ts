@@ -133,7 +133,8 @@ describeMounted("a full disk under the real gateway (2 MB tmpfs)", () => {
       expect((await send("wake", "before")).status).toBe(200);
       expect((await send("agent", "before")).status).toBe(202);
     }
-    const runIdsOf = (phase?: Sent["phase"]) => sent.filter((s) => s.kind === "agent" && s.res.status === 202 && (!phase || s.phase === phase)).map((s) => s.res.body!.runId as string);
+    const runIdsOf = (phase?: Sent["phase"]) =>
+      sent.filter((s) => s.kind === "agent" && s.res.status === 202 && (!phase || s.phase === phase)).map((s) => s.res.body!.runId as string);
     const finished = async (ids: string[]) => {
       await until(
         async () => {
@@ -186,10 +187,17 @@ describeMounted("a full disk under the real gateway (2 MB tmpfs)", () => {
     const journal = fs.readFileSync(path.join(stateDir, "journal.jsonl"), "utf8");
     const sessionsCopy = path.join(base, "sessions-copy");
     fs.cpSync(path.join(stateDir, "sessions"), sessionsCopy, { recursive: true });
-    const mainPending = createSessionStore({ dir: sessionsCopy }).get("main").pending.map((e) => e.text).join("\n");
-    const runActions = queryPluginDb<{ action: string }>(stateDir, "SELECT action FROM runs").map((r) => r.action).join("\n");
+    const mainPending = createSessionStore({ dir: sessionsCopy })
+      .get("main")
+      .pending.map((e) => e.text)
+      .join("\n");
+    const runActions = queryPluginDb<{ action: string }>(stateDir, "SELECT action FROM runs")
+      .map((r) => r.action)
+      .join("\n");
 
-    const lost = sent.filter((s) => s.res.status < 300 && (s.kind === "wake" ? !journal.includes(s.mark) || !mainPending.includes(s.mark) : !runActions.includes(s.mark)));
+    const lost = sent.filter(
+      (s) => s.res.status < 300 && (s.kind === "wake" ? !journal.includes(s.mark) || !mainPending.includes(s.mark) : !runActions.includes(s.mark)),
+    );
     const applied = sent.filter((s) => s.res.status === 503 && (journal.includes(s.mark) || mainPending.includes(s.mark) || runActions.includes(s.mark)));
     expect(lost.map((s) => s.mark)).toEqual([]);
     expect(applied.map((s) => s.mark)).toEqual([]);

@@ -69,7 +69,12 @@ describe("crash suite: kill -9 inside a fan-out", () => {
 
   const runsOfKey = (scope: string, key: string) => {
     const prefix = `${JSON.stringify([scope, key])}#`;
-    return queryPluginDb<{ id: string; idempotency_key: string }>(gw!.stateDir, "SELECT id, idempotency_key FROM runs WHERE idempotency_key >= ? AND idempotency_key < ? ORDER BY idempotency_key", prefix, `${prefix.slice(0, -1)}$`);
+    return queryPluginDb<{ id: string; idempotency_key: string }>(
+      gw!.stateDir,
+      "SELECT id, idempotency_key FROM runs WHERE idempotency_key >= ? AND idempotency_key < ? ORDER BY idempotency_key",
+      prefix,
+      `${prefix.slice(0, -1)}$`,
+    );
   };
 
   it("a retry after the restart replays the runs of a fan-out killed before its answer, and starts none again", async () => {
@@ -136,7 +141,12 @@ describe("crash suite: kill -9 inside a fan-out", () => {
     // Every key: exactly the 3 runs of its one batch, the ones its answer lists.
     for (const [key, res] of answered) {
       const ids = (res.body!.runs as Array<{ runId: string }>).map((r) => r.runId);
-      expect({ key, runs: runsOfKey(scope, key).map((r) => r.id).sort() }).toEqual({ key, runs: [...ids].sort() });
+      expect({
+        key,
+        runs: runsOfKey(scope, key)
+          .map((r) => r.id)
+          .sort(),
+      }).toEqual({ key, runs: [...ids].sort() });
     }
     expect(await gw!.stop("SIGTERM")).toBe(0);
   });

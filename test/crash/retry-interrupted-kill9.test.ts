@@ -48,9 +48,17 @@ describe("retryInterrupted after kill -9 (real gateway)", () => {
     }
 
     const summary = `Hook Poison (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}`;
-    await until(async () => ((await getRun(gw!, runId)).body?.run as { status?: string } | undefined)?.status === "interrupted", "the run recorded interrupted", { timeoutMs: 30_000 });
+    await until(
+      async () => ((await getRun(gw!, runId)).body?.run as { status?: string } | undefined)?.status === "interrupted",
+      "the run recorded interrupted",
+      { timeoutMs: 30_000 },
+    );
     expect((await getRun(gw!, runId)).body!.run).toMatchObject({ id: runId, status: "interrupted", name: "Poison", summary });
-    await until(() => gw!.journal().some((e) => e.type === "system_event" && e.sessionKey === "main" && wrappedContent(String(e.text)) === summary), "the summary on the main session", { timeoutMs: 30_000 });
+    await until(
+      () => gw!.journal().some((e) => e.type === "system_event" && e.sessionKey === "main" && wrappedContent(String(e.text)) === summary),
+      "the summary on the main session",
+      { timeoutMs: 30_000 },
+    );
     // Not started again: still MAX_RUN_ATTEMPTS starts, and nothing running.
     await new Promise((r) => setTimeout(r, 500));
     expect(row()).toEqual({ status: "interrupted", attempts: MAX_RUN_ATTEMPTS });
@@ -67,7 +75,11 @@ describe("retryInterrupted with runs in parallel, after kill -9 (real gateway)",
   let dir: string;
   let gw: GatewayProcess | undefined;
   // Each turn takes 6 s: the test kills the gateway whenever the poison run is running, the other run finishes.
-  const config = { ...CONFIG, hooks: { ...CONFIG.hooks, runs: { maxConcurrent: 2, retryInterrupted: true } }, agents: { ...CONFIG.agents, runner: { kind: "echo", delayMs: 6_000 } } };
+  const config = {
+    ...CONFIG,
+    hooks: { ...CONFIG.hooks, runs: { maxConcurrent: 2, retryInterrupted: true } },
+    agents: { ...CONFIG.agents, runner: { kind: "echo", delayMs: 6_000 } },
+  };
   const start = async () => (gw = await startGateway({ dir, config, startTimeoutMs: 60_000 }));
 
   beforeAll(() => {
@@ -81,13 +93,25 @@ describe("retryInterrupted with runs in parallel, after kill -9 (real gateway)",
   it("regression: a run that was running beside a poison run is not given up (with maxConcurrent 2 both were counted at every kill -9 and both were recorded interrupted); the poison run is, after MAX_RUN_ATTEMPTS kills while it ran alone", async () => {
     await start();
     const post = async (name: string) => {
-      const accepted = await postJson(gw!, "agent", { message: `${name} payload`, name, sessionKey: `hook:${name}`, deliver: false, wakeMode: "next-heartbeat" });
+      const accepted = await postJson(gw!, "agent", {
+        message: `${name} payload`,
+        name,
+        sessionKey: `hook:${name}`,
+        deliver: false,
+        wakeMode: "next-heartbeat",
+      });
       expect(accepted.status).toBe(202);
       return accepted.body!.runId as string;
     };
     const poison = await post("Poison");
     const innocent = await post("Innocent");
-    const rows = () => queryPluginDb<{ id: string; status: string; attempts: number }>(gw!.stateDir, "SELECT id, status, attempts FROM runs WHERE id IN (?, ?) ORDER BY seq", poison, innocent);
+    const rows = () =>
+      queryPluginDb<{ id: string; status: string; attempts: number }>(
+        gw!.stateDir,
+        "SELECT id, status, attempts FROM runs WHERE id IN (?, ?) ORDER BY seq",
+        poison,
+        innocent,
+      );
     const status = (id: string) => rows().find((r) => r.id === id)?.status;
     await until(() => rows().every((r) => r.status === "running"), "both runs running", { timeoutMs: 30_000 });
 
@@ -104,7 +128,11 @@ describe("retryInterrupted with runs in parallel, after kill -9 (real gateway)",
     expect(kills).toBe(1 + MAX_RUN_ATTEMPTS); // one with both running (counted against neither), then each start of the poison run alone
     await until(() => status(innocent) === "succeeded", "the innocent run succeeded", { timeoutMs: 30_000 });
     expect((await getRun(gw!, innocent)).body!.run).toMatchObject({ id: innocent, status: "succeeded", name: "Innocent" });
-    expect((await getRun(gw!, poison)).body!.run).toMatchObject({ id: poison, status: "interrupted", summary: `Hook Poison (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}` });
+    expect((await getRun(gw!, poison)).body!.run).toMatchObject({
+      id: poison,
+      status: "interrupted",
+      summary: `Hook Poison (interrupted): ${gaveUpReason(MAX_RUN_ATTEMPTS)}`,
+    });
     expect(rows()).toEqual([
       { id: poison, status: "interrupted", attempts: MAX_RUN_ATTEMPTS },
       { id: innocent, status: "succeeded", attempts: 1 },

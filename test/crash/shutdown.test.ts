@@ -27,7 +27,14 @@ interface LoadResult {
 function wakeOnce(port: number): Promise<LoadResult> {
   return new Promise((resolve) => {
     const req = http.request(
-      { host: "127.0.0.1", port, method: "POST", path: "/hooks/wake", agent: false, headers: { authorization: `Bearer ${CRASH_TOKEN}`, "content-type": "application/json" } },
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/hooks/wake",
+        agent: false,
+        headers: { authorization: `Bearer ${CRASH_TOKEN}`, "content-type": "application/json" },
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -79,7 +86,10 @@ describe("graceful shutdown of the gateway", () => {
 
     expect(await gw.stop("SIGTERM")).toBe(0);
     // Run summaries reach the main session wrapped as untrusted content (SPEC §5.3).
-    const texts = gw.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
+    const texts = gw
+      .journal()
+      .filter((e) => e.type === "system_event")
+      .map((e) => wrappedContent(String(e.text)));
     expect(texts.filter((t) => t.startsWith("Hook A: echo: "))).toHaveLength(1);
     expect(texts.some((t) => t.includes("(interrupted)"))).toBe(false);
     expect([dbStatus(a), dbStatus(b), dbStatus(c)]).toEqual(["succeeded", "queued", "queued"]);
@@ -88,7 +98,11 @@ describe("graceful shutdown of the gateway", () => {
     await until(async () => (await statusOf(c)) === "succeeded", "run C to finish after the restart", { timeoutMs: 20_000 });
     expect(await statusOf(b)).toBe("succeeded");
     // A run's summary reaches the journal after its status is stored: wait for C's, then count.
-    const summaries = () => gw!.journal().filter((e) => e.type === "system_event").map((e) => wrappedContent(String(e.text)));
+    const summaries = () =>
+      gw!
+        .journal()
+        .filter((e) => e.type === "system_event")
+        .map((e) => wrappedContent(String(e.text)));
     await until(() => summaries().some((t) => t.startsWith("Hook C: echo: ")), "run C's summary in the journal", { timeoutMs: 10_000 });
     const after = summaries();
     expect(after.filter((t) => /^Hook [ABC]: echo: /.test(t)).map((t) => t.slice(0, 6))).toEqual(["Hook A", "Hook B", "Hook C"]);

@@ -19,7 +19,6 @@ const CSI_C1 = "\u009b";
 /** Any C0 control except line feed, DEL, or any C1 control: none may reach the terminal. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
-
 describe("CLI: control characters a sender chose reach the terminal escaped", () => {
   const gateway = gatewayPerTest();
   let gw: GatewayProcess;
@@ -69,7 +68,11 @@ describe("CLI: control characters a sender chose reach the terminal escaped", ()
 
   it("a header and a body with escape sequences (accepted and refused deliveries) are shown escaped, a JSON body pretty-printed", async () => {
     const send = async (body: string, header: string): Promise<{ status: number; id: string }> => {
-      const res = await fetch(`${gw.baseUrl}/hooks/crm`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", "x-note": header }, body });
+      const res = await fetch(`${gw.baseUrl}/hooks/crm`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", "x-note": header },
+        body,
+      });
       return { status: res.status, id: await idOf(res.status) };
     };
     const showOf = async (id: string) => {

@@ -14,7 +14,13 @@ describe("gateway e2e: the demo's echo agent", () => {
 
   it("one /agent hook with deliver: true → exactly one delivery line in the journal (was two)", async () => {
     const gw = await gateway.start({ config: hooksConfig({ agents: { runner: { kind: "echo" }, defaults: { heartbeat: { every: "30m" } } } }) });
-    const res = await postJson(`${gw.baseUrl}/hooks/agent`, { message: "Summarise the failed build", name: "CI", deliver: true, channel: "bot_chat", to: "me" });
+    const res = await postJson(`${gw.baseUrl}/hooks/agent`, {
+      message: "Summarise the failed build",
+      name: "CI",
+      deliver: true,
+      channel: "bot_chat",
+      to: "me",
+    });
     expect(res.status).toBe(202);
     const delivery = await gw.waitForJournal((e) => e.type === "delivery");
     expect(delivery).toMatchObject({ channel: "bot_chat", to: "me" });
@@ -38,7 +44,10 @@ describe("gateway e2e: the demo's echo agent", () => {
 
   it("a wake still reaches the chat: a heartbeat with a wake event is echoed (notice folded)", async () => {
     const gw = await gateway.start({
-      config: hooksConfig({ agents: { runner: { kind: "echo" }, defaults: { heartbeat: { every: "30m" } } }, session: { main: { lastRoute: { channel: "bot_chat", to: "me" } } } }),
+      config: hooksConfig({
+        agents: { runner: { kind: "echo" }, defaults: { heartbeat: { every: "30m" } } },
+        session: { main: { lastRoute: { channel: "bot_chat", to: "me" } } },
+      }),
     });
     expect((await postJson(`${gw.baseUrl}/hooks/wake`, { text: "disk almost full" })).status).toBe(200);
     const delivery = await gw.waitForJournal((e) => e.type === "delivery");

@@ -2,7 +2,8 @@
  * The curl examples of docs/ledger.md, run as written (bash and curl) against the real gateway
  * process: the listing (`?hook=github&status=4xx`) after a GitHub delivery with a bad signature
  * answers the JSON the doc shows, and the replay of a stored delivery answers with
- * `X-Delivery-Id` naming the new delivery. Example values are compared by form: a text with `…`
+ * `X-Delivery-Id` naming the new delivery; the bulk replay's preview (the 202 to replay, the 401 not
+ * replayable) and its confirmation (one new delivery, `replayOf` the 202) answer what the doc shows. Example values are compared by form: a text with `…`
  * (the doc's shortened id) is any text, a time any ISO-8601 time, `latencyMs` any number.
  */
 import crypto from "node:crypto";
@@ -37,7 +38,11 @@ function runBlock(command: string, env: Record<string, string>): string {
 }
 
 async function postGithub(url: string, body: string, signature: string): Promise<number> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "issues", "x-hub-signature-256": signature }, body });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-github-event": "issues", "x-hub-signature-256": signature },
+    body,
+  });
   await res.text();
   return res.status;
 }
@@ -49,13 +54,17 @@ describe("docs/ledger.md: the curl examples, run as written", () => {
     expect(examples.map((e) => [/\$GW\/hooks\/deliveries\S*/.exec(e.command)![0], e.expected !== undefined])).toEqual([
       ['$GW/hooks/deliveries?hook=github&status=4xx&limit=20"', true],
       [`$GW/hooks/deliveries/${DOC_ID}/replay"`, false],
+      ['$GW/hooks/deliveries/replay?hook=github&since=2026-03-01T00:00:00Z"', true],
+      ['$GW/hooks/deliveries/replay?hook=github&since=2026-03-01T00:00:00Z&confirm=$CONFIRM"', true],
     ]);
   });
 
   it("the listing answers what the doc shows; the replay answers with X-Delivery-Id", async () => {
     const gw = await gateway.start({
       config: hooksConfig({
-        hooks: { mappings: [{ id: "github", match: { path: "github" }, verify: { scheme: "github", secret: SECRET }, messageTemplate: "GitHub {{ payload.action }}" }] },
+        hooks: {
+          mappings: [{ id: "github", match: { path: "github" }, verify: { scheme: "github", secret: SECRET }, messageTemplate: "GitHub {{ payload.action }}" }],
+        },
         agents: { runner: { kind: "echo" }, defaults: { heartbeat: { every: "off" } } },
       }),
     });
@@ -65,13 +74,23 @@ describe("docs/ledger.md: the curl examples, run as written", () => {
     expect(await postGithub(`${gw.baseUrl}/hooks/github`, body, good)).toBe(202);
     expect(await postGithub(`${gw.baseUrl}/hooks/github`, body, `sha256=${"0".repeat(64)}`)).toBe(401);
 
-    const list = (query: string) => JSON.parse(runBlock(`curl -sS "$GW/hooks/deliveries?${query}" -H "Authorization: Bearer $HOOK_TOKEN"`, env)) as { deliveries: Array<{ id: string }> };
+    const list = (query: string) =>
+      JSON.parse(runBlock(`curl -sS "$GW/hooks/deliveries?${query}" -H "Authorization: Bearer $HOOK_TOKEN"`, env)) as { deliveries: Array<{ id: string }> };
     await until(() => list("hook=github").deliveries.length === 2, "both github deliveries in the ledger");
 
-    const [listing, replay] = examples;
+    const [listing, replay, preview, confirm] = examples;
     expect(JSON.parse(runBlock(listing!.command, env))).toEqual(asMatcher(listing!.expected));
 
     const accepted = list("hook=github&status=202").deliveries[0]!.id;
+    const previewed = JSON.parse(runBlock(preview!.command, env)) as { preview: { ids: string[]; confirm: string } };
+    expect(previewed).toEqual(asMatcher(preview!.expected));
+    expect(previewed.preview.ids).toEqual([accepted]);
+    const confirmed = JSON.parse(runBlock(confirm!.command, { ...env, CONFIRM: previewed.preview.confirm })) as {
+      replay: { replayed: Array<{ replayOf: string; deliveryId: string }> };
+    };
+    expect(confirmed).toEqual(asMatcher(confirm!.expected));
+    expect(confirmed.replay.replayed[0]!.replayOf).toBe(accepted);
+
     const answer = runBlock(replay!.command.replace(DOC_ID, accepted), env);
     expect(answer).toMatch(/^HTTP\/1\.1 202 /);
     const newId = /^x-delivery-id: (\S+)\r?$/im.exec(answer)?.[1];

@@ -27,7 +27,12 @@ function quickStartSetup(): string {
 test("docs/mail.md's Quick start step 2, as written, creates ./gateway.config.json in a fresh directory", () => {
   const dir = makeGatewayDir();
   const script = `npx() { shift; "${GATEWAY_NODE}" "${GATEWAY_BIN}" "$@"; }\n${quickStartSetup()} --no-input`;
-  const r = spawnSync("bash", ["-c", script], { cwd: dir, encoding: "utf8", env: { ...process.env, GATEWAY_CONFIG: "", GMAIL_APP_PASSWORD: "abcdefghijklmnop" }, timeout: 30_000 });
+  const r = spawnSync("bash", ["-c", script], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, GATEWAY_CONFIG: "", GMAIL_APP_PASSWORD: "abcdefghijklmnop" },
+    timeout: 30_000,
+  });
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
   const file = path.join(dir, "gateway.config.json");

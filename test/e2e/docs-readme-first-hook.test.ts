@@ -31,7 +31,10 @@ function firstHookSteps(markdown: string): { setup: string; steps: Step[] } {
   for (const line of rest) {
     const answer = /^# → (\d{3}) (.+)$/.exec(line);
     if (answer) {
-      const pattern = answer[2]!.split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+      const pattern = answer[2]!
+        .split("…")
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*");
       steps.push({ command: command.trim(), status: Number(answer[1]), body: new RegExp(`^${pattern}$`, "s") });
       command = "";
     } else command += `${line}\n`;

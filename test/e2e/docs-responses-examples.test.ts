@@ -17,7 +17,10 @@ const ENV = { SLACK_SIGNING_SECRET: "docs-slack-signing-secret-0123456789", META
 function setup(): { config: string; dir: string } {
   const dir = makeGatewayDir();
   const config = path.join(dir, "gateway.config.json");
-  fs.writeFileSync(config, JSON.stringify({ hooks: { enabled: true, token: HOOK_TOKEN, mappings: MAPPINGS }, agents: { defaults: { heartbeat: { every: "off" } } } }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({ hooks: { enabled: true, token: HOOK_TOKEN, mappings: MAPPINGS }, agents: { defaults: { heartbeat: { every: "off" } } } }),
+  );
   return { config, dir };
 }
 
@@ -41,10 +44,27 @@ describe("docs/responses.md: the mapping examples, as written", () => {
   });
 
   it("crm-batch starts one run per element, each with its item's session key, answered 202", async () => {
-    const r = await dryRun("crm", { batchId: "b1", events: [{ type: "signup", customer: "c1" }, { type: "churn", customer: "c2" }] });
+    const r = await dryRun("crm", {
+      batchId: "b1",
+      events: [
+        { type: "signup", customer: "c1" },
+        { type: "churn", customer: "c2" },
+      ],
+    });
     expect(r).toMatchObject({
       outcome: "batch",
-      response: { status: 202, body: { ok: true, runs: [{ index: 0, sessionKey: "hook:crm:c1" }, { index: 1, sessionKey: "hook:crm:c2" }], events: 0, mapping: "crm-batch" } },
+      response: {
+        status: 202,
+        body: {
+          ok: true,
+          runs: [
+            { index: 0, sessionKey: "hook:crm:c1" },
+            { index: 1, sessionKey: "hook:crm:c2" },
+          ],
+          events: 0,
+          mapping: "crm-batch",
+        },
+      },
     });
   });
 

@@ -26,7 +26,12 @@ describe("gateway e2e: the auth throttle covers every route and method", () => {
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
     expect(statuses.slice(20)).toEqual(Array(180).fill(429));
 
-    for (const [method, sub] of [["POST", "/wake"], ["GET", "/runs/x"], ["GET", "/deliveries"], ["POST", "/no-such-hook"]] as const) {
+    for (const [method, sub] of [
+      ["POST", "/wake"],
+      ["GET", "/runs/x"],
+      ["GET", "/deliveries"],
+      ["POST", "/no-such-hook"],
+    ] as const) {
       const r = await call(method, sub, WRONG, method === "GET" ? undefined : '{"text":"x"}');
       expect([method, sub, r.status, r.code]).toEqual([method, sub, 429, "too_many_requests"]);
       expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);

@@ -15,7 +15,6 @@ import { gatewayPerTest, hooksConfig } from "./gateway-setup";
 
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-
 it.each([["--version"], ["-V"]])("gateway %s prints the package's version and exits 0", async (flag) => {
   const r = await runGatewayCli([flag]);
   expect(r).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
@@ -34,18 +33,24 @@ it("gateway help <a command that does not exist> says which word is unknown, as 
 
 // A command group without its subcommand is a mistyped command line: the usage on stderr and exit 1
 // (was: exit 0, so `gateway webhooks deliveries` in a script "succeeded" with nothing on stdout).
-it.each([[[]], [["plugins"]], [["webhooks"]], [["webhooks", "deliveries"]], [["webhooks", "runs"]], [["webhooks", "mail"]]])("gateway %j without a subcommand prints the usage on stderr and exits 1 (was: exit 0)", async (args) => {
-  const r = await runGatewayCli(args);
-  expect(r.code).toBe(1);
-  expect(r.stdout).toBe("");
-  expect(r.stderr).toMatch(/^Usage: gateway/);
-});
+it.each([[[]], [["plugins"]], [["webhooks"]], [["webhooks", "deliveries"]], [["webhooks", "runs"]], [["webhooks", "mail"]]])(
+  "gateway %j without a subcommand prints the usage on stderr and exits 1 (was: exit 0)",
+  async (args) => {
+    const r = await runGatewayCli(args);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^Usage: gateway/);
+  },
+);
 
-it.each([[["help", "webhooks"]], [["webhooks", "--help"]], [["webhooks", "deliveries", "help", "list"]]])("gateway %j (asked for help) prints the usage on stdout and exits 0", async (args) => {
-  const r = await runGatewayCli(args);
-  expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/^Usage: gateway webhooks/);
-});
+it.each([[["help", "webhooks"]], [["webhooks", "--help"]], [["webhooks", "deliveries", "help", "list"]]])(
+  "gateway %j (asked for help) prints the usage on stdout and exits 0",
+  async (args) => {
+    const r = await runGatewayCli(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: gateway webhooks/);
+  },
+);
 
 describe("gateway e2e: CLI answers", () => {
   const gateway = gatewayPerTest();
@@ -57,7 +62,11 @@ describe("gateway e2e: CLI answers", () => {
   });
 
   it("the replay of a refused delivery (401 → 409) exits 1 with the answer on stdout and the reason on stderr (was: exit 0)", async () => {
-    const refused = await fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: "Bearer wrong-token-0123456789", "content-type": "application/json" }, body: '{"text":"x"}' });
+    const refused = await fetch(`${gw.baseUrl}/hooks/wake`, {
+      method: "POST",
+      headers: { authorization: "Bearer wrong-token-0123456789", "content-type": "application/json" },
+      body: '{"text":"x"}',
+    });
     expect(refused.status).toBe(401);
     let id = "";
     await until(async () => {
@@ -78,7 +87,10 @@ describe("gateway e2e: CLI answers", () => {
   });
 
   it("an unknown delivery or run id exits 1 with one line and no usage hint", async () => {
-    for (const args of [["deliveries", "show", "nope"], ["runs", "show", "nope"]]) {
+    for (const args of [
+      ["deliveries", "show", "nope"],
+      ["runs", "show", "nope"],
+    ]) {
       const r = await runGatewayCli(["webhooks", ...args, "--config", gw.configPath]);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
@@ -92,7 +104,10 @@ describe("gateway e2e: CLI answers", () => {
 
 it("a plugin command given its config as -cFILE (the value attached to the short flag) runs with that config (was: the default one, silently)", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gw-cli-c-"));
-  fs.writeFileSync(path.join(dir, "my.json"), JSON.stringify(hooksConfig({ hooks: { mappings: [{ id: "only-in-file", match: { path: "x" }, action: "wake", textTemplate: "hi" }] } })));
+  fs.writeFileSync(
+    path.join(dir, "my.json"),
+    JSON.stringify(hooksConfig({ hooks: { mappings: [{ id: "only-in-file", match: { path: "x" }, action: "wake", textTemplate: "hi" }] } })),
+  );
   fs.writeFileSync(path.join(dir, "payload.json"), "{}");
   const r = await runGatewayCli(["webhooks", "test", "x", "-cmy.json", "--payload", "payload.json"], { cwd: dir });
   expect(r.stderr).toBe("");

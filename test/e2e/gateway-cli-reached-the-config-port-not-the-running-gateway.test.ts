@@ -23,7 +23,12 @@ describe("gateway e2e: the CLI reaches the gateway where it runs, not at gateway
 
   it("deliveries list, runs list and test --delivery reach a gateway started with --port 0 whose config names another port", async () => {
     const configPort = await freePort(); // nothing listens there
-    gw = await startGateway({ config: hooksConfig({ gateway: { port: configPort }, hooks: { mappings: [{ id: "crm", match: { path: "crm" }, action: "agent", messageTemplate: "Deal {{ payload.deal }}" }] } }) });
+    gw = await startGateway({
+      config: hooksConfig({
+        gateway: { port: configPort },
+        hooks: { mappings: [{ id: "crm", match: { path: "crm" }, action: "agent", messageTemplate: "Deal {{ payload.deal }}" }] },
+      }),
+    });
     expect(gw.port).not.toBe(configPort);
     const agent = await fetch(`${gw.baseUrl}/hooks/crm`, { method: "POST", headers: AUTH, body: '{"deal":"42"}' });
     expect(agent.status).toBe(202);

@@ -59,9 +59,18 @@ describe("gateway e2e: bad config", () => {
     ['"token": "0123456789 abcdef0123"', "hooks.token must contain only printable ASCII characters (no spaces inside)"],
     ['"token": "0123456789abcdef0123", "path": "/"', 'hooks.path must not be "/" alone'],
     ['"token": "0123456789abcdef0123", "path": ""', "hooks.path must not be empty"],
-    ['"token": "0123456789abcdef0123", "path": "/hooks?x"', "hooks.path may contain only letters, digits, '-', '_', '.', '~' and '/' (no '?', '#', '%' or whitespace)"],
-    ['"token": "0123456789abcdef0123", "mappings": [{ "id": "-x", "messageTemplate": "m" }]', "hooks.mappings[0].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)"],
-    ['"token": "0123456789abcdef0123", "mappings": [{ "match": { "path": "a" } }]', 'hooks.mappings[0].messageTemplate is required when action is "agent" (the default) and the mapping has no transform'],
+    [
+      '"token": "0123456789abcdef0123", "path": "/hooks?x"',
+      "hooks.path may contain only letters, digits, '-', '_', '.', '~' and '/' (no '?', '#', '%' or whitespace)",
+    ],
+    [
+      '"token": "0123456789abcdef0123", "mappings": [{ "id": "-x", "messageTemplate": "m" }]',
+      "hooks.mappings[0].id must start with a letter or digit and contain only letters, digits, '.', '_', ':' and '-' (at most 128 characters)",
+    ],
+    [
+      '"token": "0123456789abcdef0123", "mappings": [{ "match": { "path": "a" } }]',
+      'hooks.mappings[0].messageTemplate is required when action is "agent" (the default) and the mapping has no transform',
+    ],
   ])("hooks { %s } → the rule in words", async (fields, rule) => {
     const file = writeConfig(`{ "hooks": { "enabled": true, ${fields} } }`);
     const line = await startFails(file);
@@ -103,7 +112,9 @@ describe("gateway e2e: bad config", () => {
   });
 
   it("mistyped keys: the key meant is suggested, at every depth", async () => {
-    const file = writeConfig(JSON.stringify({ hooks: { enabled: true, tokn: "0123456789abcdef0123", mappings: [{ mach: { path: "a" }, messageTemplate: "m" }] } }));
+    const file = writeConfig(
+      JSON.stringify({ hooks: { enabled: true, tokn: "0123456789abcdef0123", mappings: [{ mach: { path: "a" }, messageTemplate: "m" }] } }),
+    );
     expect(await startFailsWith(file)).toEqual([
       `gateway: invalid config ${file}: hooks.mappings[0].mach is not a known key (did you mean hooks.mappings[0].match?)`,
       `gateway: invalid config ${file}: hooks.token is required when hooks.enabled is true`,
@@ -137,11 +148,14 @@ describe("gateway e2e: bad config", () => {
     expect(cmd.stderr).toContain("unknown command 'explode'");
   });
 
-  it.each([[["--help"]], [["start", "--help"]], [["plugins", "--help"]], [["plugins", "install", "--help"]], [["plugins", "list", "--help"]]])("%j prints usage and exits 0", async (args) => {
-    const r = await runGatewayCli(args, { cwd: makeGatewayDir() });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Usage: gateway/);
-  });
+  it.each([[["--help"]], [["start", "--help"]], [["plugins", "--help"]], [["plugins", "install", "--help"]], [["plugins", "list", "--help"]]])(
+    "%j prints usage and exits 0",
+    async (args) => {
+      const r = await runGatewayCli(args, { cwd: makeGatewayDir() });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: gateway/);
+    },
+  );
 
   it("gateway --help --config <a file that is not JSON> still prints the help (was: exit 1, the file's path taken for a plugin command)", async () => {
     const r = await runGatewayCli(["--help", "--config", writeConfig("{ not json")], { cwd: makeGatewayDir() });
@@ -160,13 +174,19 @@ describe("gateway e2e: secrets are read where they are used", () => {
     file = writeConfig(
       JSON.stringify({
         gateway: { auth: { token: { env: `${UNSET}_GW` } } },
-        hooks: { enabled: true, token: { env: UNSET }, mappings: [{ id: "github", match: { path: "github" }, messageTemplate: "push to {{ payload.repository.full_name }}" }] },
+        hooks: {
+          enabled: true,
+          token: { env: UNSET },
+          mappings: [{ id: "github", match: { path: "github" }, messageTemplate: "push to {{ payload.repository.full_name }}" }],
+        },
       }),
     );
   });
 
   it("gateway webhooks test works while hooks.token's variable is unset (regression: it failed naming the variable)", async () => {
-    const r = await runGatewayCli(["webhooks", "test", "github", "--payload", PAYLOAD, "--json", "--config", file], { env: { ...env, [`${UNSET}_GW`]: undefined } });
+    const r = await runGatewayCli(["webhooks", "test", "github", "--payload", PAYLOAD, "--json", "--config", file], {
+      env: { ...env, [`${UNSET}_GW`]: undefined },
+    });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, mapping: { id: "github" } });
@@ -178,7 +198,10 @@ describe("gateway e2e: secrets are read where they are used", () => {
     expect(list.stderr).toBe("");
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toContainEqual(expect.objectContaining({ id: "inbound-webhooks", status: "enabled" }));
-    const install = await runGatewayCli(["plugins", "install", path.join(REPO_ROOT, "examples", "channel-plugin"), "--config", file], { env: noSecrets, timeoutMs: 60000 });
+    const install = await runGatewayCli(["plugins", "install", path.join(REPO_ROOT, "examples", "channel-plugin"), "--config", file], {
+      env: noSecrets,
+      timeoutMs: 60000,
+    });
     expect(install.stderr).toBe("");
     expect(install.code).toBe(0);
     expect(install.stdout).toMatch(/^installed \S+ /);
@@ -203,9 +226,17 @@ describe("gateway e2e: secrets are read where they are used", () => {
     const hookToken = "e2e-hook-token-from-env-0123456789";
     const gw = await startGateway({ configPath: file, env: { [UNSET]: hookToken, [`${UNSET}_GW`]: "gw-operator-secret-0123456789" } });
     try {
-      const ok = await fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: `Bearer ${hookToken}`, "content-type": "application/json" }, body: '{"text":"hi"}' });
+      const ok = await fetch(`${gw.baseUrl}/hooks/wake`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${hookToken}`, "content-type": "application/json" },
+        body: '{"text":"hi"}',
+      });
       expect(ok.status).toBe(200);
-      const wrong = await fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: "Bearer gw-operator-secret-0123456789", "content-type": "application/json" }, body: '{"text":"hi"}' });
+      const wrong = await fetch(`${gw.baseUrl}/hooks/wake`, {
+        method: "POST",
+        headers: { authorization: "Bearer gw-operator-secret-0123456789", "content-type": "application/json" },
+        body: '{"text":"hi"}',
+      });
       expect(wrong.status).toBe(401);
     } finally {
       await gw.stop();
@@ -234,7 +265,10 @@ describe("gateway e2e: every problem of the gateway and of every plugin in one s
 
   it("a wrong gateway key and a wrong hooks key (schema) are both named", async () => {
     const file = writeConfig(JSON.stringify({ gateway: { port: "eighty" }, hooks: { enabled: true, token: "0123456789abcdef0123", maxBodyBytes: 0 } }));
-    expect(await startFailsWith(file)).toEqual([`gateway: invalid config ${file}: gateway.port must be an integer`, `gateway: invalid config ${file}: hooks.maxBodyBytes must be at least 1`]);
+    expect(await startFailsWith(file)).toEqual([
+      `gateway: invalid config ${file}: gateway.port must be an integer`,
+      `gateway: invalid config ${file}: hooks.maxBodyBytes must be at least 1`,
+    ]);
   });
 
   it("two unknown presets are both named (was: one per start)", async () => {
@@ -247,7 +281,9 @@ describe("gateway e2e: every problem of the gateway and of every plugin in one s
   });
 
   it('action "wakey" names the action it saw, and nothing about messageTemplate', async () => {
-    const file = writeConfig(JSON.stringify({ hooks: { enabled: true, token: "0123456789abcdef0123", mappings: [{ match: { path: "x" }, action: "wakey" }] } }));
+    const file = writeConfig(
+      JSON.stringify({ hooks: { enabled: true, token: "0123456789abcdef0123", mappings: [{ match: { path: "x" }, action: "wakey" }] } }),
+    );
     expect(await startFailsWith(file)).toEqual([`gateway: invalid config ${file}: hooks.mappings[0].action must be one of: wake, agent (got "wakey")`]);
   });
 });
@@ -288,7 +324,10 @@ describe("gateway e2e: a schema problem no longer hides what the plugin finds co
     );
     expect(await startFailsWith(file)).toEqual([
       line(file, "hooks.maxBodyBytes must be at least 1"),
-      line(file, 'hooks.mappings[0].messageTemplate is not a valid template: unknown filter "nope" (available: default, json, truncate, lower, upper, trim) at character 1'),
+      line(
+        file,
+        'hooks.mappings[0].messageTemplate is not a valid template: unknown filter "nope" (available: default, json, truncate, lower, upper, trim) at character 1',
+      ),
       line(file, "hooks.mappings[0].forEach must be a payload path such as events or payload.entry[0].changes"),
       line(file, `hooks.mappings[1].transform.module: hooks.transformsDir (${path.join(path.dirname(file), "hooks", "transforms")}) does not exist`),
     ]);

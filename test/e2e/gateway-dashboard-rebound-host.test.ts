@@ -19,7 +19,11 @@ beforeAll(() => {
 const REBOUND = "rebound.attacker.test:18789";
 
 /** One request with the given Host header (fetch cannot set Host); resolves with status, JSON code (if any) and body. */
-function send(baseUrl: string, p: string, init: { host: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; code?: string; text: string }> {
+function send(
+  baseUrl: string,
+  p: string,
+  init: { host: string; method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; code?: string; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${baseUrl}${p}`, { method: init.method ?? "GET", headers: { host: init.host, ...init.headers } }, (res) => {
       let text = "";
@@ -37,7 +41,12 @@ function send(baseUrl: string, p: string, init: { host: string; method?: string;
 
 /** The login form as the dashboard's own page at `host` posts it. */
 const login = (baseUrl: string, host: string, token: string) =>
-  send(baseUrl, "/ui/login", { host, method: "POST", headers: { origin: `http://${host}`, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" }, body: `token=${encodeURIComponent(token)}` });
+  send(baseUrl, "/ui/login", {
+    host,
+    method: "POST",
+    headers: { origin: `http://${host}`, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
+    body: `token=${encodeURIComponent(token)}`,
+  });
 
 describe("gateway e2e: a page rebound to 127.0.0.1 and the dashboard", () => {
   const gateway = gatewayPerTest();
@@ -56,7 +65,12 @@ describe("gateway e2e: a page rebound to 127.0.0.1 and the dashboard", () => {
     expect((await send(gw.baseUrl, "/api/status", { host: `localhost:${gw.port}`, headers: { authorization: `Bearer ${GATEWAY_TOKEN}` } })).status).toBe(200);
 
     const tunnel = "abc-def.trycloudflare.com";
-    const wake = await send(gw.baseUrl, "/hooks/wake", { host: tunnel, method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" }, body: '{"text":"through a tunnel"}' });
+    const wake = await send(gw.baseUrl, "/hooks/wake", {
+      host: tunnel,
+      method: "POST",
+      headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" },
+      body: '{"text":"through a tunnel"}',
+    });
     expect(wake.status).toBe(200);
     expect((await send(gw.baseUrl, "/healthz", { host: tunnel })).status).toBe(200);
   });
@@ -70,7 +84,10 @@ describe("gateway e2e: a page rebound to 127.0.0.1 and the dashboard", () => {
 
   it("an entry that is not a host name stops the start, naming gateway.ui.allowedHosts[i]", async () => {
     const file = path.join(makeGatewayDir("gw-allowed-hosts-"), "gateway.config.json");
-    fs.writeFileSync(file, JSON.stringify(hooksConfig({ gateway: { auth: { token: GATEWAY_TOKEN }, ui: { allowedHosts: ["dash.example.com", "https://dash.example.com:8443"] } } })));
+    fs.writeFileSync(
+      file,
+      JSON.stringify(hooksConfig({ gateway: { auth: { token: GATEWAY_TOKEN }, ui: { allowedHosts: ["dash.example.com", "https://dash.example.com:8443"] } } })),
+    );
     const r = await runGatewayCli(["start", "--config", file, "--port", "0"]);
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain("listening:");

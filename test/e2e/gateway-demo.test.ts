@@ -53,7 +53,10 @@ describe("gateway e2e: the demo's dashboard", () => {
 
   /** The login link a start printed. */
   const linkOf = (stdout: string): string => {
-    const m = /^dashboard: (http:\/\/\S+\/ui\/login\?code=[A-Za-z0-9_-]{43}) \(one-time login link: opens the deliveries page; single use, valid 5 minutes\)$/m.exec(stdout);
+    const m =
+      /^dashboard: (http:\/\/\S+\/ui\/login\?code=[A-Za-z0-9_-]{43}) \(one-time login link: opens the deliveries page; single use, valid 5 minutes\)$/m.exec(
+        stdout,
+      );
     expect(m).not.toBeNull();
     return m![1]!;
   };

@@ -26,7 +26,10 @@ describe("gateway e2e: a hard-linked transform", () => {
   const writeConfig = (module: string): string => {
     const file = path.join(dir, "gateway.config.json");
     const mapping = { id: "linked", match: { path: "linked" }, action: "wake", textTemplate: "t", transform: { module } };
-    fs.writeFileSync(file, JSON.stringify({ hooks: { enabled: true, token: HOOK_TOKEN, mappings: [mapping] }, agents: { defaults: { heartbeat: { every: "off" } } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ hooks: { enabled: true, token: HOOK_TOKEN, mappings: [mapping] }, agents: { defaults: { heartbeat: { every: "off" } } } }),
+    );
     return file;
   };
 

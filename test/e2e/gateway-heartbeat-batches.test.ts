@@ -41,10 +41,15 @@ describe("gateway e2e: heartbeat batches and the main session bound", () => {
     }
     expect((await postJson(`${gw.baseUrl}/hooks/wake`, { text: "drain now", mode: "now" })).status).toBe(200);
 
-    const consumed = () => gw.journal().filter((e) => e.type === "system_events_consumed").reduce((n, e) => n + Number(e.count), 0);
+    const consumed = () =>
+      gw
+        .journal()
+        .filter((e) => e.type === "system_events_consumed")
+        .reduce((n, e) => n + Number(e.count), 0);
     const deadline = Date.now() + 60_000;
     while (consumed() < 151) {
-      if (Date.now() > deadline) throw new Error(`only ${consumed()} of 151 events consumed: ${JSON.stringify(gw.journal().filter((e) => e.type !== "system_event"))}`);
+      if (Date.now() > deadline)
+        throw new Error(`only ${consumed()} of 151 events consumed: ${JSON.stringify(gw.journal().filter((e) => e.type !== "system_event"))}`);
       await new Promise((r) => setTimeout(r, 100));
     }
 
@@ -69,7 +74,13 @@ describe("gateway e2e: heartbeat batches and the main session bound", () => {
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("30");
     expect(await res.json()).toEqual({ ok: false, code: "overloaded", error: "The main session's event queue is full; retry later." });
-    expect(gw.journal().filter((e) => e.type === "system_event").map((e) => String(e.text)).some((t) => t.includes("one too many"))).toBe(false);
+    expect(
+      gw
+        .journal()
+        .filter((e) => e.type === "system_event")
+        .map((e) => String(e.text))
+        .some((t) => t.includes("one too many")),
+    ).toBe(false);
     expect((await apiStatus(gw.baseUrl)).mainSession).toMatchObject({ pending: 5 });
   });
 });

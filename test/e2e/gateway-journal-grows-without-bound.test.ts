@@ -33,13 +33,20 @@ describe("gateway e2e: the journal stays bounded", () => {
       expect((await postJson(`${gw.baseUrl}/hooks/wake`, { text: text(i), mode: "next-heartbeat" })).status).toBe(200);
     }
     const stateDir = gw.stateDir;
-    const journalFiles = () => fs.readdirSync(stateDir).filter((f) => f.startsWith("journal")).sort();
+    const journalFiles = () =>
+      fs
+        .readdirSync(stateDir)
+        .filter((f) => f.startsWith("journal"))
+        .sort();
     const sizes = () => journalFiles().map((f) => fs.statSync(path.join(stateDir, f)).size);
     expect(journalFiles()).toEqual(["journal.1.jsonl", "journal.jsonl"]);
     for (const size of sizes()) expect(size).toBeLessThanOrEqual(MAX_BYTES);
     // Every line parses (none torn or split); the events kept are the newest ones, contiguous, in order.
     // The wake number of each system event (its text is the wake's, inside the untrusted-content wrapper).
-    const events = () => readJournal(stateDir).filter((e) => e.type === "system_event").map((e) => Number(/\nwake (\d+) p/.exec(e.text as string)?.[1]));
+    const events = () =>
+      readJournal(stateDir)
+        .filter((e) => e.type === "system_event")
+        .map((e) => Number(/\nwake (\d+) p/.exec(e.text as string)?.[1]));
     const kept = events();
     expect(kept.length).toBeGreaterThan(50);
     expect(kept.length).toBeLessThan(WAKES);

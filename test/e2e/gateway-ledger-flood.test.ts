@@ -78,13 +78,25 @@ describe("gateway e2e: a flood with no credentials", () => {
         gateway: { trustProxy: ["127.0.0.1"] },
         hooks: {
           rateLimit: { max: 100_000, windowSeconds: 60 },
-          mappings: [{ id: "stripe", match: { path: "stripe" }, action: "wake", textTemplate: "Stripe {{ payload.type }}", verify: { scheme: "stripe", secret: { env: "STRIPE_WEBHOOK_SECRET" } } }],
+          mappings: [
+            {
+              id: "stripe",
+              match: { path: "stripe" },
+              action: "wake",
+              textTemplate: "Stripe {{ payload.type }}",
+              verify: { scheme: "stripe", secret: { env: "STRIPE_WEBHOOK_SECRET" } },
+            },
+          ],
         },
       }),
     });
     const g = gw;
     for (let i = 0; i < 300; i++) {
-      const res = await fetch(`${g.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ text: `genuine ${i}` }) });
+      const res = await fetch(`${g.baseUrl}/hooks/wake`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ text: `genuine ${i}` }),
+      });
       expect(res.status).toBe(200);
     }
     const list = async (query: string): Promise<Array<Record<string, any>>> => {
@@ -110,12 +122,18 @@ describe("gateway e2e: a flood with no credentials", () => {
     expect([...statuses.keys()].sort()).toEqual([401, 429]);
 
     // The rows of the flood's last moments are written within the ledger's window; then every genuine delivery is still there.
-    const last = await fetch(`${g.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" }, body: '{"text":"after the flood"}' });
+    const last = await fetch(`${g.baseUrl}/hooks/wake`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" },
+      body: '{"text":"after the flood"}',
+    });
     expect(last.status).toBe(200);
     await until(async () => (await genuine()).includes((await list("limit=1"))[0]!.id), "the delivery sent after the flood in the ledger");
     expect((await genuine()).filter((id) => before.includes(id))).toEqual(before);
 
-    const refused = await all("status=4xx");
+    // Pruned in steps on the turns after each write: the refused rows are back within their share a few turns later.
+    let refused: Array<Record<string, any>> = [];
+    await until(async () => (refused = await all("status=4xx")).length <= MAX_ENTRIES / 10, "the refused rows within their share");
     expect(refused.length).toBeLessThanOrEqual(MAX_ENTRIES / 10);
     expect(refused.every((d) => d.refused === true)).toBe(true);
     // The throttled client's thousands of 429s are a few counted rows.

@@ -17,7 +17,6 @@ const SIGNATURE = "sha256=0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5
 const COOKIE_VALUE = "cookie-value-e2e-5d4c3b2a";
 const AUTH = { authorization: `Bearer ${HOOK_TOKEN}` };
 
-
 function config(port: number, template = "Deal {{ payload.deal }}"): Record<string, unknown> {
   return hooksConfig({
     gateway: { port },
@@ -67,7 +66,11 @@ describe("gateway e2e: delivery ledger", () => {
     });
     expect(agent.status).toBe(202);
     const runId = ((await agent.json()) as { runId: string }).runId;
-    const wake = await fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: '{"text":"hello"}' });
+    const wake = await fetch(`${gw.baseUrl}/hooks/wake`, {
+      method: "POST",
+      headers: { ...AUTH, "content-type": "application/json" },
+      body: '{"text":"hello"}',
+    });
     expect(wake.status).toBe(200);
     const missing = await fetch(`${gw.baseUrl}/hooks/unknown-hook`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: "{}" });
     expect(missing.status).toBe(404);
@@ -106,10 +109,14 @@ describe("gateway e2e: delivery ledger", () => {
     await until(() => hookTurns(gw).length === 2, "the replayed run's agent turn");
     // The replay's row is recorded just after its answer (within the ledger's short write window).
     let newest: Record<string, unknown> = {};
-    await until(async () => {
-      newest = (await getJson(gw, "/deliveries?limit=1")).deliveries[0];
-      return newest.replayOf === crm.id;
-    }, "the replay's delivery to be listed", { detail: () => JSON.stringify(newest) });
+    await until(
+      async () => {
+        newest = (await getJson(gw, "/deliveries?limit=1")).deliveries[0];
+        return newest.replayOf === crm.id;
+      },
+      "the replay's delivery to be listed",
+      { detail: () => JSON.stringify(newest) },
+    );
     expect(newest).toMatchObject({ replayOf: crm.id, runIds: [replayed.runId], status: 202 });
 
     const cli = await runGatewayCli(["webhooks", "deliveries", "replay", crm.id, "--config", gw.configPath]);

@@ -13,7 +13,9 @@ import { apiStatus, gatewayPerTest, hooksConfig, postJson } from "./gateway-setu
 /** Waits for the child's exit after a signal, failing past `ms`. */
 async function stopWithin(gw: GatewayProcess, signal: NodeJS.Signals, ms: number): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_r, reject) => (timer = setTimeout(() => reject(new Error(`gateway did not exit within ${ms} ms after ${signal}`)), ms)));
+  const deadline = new Promise<never>(
+    (_r, reject) => (timer = setTimeout(() => reject(new Error(`gateway did not exit within ${ms} ms after ${signal}`)), ms)),
+  );
   try {
     return await Promise.race([gw.stop(signal), deadline]);
   } finally {
@@ -72,7 +74,10 @@ describe("gateway e2e: signals", () => {
   it.each(["SIGTERM", "SIGINT"] as const)("%s on an idle gateway stops services and exits 0 within 2 s", async (signal) => {
     const gw = await startGateway({ config: hooksConfig() });
     expect(await stopWithin(gw, signal, 2000)).toBe(0);
-    const phases = gw.journal().filter((e) => e.type === "gateway").map((e) => e.phase);
+    const phases = gw
+      .journal()
+      .filter((e) => e.type === "gateway")
+      .map((e) => e.phase);
     expect(phases).toEqual(["started", "stopping", "stopped"]);
     expect(gw.stdout()).toContain(`stopping (${signal})`);
   });
@@ -81,30 +86,40 @@ describe("gateway e2e: signals", () => {
     ["SIGTERM", "SIGINT"],
     ["SIGINT", "SIGTERM"],
     ["SIGINT", "SIGINT"],
-  ] as const)("%s, then %s while a run holds the stop: exits at once with code 130 (was: a second signal other than the first killed it by the signal, no exit code)", async (first, second) => {
-    // A model server that takes the request and never answers: the run stays running through the stop's grace period.
-    const hanging = http.createServer(() => undefined);
-    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
-    const asked = new Promise<void>((resolve) => hanging.once("request", () => resolve()));
-    try {
-      const baseUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`;
-      const gw = await startGateway({ config: hooksConfig({ agents: { runner: { kind: "openai", baseUrl, model: "openai/m" } }, hooks: { runs: { shutdownGraceSeconds: 30 } } }) });
-      expect((await postJson(`${gw.baseUrl}/hooks/agent`, { message: "wait" })).status).toBe(202);
-      await asked;
-      gw.child.kill(first);
-      await until(() => gw.stdout().includes(`stopping (${first})`), "the stopping line");
-      expect(await stopWithin(gw, second, 2000)).toBe(130);
-    } finally {
-      hanging.closeAllConnections();
-      await new Promise<void>((resolve) => hanging.close(() => resolve()));
-    }
-  });
+  ] as const)(
+    "%s, then %s while a run holds the stop: exits at once with code 130 (was: a second signal other than the first killed it by the signal, no exit code)",
+    async (first, second) => {
+      // A model server that takes the request and never answers: the run stays running through the stop's grace period.
+      const hanging = http.createServer(() => undefined);
+      await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+      const asked = new Promise<void>((resolve) => hanging.once("request", () => resolve()));
+      try {
+        const baseUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`;
+        const gw = await startGateway({
+          config: hooksConfig({ agents: { runner: { kind: "openai", baseUrl, model: "openai/m" } }, hooks: { runs: { shutdownGraceSeconds: 30 } } }),
+        });
+        expect((await postJson(`${gw.baseUrl}/hooks/agent`, { message: "wait" })).status).toBe(202);
+        await asked;
+        gw.child.kill(first);
+        await until(() => gw.stdout().includes(`stopping (${first})`), "the stopping line");
+        expect(await stopWithin(gw, second, 2000)).toBe(130);
+      } finally {
+        hanging.closeAllConnections();
+        await new Promise<void>((resolve) => hanging.close(() => resolve()));
+      }
+    },
+  );
 
   it("a start whose stdout reader went away (gateway start | head -1) still stops cleanly: exit 0, no EPIPE stack (was: exit 1 with an unhandled 'error' event)", async () => {
     const gw = await startGateway({ config: hooksConfig() });
     gw.child.stdout!.destroy();
     expect(await stopWithin(gw, "SIGTERM", 2000)).toBe(0);
     expect(gw.stderr()).not.toMatch(/EPIPE|Unhandled 'error' event/);
-    expect(gw.journal().filter((e) => e.type === "gateway").map((e) => e.phase)).toEqual(["started", "stopping", "stopped"]);
+    expect(
+      gw
+        .journal()
+        .filter((e) => e.type === "gateway")
+        .map((e) => e.phase),
+    ).toEqual(["started", "stopping", "stopped"]);
   });
 });

@@ -12,9 +12,17 @@ beforeAll(() => {
 
 /** Hook traffic whose log lines could leak a token: a query token, a wrong bearer token, the operator token on /metrics. */
 async function traffic(baseUrl: string): Promise<void> {
-  const query = await fetch(`${baseUrl}/hooks/wake?token=${HOOK_TOKEN}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"text":"via query"}' });
+  const query = await fetch(`${baseUrl}/hooks/wake?token=${HOOK_TOKEN}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: '{"text":"via query"}',
+  });
   expect(query.status).toBe(200);
-  const wrong = await fetch(`${baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}-wrong`, "content-type": "application/json" }, body: '{"text":"x"}' });
+  const wrong = await fetch(`${baseUrl}/hooks/wake`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${HOOK_TOKEN}-wrong`, "content-type": "application/json" },
+    body: '{"text":"x"}',
+  });
   expect(wrong.status).toBe(401);
   expect((await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${GATEWAY_TOKEN}` } })).status).toBe(200);
 }
@@ -29,7 +37,13 @@ describe("gateway e2e: gateway.logFormat", () => {
     const lines = gw.stderr().trim().split("\n");
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.find((e) => e.message === "gateway started")).toMatchObject({ level: "info", label: "gateway" });
-    expect(entries.find((e) => e.message === "hook request rejected")).toMatchObject({ level: "warn", label: "inbound-webhooks", module: "http", status: 401, code: "unauthorized" });
+    expect(entries.find((e) => e.message === "hook request rejected")).toMatchObject({
+      level: "warn",
+      label: "inbound-webhooks",
+      module: "http",
+      status: 401,
+      code: "unauthorized",
+    });
     expect(entries.find((e) => e.message === "hook request accepted")).toMatchObject({ label: "inbound-webhooks", module: "http", status: 200 });
     for (const line of lines) {
       expect(line).not.toContain(HOOK_TOKEN);

@@ -9,7 +9,16 @@ import { until } from "../helpers/until";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { GATEWAY_BIN, GATEWAY_NODE, makeGatewayDir, readJournal, runGatewayCli, startGateway, type GatewayProcess, type JournalEntry } from "../helpers/gateway-process";
+import {
+  GATEWAY_BIN,
+  GATEWAY_NODE,
+  makeGatewayDir,
+  readJournal,
+  runGatewayCli,
+  startGateway,
+  type GatewayProcess,
+  type JournalEntry,
+} from "../helpers/gateway-process";
 import { freePort, startDovecot, type DovecotServer } from "../mail/helpers/dovecot";
 import { htmlOnlyMessage, nonAsciiSubjectMessage, plainMessage } from "../mail/helpers/messages";
 import { startHoldingProxy } from "../mail/helpers/holding-proxy";
@@ -82,7 +91,6 @@ function startWatcherProcess(s: Setup): { child: ChildProcess; stderr(): string;
   return { child, stderr: () => err, stdout: () => out, exit };
 }
 
-
 const mailTurns = (stateDir: string): JournalEntry[] =>
   readJournal(stateDir).filter((e) => e.type === "agent_turn" && String(e.sessionKey).startsWith("hook:mail:"));
 
@@ -138,7 +146,10 @@ test("three new messages → one post, one agent run listing all three, readable
   // Simulated: a checkpoint rewound by hand lags behind the gateway, as after a kill between the
   // gateway's 2xx and the checkpoint write (the real kill is the "kill -9 … before the checkpoint
   // write" test below): the same batch is re-sent with the same key, the gateway replays, no second run.
-  const cpDir = fs.readdirSync(path.join(s.stateDir), { recursive: true }).map(String).find((f) => /mail[\\/]checkpoint-/.test(f))!;
+  const cpDir = fs
+    .readdirSync(path.join(s.stateDir), { recursive: true })
+    .map(String)
+    .find((f) => /mail[\\/]checkpoint-/.test(f))!;
   const cpFile = path.join(s.stateDir, cpDir);
   const cp = JSON.parse(fs.readFileSync(cpFile, "utf8"));
   fs.writeFileSync(cpFile, JSON.stringify({ ...cp, lastUid: cp.lastUid - 3 }));
@@ -158,12 +169,18 @@ test("gateway down → run keeps retrying; kill -9 (before any 2xx) and restart 
   const b = plainMessage("down 2", "second while the gateway is down");
   await imap.append(a.raw);
   await imap.append(b.raw);
-  await until(() => (w1.stderr().match(/gateway unreachable; retrying mail batch/g) ?? []).length >= 2, "retries while the gateway is down", { timeoutMs: 20_000, detail: w1.stderr });
+  await until(() => (w1.stderr().match(/gateway unreachable; retrying mail batch/g) ?? []).length >= 2, "retries while the gateway is down", {
+    timeoutMs: 20_000,
+    detail: w1.stderr,
+  });
 
   w1.child.kill("SIGKILL");
   await w1.exit;
   const w2 = startWatcherProcess(s);
-  await until(() => w2.stderr().includes("re-sending the batch that was in flight"), "the restarted watcher to pick up the batch", { timeoutMs: 20_000, detail: w2.stderr });
+  await until(() => w2.stderr().includes("re-sending the batch that was in flight"), "the restarted watcher to pick up the batch", {
+    timeoutMs: 20_000,
+    detail: w2.stderr,
+  });
 
   const gw = await gateway(s);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${a.id}`, 30_000);
@@ -195,7 +212,10 @@ function readCheckpoint(stateDir: string): { lastUid: number; pending?: { uids: 
 }
 
 function checkpointFile(stateDir: string): string | undefined {
-  return fs.readdirSync(stateDir, { recursive: true }).map(String).find((f) => /mail[\\/]checkpoint-[^/\\]*\.json$/.test(f));
+  return fs
+    .readdirSync(stateDir, { recursive: true })
+    .map(String)
+    .find((f) => /mail[\\/]checkpoint-[^/\\]*\.json$/.test(f));
 }
 
 test("kill -9 of `run` after the gateway accepted a batch but before the checkpoint write; the restart neither loses nor repeats a message", async () => {
@@ -215,7 +235,11 @@ test("kill -9 of `run` after the gateway accepted a batch but before the checkpo
   const a = plainMessage("kill test 1", "delivered before the kill");
   await imap.append(a.raw);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${a.id}`, 30_000);
-  await until(() => readCheckpoint(s.stateDir).lastUid === start + 1 && readCheckpoint(s.stateDir).pending === undefined, "the checkpoint past the first batch", { timeoutMs: 20_000 });
+  await until(
+    () => readCheckpoint(s.stateDir).lastUid === start + 1 && readCheckpoint(s.stateDir).pending === undefined,
+    "the checkpoint past the first batch",
+    { timeoutMs: 20_000 },
+  );
 
   // The second batch: the gateway accepts it and runs it, the watcher never gets the answer.
   const { held } = proxy.holdNext();
@@ -233,8 +257,15 @@ test("kill -9 of `run` after the gateway accepted a batch but before the checkpo
 
   // The restart re-sends that batch with the same key: the gateway replays, no second run.
   const w2 = startWatcherProcess(s);
-  await until(() => w2.stderr().includes("mail batch was already accepted by the gateway (replayed)"), "the replayed batch", { timeoutMs: 20_000, detail: w2.stderr });
-  await until(() => readCheckpoint(s.stateDir).lastUid === start + 3 && readCheckpoint(s.stateDir).pending === undefined, "the checkpoint past the second batch", { timeoutMs: 20_000 });
+  await until(() => w2.stderr().includes("mail batch was already accepted by the gateway (replayed)"), "the replayed batch", {
+    timeoutMs: 20_000,
+    detail: w2.stderr,
+  });
+  await until(
+    () => readCheckpoint(s.stateDir).lastUid === start + 3 && readCheckpoint(s.stateDir).pending === undefined,
+    "the checkpoint past the second batch",
+    { timeoutMs: 20_000 },
+  );
   const d = plainMessage("kill test 4", "after the restart");
   await imap.append(d.raw);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${d.id}`, 30_000);
@@ -260,7 +291,11 @@ test("a wrong IMAP password makes --once fail with a clear error and exit code 1
 test("autoStart: the gateway runs the watcher itself and delivers new mail", async () => {
   const s = await setUp(["--auto-start"]);
   const gw = await gateway(s);
-  await until(() => gw.stderr().includes("first start for this mailbox") || gw.stdout().includes("first start for this mailbox"), "the service's first checkpoint", { timeoutMs: 20_000, detail: gw.stderr });
+  await until(
+    () => gw.stderr().includes("first start for this mailbox") || gw.stdout().includes("first start for this mailbox"),
+    "the service's first checkpoint",
+    { timeoutMs: 20_000, detail: gw.stderr },
+  );
   const m = plainMessage("auto", "delivered by the gateway's own watcher");
   await imap.append(m.raw);
   await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${m.id}`, 30_000);
@@ -288,7 +323,10 @@ test("autoStart without hooks.mail.hookUrl posts to the gateway's own, non-defau
   );
   const gw = await gateway({ dir, configPath, stateDir: path.join(dir, ".gateway"), port, env: { IMAP_PW: imap.password } });
   expect(gw.port).toBe(port);
-  await until(() => (gw.stderr() + gw.stdout()).includes("first start for this mailbox"), "the service's first checkpoint", { timeoutMs: 20_000, detail: gw.stderr });
+  await until(() => (gw.stderr() + gw.stdout()).includes("first start for this mailbox"), "the service's first checkpoint", {
+    timeoutMs: 20_000,
+    detail: gw.stderr,
+  });
   const m = plainMessage("own port", "posted to the configured gateway.port");
   await imap.append(m.raw);
   const turn = await gw.waitForJournal((e) => e.type === "agent_turn" && e.sessionKey === `hook:mail:${m.id}`, 30_000);

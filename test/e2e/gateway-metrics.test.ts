@@ -13,7 +13,9 @@ import { GATEWAY_TOKEN, HOOK_TOKEN, hooksConfig, PLUGIN_NOT_BUILT, postJson } fr
 const SIGNING_SECRET = "e2e-metrics-signing-secret";
 const config = hooksConfig({
   hooks: {
-    mappings: [{ id: "signed", match: { path: "signed" }, action: "wake", textTemplate: "signed {{ payload.n }}", verify: { scheme: "github", secret: SIGNING_SECRET } }],
+    mappings: [
+      { id: "signed", match: { path: "signed" }, action: "wake", textTemplate: "signed {{ payload.n }}", verify: { scheme: "github", secret: SIGNING_SECRET } },
+    ],
   },
 });
 
@@ -70,22 +72,35 @@ describe("GET /metrics on the real gateway", () => {
     expect(agent.status).toBe(202);
     // A repeated idempotency key: the second answer is the stored one.
     const keyed = (text: string) =>
-      fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", "idempotency-key": "metrics-key-1" }, body: JSON.stringify({ text }) });
+      fetch(`${gw.baseUrl}/hooks/wake`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", "idempotency-key": "metrics-key-1" },
+        body: JSON.stringify({ text }),
+      });
     expect((await keyed("keyed")).status).toBe(200);
     const replay = await keyed("keyed");
     expect([replay.status, replay.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
     // An unknown mapped name (404) and a bad signature on the verified path.
     expect((await postJson(`${gw.baseUrl}/hooks/no-such-hook`, { x: 1 })).status).toBe(404);
     const body = JSON.stringify({ n: 1 });
-    const badSig = await fetch(`${gw.baseUrl}/hooks/signed`, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": await new Webhooks({ secret: "not-the-secret" }).sign(body) }, body });
+    const badSig = await fetch(`${gw.baseUrl}/hooks/signed`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": await new Webhooks({ secret: "not-the-secret" }).sign(body) },
+      body,
+    });
     expect(badSig.status).toBe(401);
-    const goodSig = await fetch(`${gw.baseUrl}/hooks/signed`, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": await new Webhooks({ secret: SIGNING_SECRET }).sign(body) }, body });
+    const goodSig = await fetch(`${gw.baseUrl}/hooks/signed`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": await new Webhooks({ secret: SIGNING_SECRET }).sign(body) },
+      body,
+    });
     expect(goodSig.status).toBe(200);
 
     let after = await scrape();
     await until(async () => {
       after = await scrape();
-      const ran = sample(after, "inbound_webhooks_runs_total", { status: "succeeded" }) > sample(before, "inbound_webhooks_runs_total", { status: "succeeded" });
+      const ran =
+        sample(after, "inbound_webhooks_runs_total", { status: "succeeded" }) > sample(before, "inbound_webhooks_runs_total", { status: "succeeded" });
       // The ledger writes each turn's rows just after the answers went out.
       return ran && sample(after, "inbound_webhooks_ledger_entries") - sample(before, "inbound_webhooks_ledger_entries") >= 7;
     }, "the agent run to be counted as succeeded and the seven requests to be in the ledger");
@@ -107,7 +122,7 @@ describe("GET /metrics on the real gateway", () => {
     expect(delta("inbound_webhooks_ledger_entries")).toBe(7);
   });
 
-  test("probes of random hook names do not create label values: they count as hook=\"unknown\"", async () => {
+  test('probes of random hook names do not create label values: they count as hook="unknown"', async () => {
     const before = await scrape();
     for (const name of ["probe-a", "probe-b", "probe-c"]) {
       expect((await postJson(`${gw.baseUrl}/hooks/${name}`, { x: 1 }, "wrong-token-wrong-token-0000")).status).toBe(401);

@@ -79,7 +79,12 @@ describe("gateway e2e: openai runner", () => {
     expect(hbReq.body.model).toBe("gpt-main");
     expect(hbReq.body).not.toHaveProperty("reasoning_effort");
     await gw.waitForJournal((e) => e.type === "system_events_consumed" && e.sessionKey === "main");
-    expect(gw.journal().filter((e) => e.type === "delivery").map((e) => e.text)).toEqual(["answer to Q1"]);
+    expect(
+      gw
+        .journal()
+        .filter((e) => e.type === "delivery")
+        .map((e) => e.text),
+    ).toEqual(["answer to Q1"]);
   });
 
   it("continues the conversation for the same sessionKey (history in the second request)", async () => {

@@ -21,7 +21,11 @@ describe("gateway e2e: a 10 MB upload reads the 413", () => {
     for (let i = 0; i < 100; i++) {
       let outcome: string;
       try {
-        const res = await fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" }, body });
+        const res = await fetch(`${gw.baseUrl}/hooks/wake`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json" },
+          body,
+        });
         outcome = `${res.status} ${((await res.json()) as { code?: string }).code}`;
       } catch (e) {
         outcome = String((e as { cause?: { code?: string } }).cause?.code ?? e);

@@ -5,10 +5,10 @@
  * invalid manifest listed as broken while the gateway still starts; the example
  * channel plugin enabling `workspace_chat_plugin`, and disabling it again.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { makeGatewayDir, REPO_ROOT, runGatewayCli } from "../helpers/gateway-process";
+import { packedTarball } from "../helpers/packed-tarball";
 import { CHANNEL_PLUGIN_DIR, gatewayPerTest, HOOK_TOKEN, hooksConfig, postJson } from "./gateway-setup";
 
 interface ListRow {
@@ -26,12 +26,6 @@ async function listPlugins(configPath: string): Promise<ListRow[]> {
   return JSON.parse(r.stdout) as ListRow[];
 }
 
-/** `npm pack` of this package (needs the built dist/). */
-function packTarball(into: string): string {
-  const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", into], { cwd: REPO_ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
-  return path.join(into, name);
-}
-
 function writeConfig(dir: string, config: Record<string, unknown>): string {
   const file = path.join(dir, "gateway.config.json");
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
@@ -43,7 +37,7 @@ describe("gateway e2e: plugin manager", () => {
 
   it("installs the npm pack tarball into a fresh state dir, lists it, and serves /hooks/wake from it", async () => {
     const dir = makeGatewayDir("gw-install-");
-    const tgz = packTarball(dir);
+    const tgz = packedTarball(dir);
     const configPath = writeConfig(dir, hooksConfig());
 
     const inst = await runGatewayCli(["plugins", "install", tgz, "--config", configPath], { timeoutMs: 120000 });
@@ -68,15 +62,25 @@ describe("gateway e2e: plugin manager", () => {
     const dir = makeGatewayDir("gw-broken-");
     const brokenDir = path.join(dir, ".gateway", "plugins", "half-done");
     fs.mkdirSync(brokenDir, { recursive: true });
-    fs.writeFileSync(path.join(brokenDir, "plugin.json"), JSON.stringify({ id: "half-done", name: "Half done", version: "1.0.0", hostApi: "^1.0.0" }));
+    fs.writeFileSync(path.join(brokenDir, "plugin.json"), JSON.stringify({ id: "half-done", name: "Half done", version: "1.0.0", hostApi: "^2.0.0" }));
     const configPath = writeConfig(dir, hooksConfig());
 
     const rows = await listPlugins(configPath);
-    expect(rows.find((r) => r.dir === brokenDir)).toEqual({ id: "half-done", name: null, version: null, origin: "installed", dir: brokenDir, status: "broken", reason: "plugin.json: main is required" });
+    expect(rows.find((r) => r.dir === brokenDir)).toEqual({
+      id: "half-done",
+      name: null,
+      version: null,
+      origin: "installed",
+      dir: brokenDir,
+      status: "broken",
+      reason: "plugin.json: main is required",
+    });
 
     const gw = await gateway.start({ dir, configPath });
     expect(gw.stdout()).toContain("plugin: half-done (installed) broken: plugin.json: main is required");
-    expect(gw.journal()).toContainEqual(expect.objectContaining({ type: "plugin", id: "half-done", status: "broken", reason: "plugin.json: main is required" }));
+    expect(gw.journal()).toContainEqual(
+      expect.objectContaining({ type: "plugin", id: "half-done", status: "broken", reason: "plugin.json: main is required" }),
+    );
     expect((await postJson(`${gw.baseUrl}/hooks/wake`, { text: "still up" })).status).toBe(200);
   });
 
@@ -84,10 +88,15 @@ describe("gateway e2e: plugin manager", () => {
     const dir = makeGatewayDir("gw-columns-");
     const brokenDir = path.join(dir, ".gateway", "plugins", "half-done");
     fs.mkdirSync(brokenDir, { recursive: true });
-    fs.writeFileSync(path.join(brokenDir, "plugin.json"), JSON.stringify({ id: "half-done", name: "Half done", version: "1.0.0", hostApi: "^1.0.0" }));
+    fs.writeFileSync(path.join(brokenDir, "plugin.json"), JSON.stringify({ id: "half-done", name: "Half done", version: "1.0.0", hostApi: "^2.0.0" }));
     const r = await runGatewayCli(["plugins", "list", "--config", writeConfig(dir, hooksConfig())]);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split("\n").map((line) => line.split("\t"))).toEqual([
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.split("\t")),
+    ).toEqual([
       ["half-done", "-", "installed", "broken", "plugin.json: main is required", brokenDir],
       ["inbound-webhooks", expect.any(String), "builtin", "enabled", "-", REPO_ROOT],
     ]);
@@ -105,7 +114,10 @@ describe("gateway e2e: plugin manager", () => {
     const delivery = await gw.waitForJournal((e) => e.type === "delivery" && e.channel === "workspace_chat_plugin");
     expect(delivery).toMatchObject({ to: "C-42", via: "workspace-chat-channel" });
     expect(String(delivery.text)).toMatch(/^echo: [\s\S]*post this/);
-    const outbox = fs.readFileSync(path.join(dir, ".gateway", "data", "workspace-chat-channel", "outbox.jsonl"), "utf8").trim().split("\n");
+    const outbox = fs
+      .readFileSync(path.join(dir, ".gateway", "data", "workspace-chat-channel", "outbox.jsonl"), "utf8")
+      .trim()
+      .split("\n");
     expect(outbox).toHaveLength(1);
     expect(JSON.parse(outbox[0]!)).toMatchObject({ to: "C-42", text: delivery.text });
     expect(await gw.stop()).toBe(0);

@@ -33,7 +33,10 @@ describe("gateway e2e: protocol errors", () => {
   it("a malformed chunk on /hooks/wake and 20 KB of headers → JSON bodies with X-Request-Id", async () => {
     const gw = await gateway.start({ config: hooksConfig() });
     const badChunk = parse(
-      await exchange(gw.port, `POST /hooks/wake HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${HOOK_TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"tex\r\nzz\r\nnope\r\n`),
+      await exchange(
+        gw.port,
+        `POST /hooks/wake HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${HOOK_TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"tex\r\nzz\r\nnope\r\n`,
+      ),
     );
     expect(badChunk.status).toBe(400);
     expect(badChunk.headers["content-type"]).toBe("application/json; charset=utf-8");

@@ -47,10 +47,22 @@ describe("e2e: response modes, fan-out, handshakes and body types", () => {
 
   /** POST /hooks/agent, optionally with a Prefer header. */
   const agentRequest = async (message: string, prefer?: string) =>
-    answer(await fetch(url("agent"), { method: "POST", headers: { ...auth, "content-type": "application/json", ...(prefer ? { prefer } : {}) }, body: JSON.stringify({ message, name: "Waiter" }) }));
+    answer(
+      await fetch(url("agent"), {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json", ...(prefer ? { prefer } : {}) },
+        body: JSON.stringify({ message, name: "Waiter" }),
+      }),
+    );
   /** POST JSON to a mapped hook, optionally with an Idempotency-Key. */
   const mappedJson = async (sub: string, body: unknown, key?: string) =>
-    answer(await fetch(url(sub), { method: "POST", headers: { ...auth, "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) }, body: JSON.stringify(body) }));
+    answer(
+      await fetch(url(sub), {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json", ...(key ? { "idempotency-key": key } : {}) },
+        body: JSON.stringify(body),
+      }),
+    );
   /** POST multipart/form-data (fields, then an optional file part) to a mapped hook, waiting for the run. */
   const multipartRequest = async (fields: Array<[string, string]>, file?: { name: string; filename: string }) => {
     const form = new FormData();
@@ -64,14 +76,20 @@ describe("e2e: response modes, fan-out, handshakes and body types", () => {
   /** A Slack url_verification POST, signed with `secret` (no hook token: the signature authenticates). */
   const slackChallenge = async (challenge: string, secret = SLACK_SECRET) => {
     const body = JSON.stringify({ type: "url_verification", challenge, token: "legacy" });
-    return answer(await fetch(url("slack"), { method: "POST", headers: { ...(await signHeaders("slack", secret, body)), "content-type": "application/json" }, body }));
+    return answer(
+      await fetch(url("slack"), { method: "POST", headers: { ...(await signHeaders("slack", secret, body)), "content-type": "application/json" }, body }),
+    );
   };
   /** Meta's verification GET (no hook token). */
   const metaGet = async (params: Record<string, string>) => answer(await fetch(`${url("whatsapp")}?${new URLSearchParams(params).toString()}`));
   const metaParams = { "hub.mode": "subscribe", "hub.verify_token": META_TOKEN, "hub.challenge": "1158201444" };
 
   const runsWithKeyPrefix = (prefix: string) =>
-    queryPluginDb<{ id: string; idempotency_key: string }>(gw.stateDir, "SELECT id, idempotency_key FROM runs WHERE idempotency_key LIKE ? ORDER BY seq", `%${prefix}%`);
+    queryPluginDb<{ id: string; idempotency_key: string }>(
+      gw.stateDir,
+      "SELECT id, idempotency_key FROM runs WHERE idempotency_key LIKE ? ORDER BY seq",
+      `%${prefix}%`,
+    );
   const runStatus = async (id: string) => {
     const res = await answer(await fetch(url(`runs/${id}`), { headers: auth }));
     expect(res.status).toBe(200);
@@ -87,10 +105,33 @@ describe("e2e: response modes, fan-out, handshakes and body types", () => {
           rateLimit: { enabled: false },
           runs: { maxWaitSeconds: MAX_WAIT_SECONDS, maxConcurrent: 4 },
           mappings: [
-            { id: "fwd", match: { path: "forward" }, messageTemplate: "mail {{ payload.id }}", response: { status: 200, body: { received: "{{ payload.id }}" } } },
-            { id: "batch", match: { path: "batch" }, forEach: "events", messageTemplate: "batch event {{ index }}: {{ item.text }}", sessionKey: "hook:batch:{{ item.id }}" },
-            { id: "slack", match: { path: "slack" }, handshake: "slack", verify: { scheme: "slack", secret: SLACK_SECRET }, messageTemplate: "slack {{ payload.event.text }}" },
-            { id: "meta", match: { path: "whatsapp" }, handshake: { meta: { verifyToken: META_TOKEN } }, verify: { scheme: "github", secret: META_APP_SECRET }, messageTemplate: "wa {{ payload.entry }}" },
+            {
+              id: "fwd",
+              match: { path: "forward" },
+              messageTemplate: "mail {{ payload.id }}",
+              response: { status: 200, body: { received: "{{ payload.id }}" } },
+            },
+            {
+              id: "batch",
+              match: { path: "batch" },
+              forEach: "events",
+              messageTemplate: "batch event {{ index }}: {{ item.text }}",
+              sessionKey: "hook:batch:{{ item.id }}",
+            },
+            {
+              id: "slack",
+              match: { path: "slack" },
+              handshake: "slack",
+              verify: { scheme: "slack", secret: SLACK_SECRET },
+              messageTemplate: "slack {{ payload.event.text }}",
+            },
+            {
+              id: "meta",
+              match: { path: "whatsapp" },
+              handshake: { meta: { verifyToken: META_TOKEN } },
+              verify: { scheme: "github", secret: META_APP_SECRET },
+              messageTemplate: "wa {{ payload.entry }}",
+            },
             { id: "form", match: { path: "form" }, messageTemplate: "form subject={{ payload.subject }} tags={{ payload.tag }} text={{ payload.text }}" },
           ],
         },
@@ -131,13 +172,26 @@ describe("e2e: response modes, fan-out, handshakes and body types", () => {
   });
 
   it("forEach over three items starts three runs; the same Idempotency-Key again returns the same runs and starts nothing", async () => {
-    const body = { events: [{ id: "a", text: "one" }, { id: "b", text: "two" }, { id: "c", text: "three" }] };
+    const body = {
+      events: [
+        { id: "a", text: "one" },
+        { id: "b", text: "two" },
+        { id: "c", text: "three" },
+      ],
+    };
     const first = await mappedJson("batch", body, "batch-e2e-1");
     expect(first.status).toBe(202);
     const runs = first.body!.runs as Array<{ index: number; runId: string; sessionKey: string }>;
-    expect(runs.map((r) => [r.index, r.sessionKey])).toEqual([[0, "hook:batch:a"], [1, "hook:batch:b"], [2, "hook:batch:c"]]);
+    expect(runs.map((r) => [r.index, r.sessionKey])).toEqual([
+      [0, "hook:batch:a"],
+      [1, "hook:batch:b"],
+      [2, "hook:batch:c"],
+    ]);
     expect(runsWithKeyPrefix("batch-e2e-1").map((r) => r.id)).toEqual(runs.map((r) => r.runId));
-    await until(async () => (await Promise.all(runs.map((r) => runStatus(r.runId)))).every((s) => s === "succeeded"), "the three batch runs to succeed", { timeoutMs: 30_000, intervalMs: 200 });
+    await until(async () => (await Promise.all(runs.map((r) => runStatus(r.runId)))).every((s) => s === "succeeded"), "the three batch runs to succeed", {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
 
     const again = await mappedJson("batch", body, "batch-e2e-1");
     expect([again.status, again.headers.get("idempotent-replayed"), again.body!.runs]).toEqual([202, "true", runs]);
@@ -175,7 +229,11 @@ describe("e2e: response modes, fan-out, handshakes and body types", () => {
   });
 
   it("multipart fields (a repeated name as a list) render in the mapping's template", async () => {
-    const res = await multipartRequest([["subject", "Hello"], ["tag", "a"], ["tag", "b"]]);
+    const res = await multipartRequest([
+      ["subject", "Hello"],
+      ["tag", "a"],
+      ["tag", "b"],
+    ]);
     expect([res.status, res.body!.status]).toEqual([200, "succeeded"]);
     expect(String(res.body!.reply)).toContain('form subject=Hello tags=["a","b"] text=');
   });
@@ -188,6 +246,10 @@ describe("e2e: response modes, fan-out, handshakes and body types", () => {
 
   it("a multipart file part → 415 unsupported_media_type naming the part", async () => {
     const res = await multipartRequest([["subject", "Hello"]], { name: "invoice", filename: "invoice.pdf" });
-    expect([res.status, res.body!.code, res.body!.error]).toEqual([415, "unsupported_media_type", "The multipart part invoice is a file; mapped hooks accept form fields only."]);
+    expect([res.status, res.body!.code, res.body!.error]).toEqual([
+      415,
+      "unsupported_media_type",
+      "The multipart part invoice is a file; mapped hooks accept form fields only.",
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the gateway end-to-end tests: the hook token, a config
  * builder, and JSON POST helpers. The tests run the real `gateway` process with
- * the real hooks plugin (the built-in one, this package's dist/).
+ * the real hooks plugin (the built-in one, this package's dist/bundle/index.js).
  */
 import path from "node:path";
 import { execFileSync } from "node:child_process";
@@ -12,10 +12,10 @@ export const HOOK_TOKEN = "e2e-hook-token-0123456789abcdef";
 export const GATEWAY_TOKEN = "e2e-operator-token-0123456789";
 export const CHANNEL_PLUGIN_DIR = path.join(REPO_ROOT, "examples", "channel-plugin");
 
-/** True when dist/plugin/index.js loads (the plugin is built). */
+/** True when dist/bundle/index.js (plugin.json#main: the built-in plugin the gateway loads) loads, i.e. the plugin is built. */
 function realPluginLoads(): boolean {
   try {
-    execFileSync(process.execPath, ["-e", "require(process.argv[1])", path.join(REPO_ROOT, "dist", "plugin", "index.js")], { stdio: "ignore" });
+    execFileSync(process.execPath, ["-e", "require(process.argv[1])", path.join(REPO_ROOT, "dist", "bundle", "index.js")], { stdio: "ignore" });
     return true;
   } catch {
     return false;
@@ -41,7 +41,11 @@ export function hooksConfig(extra: Record<string, Record<string, unknown>> = {})
 }
 
 export async function postJson(url: string, body: unknown, token = HOOK_TOKEN): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   expectCleanResponse(text, token);
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };

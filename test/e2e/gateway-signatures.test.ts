@@ -18,7 +18,15 @@ const config = hooksConfig({
   hooks: {
     presets: ["github"],
     github: { secret: { env: "GITHUB_WEBHOOK_SECRET" }, deliver: false },
-    mappings: [{ id: "stripe", match: { path: "stripe" }, messageTemplate: "Stripe {{ payload.type }}", idempotencyKey: "{{ payload.id }}", verify: { scheme: "stripe", secret: { env: "STRIPE_WEBHOOK_SECRET" } } }],
+    mappings: [
+      {
+        id: "stripe",
+        match: { path: "stripe" },
+        messageTemplate: "Stripe {{ payload.type }}",
+        idempotencyKey: "{{ payload.id }}",
+        verify: { scheme: "stripe", secret: { env: "STRIPE_WEBHOOK_SECRET" } },
+      },
+    ],
   },
 });
 
@@ -29,7 +37,11 @@ beforeAll(async () => {
 });
 afterAll(() => gw?.stop());
 
-async function send(pathName: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; replayed: string | null }> {
+async function send(
+  pathName: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown>; replayed: string | null }> {
   const res = await fetch(`${gw.baseUrl}/hooks/${pathName}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
   const text = await res.text();
   expectCleanResponse(text, GH_SECRET);
@@ -39,7 +51,11 @@ async function send(pathName: string, body: string, headers: Record<string, stri
 let deliveries = 0;
 async function github(event: string, payload: object, delivery = `e2e-${event}-${++deliveries}`) {
   const body = JSON.stringify(payload);
-  return send("github", body, { "x-github-event": event, "x-github-delivery": delivery, "x-hub-signature-256": await new Webhooks({ secret: GH_SECRET }).sign(body) });
+  return send("github", body, {
+    "x-github-event": event,
+    "x-github-delivery": delivery,
+    "x-hub-signature-256": await new Webhooks({ secret: GH_SECRET }).sign(body),
+  });
 }
 
 describe("the github preset on the real gateway", () => {
@@ -49,12 +65,21 @@ describe("the github preset on the real gateway", () => {
   });
 
   test("push, issues.opened, pull_request.opened and a failed workflow_run → one run each with the preset's session key", async () => {
-    const push = await github("push", githubExample("push", (p) => (p.commits as unknown[]).length > 0));
+    const push = await github(
+      "push",
+      githubExample("push", (p) => (p.commits as unknown[]).length > 0),
+    );
     expect([push.status, push.body.sessionKey]).toEqual([202, "hook:github:Codertocat/Hello-World"]);
     const issue = githubExample("issues", (p) => p.action === "opened");
     const issueRes = await github("issues", issue);
-    expect([issueRes.status, issueRes.body.sessionKey]).toEqual([202, `hook:github:${(issue.repository as { full_name: string }).full_name}#${(issue.issue as { number: number }).number}`]);
-    const pr = await github("pull_request", githubExample("pull_request", (p) => p.action === "opened"));
+    expect([issueRes.status, issueRes.body.sessionKey]).toEqual([
+      202,
+      `hook:github:${(issue.repository as { full_name: string }).full_name}#${(issue.issue as { number: number }).number}`,
+    ]);
+    const pr = await github(
+      "pull_request",
+      githubExample("pull_request", (p) => p.action === "opened"),
+    );
     expect(pr.status).toBe(202);
     expect(pr.body.sessionKey).toMatch(/^hook:github:[^#]+#\d+$/);
     const completed = githubExample("workflow_run", (p) => p.action === "completed");
@@ -93,7 +118,10 @@ test("gateway webhooks test github shows the mapping and the message, and that t
   const payload = path.join(gw.dir, "push.json");
   fs.writeFileSync(payload, JSON.stringify(githubExample("push", (p) => (p.commits as unknown[]).length > 0)));
   // The secret's variable is unset: a dry run never reads it.
-  const r = await runGatewayCli(["webhooks", "test", "github", "--payload", payload, "--header", "X-GitHub-Event: push", "--config", gw.configPath], { cwd: gw.dir, env: { GITHUB_WEBHOOK_SECRET: undefined, STRIPE_WEBHOOK_SECRET: undefined } });
+  const r = await runGatewayCli(["webhooks", "test", "github", "--payload", payload, "--header", "X-GitHub-Event: push", "--config", gw.configPath], {
+    cwd: gw.dir,
+    env: { GITHUB_WEBHOOK_SECRET: undefined, STRIPE_WEBHOOK_SECRET: undefined },
+  });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('Mapping:  github (hooks.presets "github" (github))');
   expect(r.stdout).toContain("Signature: github (hooks.github) — not checked in a dry run");

@@ -18,7 +18,11 @@ beforeAll(() => {
 });
 
 async function wrongTokenFrom(baseUrl: string, forwardedFor: string): Promise<{ status: number; code: string }> {
-  const res = await fetch(`${baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: WRONG, "content-type": "application/json", "x-forwarded-for": forwardedFor }, body: '{"text":"x"}' });
+  const res = await fetch(`${baseUrl}/hooks/wake`, {
+    method: "POST",
+    headers: { authorization: WRONG, "content-type": "application/json", "x-forwarded-for": forwardedFor },
+    body: '{"text":"x"}',
+  });
   return { status: res.status, code: ((await res.json()) as { code: string }).code };
 }
 
@@ -37,7 +41,13 @@ describe("gateway e2e: gateway.trustProxy", () => {
   it("with trustProxy, the rate limiter counts the forwarded client too: 203.0.113.7 over hooks.rateLimit gets 429 while 203.0.113.8 is accepted", async () => {
     const gw = await gateway.start({ config: hooksConfig({ gateway: { trustProxy: ["127.0.0.1"] }, hooks: { rateLimit: { max: 3, windowSeconds: 600 } } }) });
     const wake = async (forwardedFor: string) =>
-      (await fetch(`${gw.baseUrl}/hooks/wake`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", "x-forwarded-for": forwardedFor }, body: '{"text":"x"}' })).status;
+      (
+        await fetch(`${gw.baseUrl}/hooks/wake`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", "x-forwarded-for": forwardedFor },
+          body: '{"text":"x"}',
+        })
+      ).status;
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push(await wake("203.0.113.7"));
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -50,7 +60,7 @@ describe("gateway e2e: gateway.trustProxy", () => {
     expect(await wrongTokenFrom(gw.baseUrl, "203.0.113.8")).toEqual({ status: 429, code: "too_many_requests" });
   });
 
-  it("a trusted proxy that is not the peer is not believed: trustProxy [\"10.0.0.0/8\"] leaves loopback clients in one bucket", async () => {
+  it('a trusted proxy that is not the peer is not believed: trustProxy ["10.0.0.0/8"] leaves loopback clients in one bucket', async () => {
     const gw = await gateway.start({ config: hooksConfig({ gateway: { trustProxy: ["10.0.0.0/8"] } }) });
     for (let i = 0; i < 21; i++) await wrongTokenFrom(gw.baseUrl, "203.0.113.7");
     expect(await wrongTokenFrom(gw.baseUrl, "203.0.113.8")).toEqual({ status: 429, code: "too_many_requests" });
@@ -63,6 +73,9 @@ describe("gateway e2e: gateway.trustProxy", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain("listening:");
     const rule = "must be an IP address, a CIDR range (e.g. 10.0.0.0/8 or fd00::/8) or one of loopback, linklocal, uniquelocal";
-    expect(r.stderr.trim().split("\n")).toEqual([`gateway: invalid config ${file}: gateway.trustProxy[1] ${rule}`, `gateway: invalid config ${file}: gateway.trustProxy[2] ${rule}`]);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      `gateway: invalid config ${file}: gateway.trustProxy[1] ${rule}`,
+      `gateway: invalid config ${file}: gateway.trustProxy[2] ${rule}`,
+    ]);
   });
 });

@@ -32,7 +32,12 @@ describe("gateway e2e: a heartbeat acknowledgement in HTML is delivered by nobod
     });
 
     // Control: a reply that says more goes out on the main session's last route.
-    const control = await postJson(`${gw.baseUrl}/hooks/agent`, { message: "[control] check the disk", name: "Disk", sessionKey: "hook:control", wakeMode: "next-heartbeat" });
+    const control = await postJson(`${gw.baseUrl}/hooks/agent`, {
+      message: "[control] check the disk",
+      name: "Disk",
+      sessionKey: "hook:control",
+      wakeMode: "next-heartbeat",
+    });
     expect(control.status).toBe(202);
     await gw.waitForJournal((e) => e.type === "delivery" && e.text === "The disk is 95% full.");
 
@@ -48,7 +53,9 @@ describe("gateway e2e: a heartbeat acknowledgement in HTML is delivered by nobod
 
     // A graceful stop waits for the heartbeat and the runs to finish: the journal is final.
     expect(await gw.stop()).toBe(0);
-    expect(gw.journal().filter((e) => e.type === "delivery")).toEqual([expect.objectContaining({ channel: "bot_chat", to: "room-1", text: "The disk is 95% full." })]);
+    expect(gw.journal().filter((e) => e.type === "delivery")).toEqual([
+      expect.objectContaining({ channel: "bot_chat", to: "room-1", text: "The disk is 95% full." }),
+    ]);
     expect(ai.requests.some((r) => lastUser(r).startsWith("Heartbeat ("))).toBe(true);
   });
 });

@@ -32,7 +32,7 @@ describe("gateway e2e: a preset plugin and the mapping dry run", () => {
   let gw: GatewayProcess | undefined;
 
   beforeAll(async () => {
-    if (USE_FIXTURE) throw new Error("dist/plugin/index.js does not load: build it first (npx tsc -p tsconfig.build.json)");
+    if (USE_FIXTURE) throw new Error("dist/bundle/index.js does not load: build it first (npm run build)");
     dir = makeGatewayDir("gw-preset-");
     configPath = path.join(dir, "gateway.config.json");
     fs.writeFileSync(configPath, JSON.stringify(hooksConfig({ hooks: { presets: ["alertmanager", "mail"] } }), null, 2));
@@ -63,7 +63,10 @@ describe("gateway e2e: a preset plugin and the mapping dry run", () => {
     expect(delivery.channel).toBe("phone_chat");
     expect(String(delivery.text)).toContain("Disk /srv/media almost full");
     expect(String(delivery.text)).toContain("Disk /srv/backup almost full");
-    const summary = await gw.waitForJournal((e) => e.type === "system_event" && wrappedContentOrUndefined(String(e.text))?.startsWith("Hook Alertmanager DiskAlmostFull") === true, 15000);
+    const summary = await gw.waitForJournal(
+      (e) => e.type === "system_event" && wrappedContentOrUndefined(String(e.text))?.startsWith("Hook Alertmanager DiskAlmostFull") === true,
+      15000,
+    );
     expect(summary.sessionKey).toBe("main");
   });
 
@@ -82,7 +85,12 @@ describe("gateway e2e: a preset plugin and the mapping dry run", () => {
 
     const json = await runGatewayCli(["webhooks", "test", "mail", "--payload", MAIL_PUSH, "--json", "--config", configPath]);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, mapping: { id: "mail" }, action: { kind: "agent", name: "Mail", sessionKey: "hook:mail:CAF3x9k2Zp1qW7v@mail.example.org" }, dispatched: false });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: true,
+      mapping: { id: "mail" },
+      action: { kind: "agent", name: "Mail", sessionKey: "hook:mail:CAF3x9k2Zp1qW7v@mail.example.org" },
+      dispatched: false,
+    });
 
     const miss = await runGatewayCli(["webhooks", "test", "nothing-here", "--payload", FIRING, "--config", configPath]);
     expect(miss.code).toBe(1);

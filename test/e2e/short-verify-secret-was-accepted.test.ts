@@ -29,7 +29,12 @@ describe("gateway e2e: verify secrets shorter than 16 bytes are refused at start
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain("listening:");
     // The start logs its first steps before the plugin's service reads the secrets; the refusal is the problem lines.
-    expect(r.stderr.trim().split("\n").filter((l) => l.startsWith("gateway: "))).toEqual([
+    expect(
+      r.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => l.startsWith("gateway: ")),
+    ).toEqual([
       `gateway: invalid config ${file}: hooks.mappings[0].verify.secret must be at least 16 bytes long (use a random value, e.g. openssl rand -hex 32)`,
       `gateway: invalid config ${file}: hooks.mappings[1].verify.secret must be at least 16 bytes long (use a random value, e.g. openssl rand -hex 32)`,
       `gateway: invalid config ${file}: hooks.mappings[2].verify.secret[0] must decode to at least 16 bytes (whsec_ followed by the base64 of a random key)`,
@@ -39,7 +44,14 @@ describe("gateway e2e: verify secrets shorter than 16 bytes are refused at start
   });
 
   it("a secret of exactly 16 bytes starts", async () => {
-    const gw = await startGateway({ config: JSON.parse(fs.readFileSync(writeConfig([{ id: "gh", match: { path: "gh" }, messageTemplate: "x", verify: { scheme: "github", secret: "sixteen-bytes-ok" } }]), "utf8")) });
+    const gw = await startGateway({
+      config: JSON.parse(
+        fs.readFileSync(
+          writeConfig([{ id: "gh", match: { path: "gh" }, messageTemplate: "x", verify: { scheme: "github", secret: "sixteen-bytes-ok" } }]),
+          "utf8",
+        ),
+      ),
+    });
     try {
       const res = await fetch(`${gw.baseUrl}/hooks/gh`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
       expect(res.status).toBe(401);

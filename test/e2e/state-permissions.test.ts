@@ -42,7 +42,9 @@ describe("gateway e2e: state permissions", () => {
     const gw = await gateway.start({ dir, config: hooksConfig() });
     const lines = (gw.stdout() + gw.stderr()).split("\n").filter((l) => l.includes("open to other users"));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`the gateway state dir ${gw.stateDir} is open to other users (mode 0755): it holds stored payloads; run: chmod 700 ${gw.stateDir}`);
+    expect(lines[0]).toContain(
+      `the gateway state dir ${gw.stateDir} is open to other users (mode 0755): it holds stored payloads; run: chmod 700 ${gw.stateDir}`,
+    );
     expect(modeOf(gw.stateDir)).toBe(0o755);
   });
 });

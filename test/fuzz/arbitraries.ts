@@ -42,10 +42,7 @@ const maybe = <T>(a: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: fc.con
 /** A plausible value most of the time, anything else sometimes. */
 const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: anyValue });
 
-const wakeBody = fc.record(
-  { text: mostly(printable), mode: maybe(mostly(fc.constantFrom("now", "next-heartbeat", "later", ""))) },
-  { requiredKeys: [] },
-);
+const wakeBody = fc.record({ text: mostly(printable), mode: maybe(mostly(fc.constantFrom("now", "next-heartbeat", "later", ""))) }, { requiredKeys: [] });
 const agentBody = fc.record(
   {
     message: mostly(printable),
@@ -101,7 +98,10 @@ const body: fc.Arbitrary<Buffer> = fc.oneof(
   { weight: 1, arbitrary: bodyText.map((t) => Buffer.from(t, "latin1")) },
   { weight: 1, arbitrary: bodyText.map((t) => Buffer.from(t, "utf16le")) },
   // Around and over the limit.
-  { weight: 1, arbitrary: fc.integer({ min: FUZZ_MAX_BODY_BYTES - 64, max: FUZZ_MAX_BODY_BYTES * 2 }).map((n) => Buffer.from(JSON.stringify({ text: "x".repeat(n) }))) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: FUZZ_MAX_BODY_BYTES - 64, max: FUZZ_MAX_BODY_BYTES * 2 }).map((n) => Buffer.from(JSON.stringify({ text: "x".repeat(n) }))),
+  },
 );
 
 const segment = fc.oneof(
@@ -112,7 +112,21 @@ const subPath = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom("/wake", "/agent", "/crm", "/xf", "/mail", "/monitor-anything") },
   { weight: 2, arbitrary: fc.constantFrom(...RESPONSE_HOOK_PATHS) },
   { weight: 2, arbitrary: fc.array(segment, { minLength: 0, maxLength: 3 }).map((s) => "/" + s.join("/")) },
-  { weight: 1, arbitrary: fc.constantFrom("", "/", "//wake", "/wake/", "/runs/", "/runs/x/y", "/deliveries", "/deliveries/x/y", "/runs?status=failed&limit=3", "/deliveries?status=4xx") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "",
+      "/",
+      "//wake",
+      "/wake/",
+      "/runs/",
+      "/runs/x/y",
+      "/deliveries",
+      "/deliveries/x/y",
+      "/runs?status=failed&limit=3",
+      "/deliveries?status=4xx",
+    ),
+  },
   { weight: 1, arbitrary: fc.oneof(fc.uuid(), printable.map(encodeURIComponent)).map((id) => `/deliveries/${id}`) },
   { weight: 1, arbitrary: fc.uuid().map((id) => `/deliveries/${id}/replay`) },
   { weight: 1, arbitrary: fc.oneof(fc.uuid(), printable.map(encodeURIComponent)).map((id) => `/runs/${id}`) },
@@ -159,13 +173,29 @@ const encoding = fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, fc.c
 /** Keys from a small pool so replays and reuse with another body happen. */
 const idempotency = fc.oneof(
   { weight: 5, arbitrary: fc.constant<Record<string, string>>({}) },
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom("idempotency-key", "webhook-id", "svix-id", "x-github-delivery"), fc.constantFrom("k1", "k2", "k3", "evt_1")).map(([h, k]) => ({ [h]: k })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.constantFrom("idempotency-key", "webhook-id", "svix-id", "x-github-delivery"), fc.constantFrom("k1", "k2", "k3", "evt_1"))
+      .map(([h, k]) => ({ [h]: k })),
+  },
   fc.tuple(fc.constantFrom("idempotency-key", "webhook-id"), headerValue).map(([h, k]) => ({ [h]: k })),
 );
 const extraHeaders = fc
   .tuple(
     fc.dictionary(
-      fc.constantFrom("x-foo", "accept", "user-agent", "x-forwarded-for", "cookie", "expect-ct", "x-github-event", "webhook-signature", "x-hub-signature-256", "x-slack-signature"),
+      fc.constantFrom(
+        "x-foo",
+        "accept",
+        "user-agent",
+        "x-forwarded-for",
+        "cookie",
+        "expect-ct",
+        "x-github-event",
+        "webhook-signature",
+        "x-hub-signature-256",
+        "x-slack-signature",
+      ),
       headerValue,
       { maxKeys: 3 },
     ),
@@ -219,11 +249,28 @@ const coherentRequest: fc.Arbitrary<FuzzRequest> = fc
 
 /** Requests at the §12 features (Prefer, forEach, multipart, text, handshakes), mostly with the hook token. */
 const responseRequest: fc.Arbitrary<FuzzRequest> = fc
-  .record({ req: responseModeRequest, auth: fc.oneof({ weight: 4, arbitrary: fc.constant<Record<string, string>>({ authorization: `Bearer ${FUZZ_TOKEN}` }) }, fc.constant<Record<string, string>>({})), idempotency, contentLength: fc.boolean() })
-  .map(({ req, auth: a, idempotency: idem, contentLength }) => ({ ...req, path: `/hooks${req.path}`, headers: { ...idem, ...a, ...req.headers }, contentLength }));
+  .record({
+    req: responseModeRequest,
+    auth: fc.oneof(
+      { weight: 4, arbitrary: fc.constant<Record<string, string>>({ authorization: `Bearer ${FUZZ_TOKEN}` }) },
+      fc.constant<Record<string, string>>({}),
+    ),
+    idempotency,
+    contentLength: fc.boolean(),
+  })
+  .map(({ req, auth: a, idempotency: idem, contentLength }) => ({
+    ...req,
+    path: `/hooks${req.path}`,
+    headers: { ...idem, ...a, ...req.headers },
+    contentLength,
+  }));
 
 /** One generated request. */
-export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof({ weight: 2, arbitrary: anyRequest }, { weight: 2, arbitrary: coherentRequest }, { weight: 1, arbitrary: responseRequest });
+export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
+  { weight: 2, arbitrary: anyRequest },
+  { weight: 2, arbitrary: coherentRequest },
+  { weight: 1, arbitrary: responseRequest },
+);
 
 /** Requests that can never be accepted: no or a wrong credential, or a refused method. */
 export const rejectedRequest: fc.Arbitrary<FuzzRequest> = fc
@@ -231,7 +278,11 @@ export const rejectedRequest: fc.Arbitrary<FuzzRequest> = fc
     fuzzRequest,
     fc.oneof(
       fc.constant<Record<string, string>>({}),
-      fc.constantFrom<Record<string, string>>({ authorization: "Bearer wrong-token-0000000000" }, { "x-service-token": "nope" }, { authorization: "Basic Zm9vOmJhcg==" }),
+      fc.constantFrom<Record<string, string>>(
+        { authorization: "Bearer wrong-token-0000000000" },
+        { "x-service-token": "nope" },
+        { authorization: "Basic Zm9vOmJhcg==" },
+      ),
     ),
   )
   .map(([req, badAuth]) => {

@@ -58,11 +58,37 @@ async function startFuzzPlugin(dir: string): Promise<PluginApp> {
       mappings: [
         { id: "crm", match: { path: "crm" }, action: "agent", name: "CRM", messageTemplate: "Deal {{ payload.deal }} {{ headers.x-foo }}" },
         { id: "xf", match: { path: "xf" }, action: "agent", transform: { module: "fuzz.cjs" } },
-        { id: "fwd", match: { path: "fwd" }, action: "agent", messageTemplate: "mail {{ payload.id }}", response: { status: 200, body: { received: "{{ payload.id }}" } } },
-        { id: "batch", match: { path: "batch" }, action: "agent", forEach: "events", messageTemplate: "event {{ index }}: {{ item.text }}", sessionKey: "hook:batch:{{ item.id }}" },
+        {
+          id: "fwd",
+          match: { path: "fwd" },
+          action: "agent",
+          messageTemplate: "mail {{ payload.id }}",
+          response: { status: 200, body: { received: "{{ payload.id }}" } },
+        },
+        {
+          id: "batch",
+          match: { path: "batch" },
+          action: "agent",
+          forEach: "events",
+          messageTemplate: "event {{ index }}: {{ item.text }}",
+          sessionKey: "hook:batch:{{ item.id }}",
+        },
         { id: "wbatch", match: { path: "wbatch" }, action: "wake", forEach: "events", textTemplate: "event {{ index }}: {{ item }}" },
-        { id: "slack", match: { path: "slack" }, action: "agent", handshake: "slack", verify: { scheme: "slack", secret: FUZZ_SLACK_SECRET }, messageTemplate: "slack {{ payload.event.text }}" },
-        { id: "meta", match: { path: "whatsapp" }, action: "agent", handshake: { meta: { verifyToken: FUZZ_META_TOKEN } }, messageTemplate: "wa {{ payload.entry }}" },
+        {
+          id: "slack",
+          match: { path: "slack" },
+          action: "agent",
+          handshake: "slack",
+          verify: { scheme: "slack", secret: FUZZ_SLACK_SECRET },
+          messageTemplate: "slack {{ payload.event.text }}",
+        },
+        {
+          id: "meta",
+          match: { path: "whatsapp" },
+          action: "agent",
+          handshake: { meta: { verifyToken: FUZZ_META_TOKEN } },
+          messageTemplate: "wa {{ payload.entry }}",
+        },
         { id: "form", match: { path: "form" }, action: "agent", messageTemplate: "form {{ payload.subject }} {{ payload.tag }} {{ payload.text }}" },
         { id: "monitor", match: { source: "monitor" }, action: "wake", textTemplate: "Alert {{ payload.alert }}" },
       ],
@@ -141,7 +167,9 @@ describe("HTTP fuzz", () => {
           expect(plugin.host.systemEvents.filter((e) => e.meta?.requestId === requestId)).toEqual([]);
           expect(countRuns.get(requestId)!.n).toBe(0);
         }
-        if (res.status === 202 && req.method !== "HEAD") {
+        // A repeat (Idempotent-Replayed) answers with the first request's runs, checked when that one was answered: by now a
+        // finished run may have been pruned (hooks.runs.maxFinished, 1000 by default, is below this test's accepted runs).
+        if (res.status === 202 && req.method !== "HEAD" && res.headers["idempotent-replayed"] === undefined) {
           const body = JSON.parse(res.text) as { runId: string; sessionKey: string; runs?: Array<{ runId: string; sessionKey: string }> };
           for (const run of body.runs ?? [body]) {
             const row = findRun.get(run.runId);

@@ -10,7 +10,9 @@ export const ALLOWED_5XX: readonly ErrorCode[] = ["transform_failed", "overloade
 export class InvariantError extends Error {}
 
 function fail(req: FuzzRequest, res: FuzzResponse, why: string): never {
-  throw new InvariantError(`${why}\n  request: ${req.method} ${req.path} headers=${JSON.stringify(req.headers)} body(${req.body.length})=${JSON.stringify(req.body.subarray(0, 200).toString("utf8"))}\n  response: ${res.status} ${res.text.slice(0, 300)}`);
+  throw new InvariantError(
+    `${why}\n  request: ${req.method} ${req.path} headers=${JSON.stringify(req.headers)} body(${req.body.length})=${JSON.stringify(req.body.subarray(0, 200).toString("utf8"))}\n  response: ${res.status} ${res.text.slice(0, 300)}`,
+  );
 }
 
 /**
@@ -21,7 +23,8 @@ export function checkResponse(req: FuzzRequest, res: FuzzResponse, secrets: stri
   const requestId = res.headers["x-request-id"];
   if (requestId === undefined) {
     // Not ours: the host's fallback (e.g. /hooksX, /HOOKS).
-    if (res.status !== 404 || (req.method !== "HEAD" && res.text !== "host: no route")) fail(req, res, "a response without X-Request-Id that is not the host's 404");
+    if (res.status !== 404 || (req.method !== "HEAD" && res.text !== "host: no route"))
+      fail(req, res, "a response without X-Request-Id that is not the host's 404");
     return undefined;
   }
   if (typeof requestId !== "string" || requestId === "") fail(req, res, "X-Request-Id is empty");
@@ -34,7 +37,8 @@ export function checkResponse(req: FuzzRequest, res: FuzzResponse, secrets: stri
     // Meta's verification GET (SPEC §12): the challenge as sent, as text, and only for the right token.
     const q = new URLSearchParams(search);
     if (res.headers["content-type"] !== "text/plain; charset=utf-8") fail(req, res, `a Meta challenge with content-type ${res.headers["content-type"]}`);
-    if (q.get("hub.mode") !== "subscribe" || q.get("hub.verify_token") !== FUZZ_META_TOKEN) fail(req, res, "a Meta challenge answered without hub.mode=subscribe and the right verify token");
+    if (q.get("hub.mode") !== "subscribe" || q.get("hub.verify_token") !== FUZZ_META_TOKEN)
+      fail(req, res, "a Meta challenge answered without hub.mode=subscribe and the right verify token");
     if (res.text !== q.get("hub.challenge")) fail(req, res, "a Meta challenge answer that is not the challenge sent");
     return requestId;
   }
@@ -61,7 +65,8 @@ export function checkResponse(req: FuzzRequest, res: FuzzResponse, secrets: stri
     if (typeof body.error !== "string" || body.error.trim() === "") fail(req, res, "an error without a message");
     if (res.status >= 500 && !ALLOWED_5XX.includes(code)) fail(req, res, `a 5xx other than ${ALLOWED_5XX.join("/")}`);
     if (body.details !== undefined) {
-      const ok = Array.isArray(body.details) && body.details.every((d) => d && typeof d.field === "string" && typeof d.message === "string" && d.message !== "");
+      const ok =
+        Array.isArray(body.details) && body.details.every((d) => d && typeof d.field === "string" && typeof d.message === "string" && d.message !== "");
       if (!ok) fail(req, res, "malformed details");
     }
     const allowed = new Set(["ok", "code", "error", "details"]);
@@ -74,7 +79,8 @@ export function checkResponse(req: FuzzRequest, res: FuzzResponse, secrets: stri
   checkPreferenceApplied(req, res);
   if (pathname === "/hooks/fwd") {
     // The fwd mapping's own response (SPEC §12): exactly its rendered body, with its status.
-    if (res.status !== 200 || Object.keys(body).join() !== "received" || typeof body.received !== "string") fail(req, res, "fwd did not answer its mapping's response");
+    if (res.status !== 200 || Object.keys(body).join() !== "received" || typeof body.received !== "string")
+      fail(req, res, "fwd did not answer its mapping's response");
     return requestId;
   }
   if (Object.keys(body).join() === "challenge") {
@@ -85,7 +91,8 @@ export function checkResponse(req: FuzzRequest, res: FuzzResponse, secrets: stri
     } catch {
       fail(req, res, "a Slack challenge answer to a body that is not JSON");
     }
-    if (pathname !== "/hooks/slack" || res.status !== 200 || sent.type !== "url_verification" || sent.challenge !== body.challenge) fail(req, res, "a challenge answer that is not Slack's url_verification");
+    if (pathname !== "/hooks/slack" || res.status !== 200 || sent.type !== "url_verification" || sent.challenge !== body.challenge)
+      fail(req, res, "a challenge answer that is not Slack's url_verification");
     return requestId;
   }
   if (body.ok !== true) fail(req, res, "a 2xx without ok:true");
@@ -93,7 +100,8 @@ export function checkResponse(req: FuzzRequest, res: FuzzResponse, secrets: stri
     // A fan-out (the run listing `GET {path}/runs` has `runs` too): every run listed under the hook namespace; 200 only when no run started.
     const runs = body.runs as Array<Record<string, unknown>>;
     if (typeof body.events !== "number") fail(req, res, "a fan-out answer without events");
-    if (runs.some((r) => typeof r.runId !== "string" || typeof r.index !== "number" || typeof r.sessionKey !== "string" || !r.sessionKey.startsWith("hook:"))) fail(req, res, "a fan-out run without index/runId/hook sessionKey");
+    if (runs.some((r) => typeof r.runId !== "string" || typeof r.index !== "number" || typeof r.sessionKey !== "string" || !r.sessionKey.startsWith("hook:")))
+      fail(req, res, "a fan-out run without index/runId/hook sessionKey");
     if ((res.status === 202) !== runs.length > 0) fail(req, res, `a fan-out answered ${res.status} with ${runs.length} runs`);
     return requestId;
   }
@@ -105,7 +113,13 @@ export function checkResponse(req: FuzzRequest, res: FuzzResponse, secrets: stri
     if (res.headers["preference-applied"] === undefined) fail(req, res, "a run outcome answered without Preference-Applied");
     if (!["succeeded", "failed", "timed_out"].includes(body.status)) fail(req, res, `a waited run answered with status ${body.status}`);
     if (typeof body.sessionKey !== "string" || !body.sessionKey.startsWith("hook:")) fail(req, res, "a waited run outside the hook session namespace");
-  } else if (body.run === undefined && !Array.isArray(body.runs) && !Array.isArray(body.deliveries) && body.delivery === undefined && !["now", "next-heartbeat"].includes(body.mode as string)) {
+  } else if (
+    body.run === undefined &&
+    !Array.isArray(body.runs) &&
+    !Array.isArray(body.deliveries) &&
+    body.delivery === undefined &&
+    !["now", "next-heartbeat"].includes(body.mode as string)
+  ) {
     fail(req, res, "a 200 that is neither a wake, a run status, a waited run, nor a run or delivery listing");
   }
   return requestId;

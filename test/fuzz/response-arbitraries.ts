@@ -32,7 +32,21 @@ const printable = fc.string({ unit: "grapheme-ascii", maxLength: 30 });
 /** `Prefer` header values: valid waits, other preferences, malformed and huge ones. */
 export const preferHeader: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 0, max: FUZZ_MAX_WAIT_SECONDS + 2 }).map((n) => `wait=${n}`) },
-  fc.constantFrom("wait=1.5", "wait=-1", "wait=soon", "wait=", "wait", 'wait="1"', "WAIT=1", "respond-async, wait=1", "wait=1; foo=bar", "wait=1, wait=600", "handling=lenient", ",,,", ";"),
+  fc.constantFrom(
+    "wait=1.5",
+    "wait=-1",
+    "wait=soon",
+    "wait=",
+    "wait",
+    'wait="1"',
+    "WAIT=1",
+    "respond-async, wait=1",
+    "wait=1; foo=bar",
+    "wait=1, wait=600",
+    "handling=lenient",
+    ",,,",
+    ";",
+  ),
   fc.integer({ min: 0, max: 2 ** 53 }).map((n) => `wait=${n}`),
   fc.integer({ min: 1, max: 4000 }).map((n) => `wait=${"9".repeat(n)}`),
   fc.integer({ min: 1, max: 2000 }).map((n) => "x=1,".repeat(n) + "wait=1"),
@@ -40,7 +54,10 @@ export const preferHeader: fc.Arbitrary<string> = fc.oneof(
 );
 
 const forEachElement: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ id: fc.oneof(printable, fc.integer()), text: fc.oneof(printable, fc.integer(), fc.constant(null)) }, { requiredKeys: [] }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ id: fc.oneof(printable, fc.integer()), text: fc.oneof(printable, fc.integer(), fc.constant(null)) }, { requiredKeys: [] }),
+  },
   printable,
   fc.integer(),
   fc.constant(null),
@@ -60,7 +77,10 @@ const forEachRequest: fc.Arbitrary<Shaped> = fc
 
 /** A multipart part: a field, or a file part (filename=). */
 const part = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom("subject", "tag", "text", "id", "__proto__", ""), printable).map(([name, value]) => ({ name, value, file: false })) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(fc.constantFrom("subject", "tag", "text", "id", "__proto__", ""), printable).map(([name, value]) => ({ name, value, file: false })),
+  },
   fc.tuple(fc.constantFrom("invoice", "tag", "a b"), printable).map(([name, value]) => ({ name, value, file: true })),
 );
 const multipartRequest: fc.Arbitrary<Shaped> = fc
@@ -70,16 +90,23 @@ const multipartRequest: fc.Arbitrary<Shaped> = fc
     damage: fc.constantFrom("none", "none", "none", "other-boundary", "no-boundary-param", "unterminated", "no-crlf", "garbage"),
   })
   .map(({ parts, boundary, damage }) => {
-    const chunks = parts.map((p) => `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.file ? `; filename="${p.name}.bin"\r\nContent-Type: application/octet-stream` : ""}\r\n\r\n${p.value}\r\n`);
+    const chunks = parts.map(
+      (p) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.file ? `; filename="${p.name}.bin"\r\nContent-Type: application/octet-stream` : ""}\r\n\r\n${p.value}\r\n`,
+    );
     let text = chunks.join("") + (damage === "unterminated" ? "" : `--${boundary}--\r\n`);
     if (damage === "no-crlf") text = text.replace(/\r\n/g, "\n");
     if (damage === "garbage") text = "not a multipart body at all";
-    const type = damage === "no-boundary-param" ? "multipart/form-data" : `multipart/form-data; boundary=${damage === "other-boundary" ? "elsewhere" : boundary}`;
+    const type =
+      damage === "no-boundary-param" ? "multipart/form-data" : `multipart/form-data; boundary=${damage === "other-boundary" ? "elsewhere" : boundary}`;
     return { path: "/form", headers: { "content-type": type }, body: Buffer.from(text, "utf8") };
   });
 
 const textRequest: fc.Arbitrary<Shaped> = fc
-  .tuple(fc.oneof(printable, fc.string({ unit: "binary", maxLength: 60 }), fc.constantFrom("", "{{ payload }}", "{\"json\":true}")), fc.constantFrom("text/plain", "text/plain; charset=utf-8", "text/plain; charset=latin1", "TEXT/PLAIN"))
+  .tuple(
+    fc.oneof(printable, fc.string({ unit: "binary", maxLength: 60 }), fc.constantFrom("", "{{ payload }}", '{"json":true}')),
+    fc.constantFrom("text/plain", "text/plain; charset=utf-8", "text/plain; charset=latin1", "TEXT/PLAIN"),
+  )
   .map(([text, type]) => ({ path: "/form", headers: { "content-type": type }, body: Buffer.from(text, "utf8") }));
 
 const slackSignature = (secret: string, ts: number, body: string) => `v0=${createHmac("sha256", secret).update(`v0:${ts}:${body}`).digest("hex")}`;
@@ -97,7 +124,11 @@ const slackRequest: fc.Arbitrary<Shaped> = fc
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (signing !== "none") {
       headers["x-slack-request-timestamp"] = String(ts);
-      headers["x-slack-signature"] = slackSignature(signing === "wrong-secret" ? "another-secret" : FUZZ_SLACK_SECRET, ts, signing === "tampered" ? `${body} ` : body);
+      headers["x-slack-signature"] = slackSignature(
+        signing === "wrong-secret" ? "another-secret" : FUZZ_SLACK_SECRET,
+        ts,
+        signing === "tampered" ? `${body} ` : body,
+      );
     }
     return { path: "/slack", headers, body: Buffer.from(body) };
   });
@@ -116,11 +147,20 @@ export const metaQuery: fc.Arbitrary<string> = fc
 
 /** Requests aimed at the §12 features; the caller adds credentials. */
 export const responseModeRequest: fc.Arbitrary<{ method: string; path: string; headers: Record<string, string>; body: Buffer }> = fc.oneof(
-  fc.tuple(preferHeader, fc.record({ message: printable }), fc.constantFrom("/agent", "/crm", "/fwd")).map(([prefer, body, path]) => ({ method: "POST", path, headers: { "content-type": "application/json", prefer }, body: Buffer.from(JSON.stringify(body)) })),
-  fc.tuple(printable).map(([id]) => ({ method: "POST", path: "/fwd", headers: { "content-type": "application/json" }, body: Buffer.from(JSON.stringify({ id })) })),
+  fc.tuple(preferHeader, fc.record({ message: printable }), fc.constantFrom("/agent", "/crm", "/fwd")).map(([prefer, body, path]) => ({
+    method: "POST",
+    path,
+    headers: { "content-type": "application/json", prefer },
+    body: Buffer.from(JSON.stringify(body)),
+  })),
+  fc
+    .tuple(printable)
+    .map(([id]) => ({ method: "POST", path: "/fwd", headers: { "content-type": "application/json" }, body: Buffer.from(JSON.stringify({ id })) })),
   forEachRequest.map((r) => ({ method: "POST", ...r })),
   multipartRequest.map((r) => ({ method: "POST", ...r })),
   textRequest.map((r) => ({ method: "POST", ...r })),
   slackRequest.map((r) => ({ method: "POST", ...r })),
-  fc.tuple(fc.constantFrom("/whatsapp", "/whatsapp", "/form", "/slack", "/whatsapp/"), metaQuery).map(([path, q]) => ({ method: "GET", path: `${path}${q}`, headers: {}, body: Buffer.alloc(0) })),
+  fc
+    .tuple(fc.constantFrom("/whatsapp", "/whatsapp", "/form", "/slack", "/whatsapp/"), metaQuery)
+    .map(([path, q]) => ({ method: "GET", path: `${path}${q}`, headers: {}, body: Buffer.alloc(0) })),
 );

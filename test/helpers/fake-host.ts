@@ -11,7 +11,7 @@ import type {
   HookPresetContribution,
   HostEvents,
   HostLogger,
-  HttpRouteRegistration,
+  KnownAgents,
   LastRoute,
   PluginApi,
   RunTurnRequest,
@@ -19,8 +19,10 @@ import type {
   ServiceRegistration,
   SystemEventMeta,
 } from "../../src/host-contract/host-api";
+import type { HttpRouteRegistration } from "../../src/host-contract/http-route";
 import { HOST_API_VERSION } from "../../src/host-contract/host-api";
-import type { HookInspector } from "../../src/host-contract/inspection";
+import type { OperatorRouteRegistration } from "../../src/host-contract/operator-route";
+import type { HookInspector } from "../../src/core/inspection";
 
 export const BUILTIN_CHANNELS = ["phone_chat", "bot_chat", "community_chat", "workspace_chat", "privacy_chat", "device_chat", "enterprise_chat"];
 
@@ -45,6 +47,10 @@ export interface FakeHostOptions {
   deliver?: (req: DeliverRequest) => Promise<void>;
   /** The host's metrics port (host API 1.3), e.g. a real gateway registry's `forPlugin(id)`; default none. */
   metrics?: PluginApi["metrics"];
+  /** `agents.known()` (host API 1.5); default none (one agent, main). */
+  agents?: KnownAgents;
+  /** `agents.thinkingNotApplied` (host API 1.5); default none (turns apply thinking). */
+  thinkingNotApplied?: string;
 }
 
 export interface FakeHost {
@@ -58,8 +64,10 @@ export interface FakeHost {
   routes: HttpRouteRegistration[];
   services: ServiceRegistration[];
   clis: CliRegistrar[];
-  /** What the plugin offered with `registerInspector` (host API 1.3). */
+  /** The inspector of the activation (startPluginApp puts it here: what the inspector's pages read). */
   inspectors: HookInspector[];
+  /** What the plugin registered with `registerOperatorRoute` (host API 2.1). */
+  operatorRoutes: OperatorRouteRegistration[];
   channels: string[];
   lastRoute?: LastRoute;
   /** Conversation history per session key (user/assistant pairs), as a real host keeps it. */
@@ -85,6 +93,7 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
     services: [],
     clis: [],
     inspectors: [],
+    operatorRoutes: [],
     channels: opts.channels ?? [...BUILTIN_CHANNELS],
     lastRoute: opts.lastRoute,
     history: new Map(),
@@ -122,8 +131,8 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
     events,
     hostApiVersion: HOST_API_VERSION,
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
-    registerInspector(inspector) {
-      host.inspectors.push(inspector);
+    registerOperatorRoute(route) {
+      host.operatorRoutes.push(route);
     },
     runtime: {
       sessions: {
@@ -149,6 +158,8 @@ export function createFakeHost(opts: FakeHostOptions = {}): FakeHost {
           host.history.set(req.sessionKey, hist);
           return res;
         },
+        ...(opts.agents ? { known: () => opts.agents! } : {}),
+        ...(opts.thinkingNotApplied !== undefined ? { thinkingNotApplied: opts.thinkingNotApplied } : {}),
       },
       channels: {
         list: () => [...host.channels],

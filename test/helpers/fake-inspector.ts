@@ -3,7 +3,7 @@
  * are what the test adds; `emit` announces a new delivery to subscribers (as the
  * real ledger does when it records a row); replays are recorded in `replayed`.
  */
-import type { DeliveryDetail, DeliverySummary, DryRunInput, HookInspector, MappingSummary, ReplayResult, RunSummary } from "../../src/host-contract/inspection";
+import type { DeliveryDetail, DeliverySummary, DryRunInput, HookInspector, MappingSummary, ReplayResult, RunSummary } from "../../src/core/inspection";
 
 export interface FakeInspector extends HookInspector {
   deliveries: DeliveryDetail[];
@@ -61,10 +61,21 @@ export function createFakeInspector(init: { deliveries?: DeliveryDetail[]; runs?
     listDeliveries: (q) =>
       f.deliveries
         .slice(q.before === undefined ? 0 : f.deliveries.findIndex((d) => d.id === q.before) + 1)
-        .filter((d) => (q.hook === undefined || d.hook === q.hook) && (q.status === undefined || String(d.status) === q.status || (q.status.endsWith("xx") && String(d.status)[0] === q.status[0])))
+        .filter(
+          (d) =>
+            (q.hook === undefined || d.hook === q.hook) &&
+            (q.status === undefined || String(d.status) === q.status || (q.status.endsWith("xx") && String(d.status)[0] === q.status[0])),
+        )
         .filter((d) => q.since === undefined || d.receivedAt >= q.since)
         // Every word, anywhere in hook, event, status or body (the real ledger uses its FTS index).
-        .filter((d) => q.search === undefined || q.search.toLowerCase().split(/\s+/).every((w) => [d.hook, d.event, String(d.status), d.body].join(" ").toLowerCase().includes(w)))
+        .filter(
+          (d) =>
+            q.search === undefined ||
+            q.search
+              .toLowerCase()
+              .split(/\s+/)
+              .every((w) => [d.hook, d.event, String(d.status), d.body].join(" ").toLowerCase().includes(w)),
+        )
         .slice(0, q.limit ?? 50),
     getDelivery: (id) => f.deliveries.find((d) => d.id === id),
     async replay(id): Promise<ReplayResult | undefined> {

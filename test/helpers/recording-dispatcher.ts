@@ -52,10 +52,11 @@ export function createRecordingDispatcher(options: { runIds?: () => string } = {
       d.agents.push({ action, source, opts });
       return ok({ kind: "agent", runId: runIds(), sessionKey: action.sessionKey });
     },
-    agentBatch(runs) {
+    async agentBatch(runs) {
       const failure = take();
       if (failure) return err(failure);
-      for (const r of runs) d.agents.push({ action: r.action, source: r.source, opts: r.idempotencyKey === undefined ? undefined : { idempotencyKey: r.idempotencyKey } });
+      for (const r of runs)
+        d.agents.push({ action: r.action, source: r.source, opts: r.idempotencyKey === undefined ? undefined : { idempotencyKey: r.idempotencyKey } });
       return ok(runs.map((r) => ({ kind: "agent" as const, runId: runIds(), sessionKey: r.action.sessionKey })));
     },
   };

@@ -1,12 +1,14 @@
 /**
- * The hooks router alone, mounted in an express app exactly as a host does
- * (`app.use(config.path, router)` followed by the host's own 404), with a fake
- * host runtime and a recording dispatcher. Captures the plugin's events.
+ * The hooks route's handler alone, routed to as a host does (test/helpers/route-host.ts:
+ * `config.path` to the handler, the host's own 404 elsewhere), with a fake host runtime
+ * and a recording dispatcher. Captures the plugin's events.
  */
-import express from "express";
+import type { RequestListener } from "node:http";
 import type { ResolvedHooksConfig } from "../../src/config/types";
 import { createPluginEmitter, type PluginEmitter, type PluginEvents } from "../../src/core/events";
-import { createHooksRouter, type HooksRouterDeps } from "../../src/http/router";
+import { createHookHandler } from "../../src/intake/io/node-handler";
+import type { HookPipelineDeps } from "../../src/intake/hook-pipeline";
+import { routeHost } from "./route-host";
 import type { Dispatcher } from "../../src/core/ports";
 import { createPluginLogger } from "../../src/logging/logger";
 import { createFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host";
@@ -15,19 +17,23 @@ import { resolvedConfig, ROUTER_TEST_TOKEN } from "./resolved-config";
 
 export { ROUTER_TEST_TOKEN } from "./resolved-config";
 
-/** Body the host's own 404 handler sends (never the plugin's JSON). */
-export const HOST_NOT_FOUND = "host: no route";
+export { HOST_NOT_FOUND } from "./route-host";
 
-export interface RouterAppOptions
-  extends Pick<HooksRouterDeps, "mappings" | "idempotency" | "runs" | "isShuttingDown" | "ratePolicy" | "clock" | "idGen" | "throttleTables"> {
+export interface RouterAppOptions extends Pick<
+  HookPipelineDeps,
+  "mappings" | "idempotency" | "runs" | "isShuttingDown" | "ratePolicy" | "clock" | "idGen" | "throttleTables"
+> {
   config?: Partial<ResolvedHooksConfig>;
+  /** The host's trusted proxies (their X-Forwarded-For names the client). */
+  trustProxy?: readonly string[];
   host?: FakeHostOptions;
   /** Use another dispatcher (e.g. the real one on the fake host) instead of the recording double. */
   dispatcherFor?: (host: FakeHost, config: ResolvedHooksConfig) => Dispatcher;
 }
 
 export interface RouterApp {
-  app: express.Express;
+  /** The host's request listener (what supertest drives). */
+  app: RequestListener;
   host: FakeHost;
   /** The recording double (unused when `dispatcherFor` is given). */
   dispatcher: RecordingDispatcher;
@@ -53,26 +59,22 @@ export function createRouterApp(options: RouterAppOptions = {}): RouterApp {
   emitter.on("request:accepted", (e) => accepted.push(e));
   emitter.on("request:rejected", (e) => rejected.push(e));
 
-  const app = express();
-  app.use(
-    config.path,
-    createHooksRouter({
-      config,
-      runtime: host.api.runtime,
-      logger: logs.forModule("http"),
-      emitter,
-      dispatcher: options.dispatcherFor ? options.dispatcherFor(host, config) : dispatcher,
-      mappings: options.mappings,
-      idempotency: options.idempotency,
-      runs: options.runs,
-      isShuttingDown: options.isShuttingDown,
-      ratePolicy: options.ratePolicy,
-      clock: options.clock,
-      idGen: options.idGen,
-      throttleTables: options.throttleTables,
-    }),
-  );
-  app.use((_req, res) => void res.status(404).type("text/plain").send(HOST_NOT_FOUND));
+  const handler = createHookHandler({
+    config,
+    runtime: host.api.runtime,
+    logger: logs.forModule("http"),
+    emitter,
+    dispatcher: options.dispatcherFor ? options.dispatcherFor(host, config) : dispatcher,
+    mappings: options.mappings,
+    idempotency: options.idempotency,
+    runs: options.runs,
+    isShuttingDown: options.isShuttingDown,
+    ratePolicy: options.ratePolicy,
+    clock: options.clock,
+    idGen: options.idGen,
+    throttleTables: options.throttleTables,
+  });
+  const app = routeHost([{ prefix: config.path, handler }], { trustProxy: options.trustProxy });
 
   return {
     app,

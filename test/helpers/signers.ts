@@ -16,7 +16,13 @@ const stripe = new Stripe("sk_test_not_used_for_network");
 const hmac = (secret: string, data: string, encoding: "hex" | "base64"): string => createHmac("sha256", secret).update(data).digest(encoding);
 
 /** Headers that sign `body` (a UTF-8 string) with `secret` at `tsS` (Unix seconds, default now). */
-export async function signHeaders(scheme: SignScheme, secret: string, body: string, tsS: number = Math.floor(Date.now() / 1000), id = "msg_2Lx4"): Promise<Record<string, string>> {
+export async function signHeaders(
+  scheme: SignScheme,
+  secret: string,
+  body: string,
+  tsS: number = Math.floor(Date.now() / 1000),
+  id = "msg_2Lx4",
+): Promise<Record<string, string>> {
   switch (scheme) {
     case "github":
       return { "X-Hub-Signature-256": await new Webhooks({ secret }).sign(body) };
@@ -39,6 +45,11 @@ export async function signHeaders(scheme: SignScheme, secret: string, body: stri
 
 /** Stripe's own multi-signature header (as sent while a secret is being rolled): one t, one v1 per secret. */
 export function stripeHeaderForSecrets(body: string, secrets: string[], tsS: number): string {
-  const sigs = secrets.map((secret) => stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: tsS }).split(",").find((p) => p.startsWith("v1="))!);
+  const sigs = secrets.map((secret) =>
+    stripe.webhooks
+      .generateTestHeaderString({ payload: body, secret, timestamp: tsS })
+      .split(",")
+      .find((p) => p.startsWith("v1="))!,
+  );
   return [`t=${tsS}`, ...sigs].join(",");
 }

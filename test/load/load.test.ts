@@ -97,8 +97,16 @@ describe("load: loopback autocannon against the gateway", () => {
     const wake = await load(`${gw.baseUrl}/hooks/wake`, '{"text":"load test","mode":"next-heartbeat"}', SECONDS);
     const agent = await load(`${gw.baseUrl}/hooks/agent`, '{"message":"load test","deliver":false,"wakeMode":"next-heartbeat"}', SECONDS);
 
-    for (const [name, run, ok] of [["wake", wake, 200], ["agent", agent, 202]] as const) {
-      expect({ name, errors: run.result.errors, timeouts: run.result.timeouts, non2xx: run.result.non2xx }).toEqual({ name, errors: 0, timeouts: 0, non2xx: 0 });
+    for (const [name, run, ok] of [
+      ["wake", wake, 200],
+      ["agent", agent, 202],
+    ] as const) {
+      expect({ name, errors: run.result.errors, timeouts: run.result.timeouts, non2xx: run.result.non2xx }).toEqual({
+        name,
+        errors: 0,
+        timeouts: 0,
+        non2xx: 0,
+      });
       expect({ name, statuses: [...run.statuses.keys()] }).toEqual({ name, statuses: [ok] });
       expect(run.statuses.get(ok)!).toBeGreaterThan(0);
     }

@@ -19,16 +19,22 @@ describe("createPluginLogger", () => {
       .forModule("http")
       .warn("refused /hooks/wake?token=abc with Bearer xyz", { requestId: "r1", token: "s3cret", url: "/hooks/agent?token=abc" });
     expect(h.lines).toEqual([
-      ["warn", "refused /hooks/wake?token=[REDACTED] with Bearer [REDACTED]", { module: "http", plugin: "p1", requestId: "r1", token: "[REDACTED]", url: "/hooks/agent?token=[REDACTED]" }],
+      [
+        "warn",
+        "refused /hooks/wake?token=[REDACTED] with Bearer [REDACTED]",
+        { module: "http", plugin: "p1", requestId: "r1", token: "[REDACTED]", url: "/hooks/agent?token=[REDACTED]" },
+      ],
     ]);
   });
 
   it("drops a line of a level the host discards without building it, and keeps the levels it keeps", () => {
     const h = host((level) => level !== "debug");
     const log = createPluginLogger(h).forModule("runs");
-    const meta = { get runId(): string {
-      throw new Error("meta of a dropped line was read");
-    } };
+    const meta = {
+      get runId(): string {
+        throw new Error("meta of a dropped line was read");
+      },
+    };
     log.debug("run queued", meta);
     log.info("run queue recovered", { queued: 0 });
     expect(h.lines.map(([level, message]) => [level, message])).toEqual([["info", "run queue recovered"]]);

@@ -28,17 +28,30 @@ describe("a forEach whose transforms' messages pass hooks.maxRenderedBytes", () 
         };
       },
     };
-    const config = makeConfig({ maxRenderedBytes: MAX, mappings: [mapping({ id: "t", action: "wake", forEach: "events", transform: { module: "item-text.js" } })] });
+    const config = makeConfig({
+      maxRenderedBytes: MAX,
+      mappings: [mapping({ id: "t", action: "wake", forEach: "events", transform: { module: "item-text.js" } })],
+    });
     const engine = createMappingEngine({ config, presets: [], logger: captureLogger(), clock: fixedClock, loader });
     // 1000 bytes per element: the 5th takes the request's messages to 5000 > 4096.
     const events = Array.from({ length: 100 }, () => ({ text: "y".repeat(1000) }));
     const r = await engine.resolve(hookInput("x", { events }));
-    expect(r.ok ? r.value.kind : [r.error.status, r.error.toBody()]).toEqual([400, { ok: false, code: "render_too_large", error: `The templates and messages of this request render to more than ${MAX} bytes (hooks.maxRenderedBytes); nothing was accepted.` }]);
+    expect(r.ok ? r.value.kind : [r.error.status, r.error.toBody()]).toEqual([
+      400,
+      {
+        ok: false,
+        code: "render_too_large",
+        error: `The templates and messages of this request render to more than ${MAX} bytes (hooks.maxRenderedBytes); nothing was accepted.`,
+      },
+    ]);
     expect(calls).toBe(5);
   });
 
   it("within the limit every element is built", async () => {
-    const config = makeConfig({ maxRenderedBytes: MAX, mappings: [mapping({ id: "t", action: "wake", forEach: "events", transform: { module: "item-text.js" } })] });
+    const config = makeConfig({
+      maxRenderedBytes: MAX,
+      mappings: [mapping({ id: "t", action: "wake", forEach: "events", transform: { module: "item-text.js" } })],
+    });
     const engine = createMappingEngine({ config, presets: [], logger: captureLogger(), clock: fixedClock });
     const r = await engine.resolve(hookInput("x", { events: Array.from({ length: 4 }, () => ({ text: "y".repeat(1000) })) }));
     expect(r.ok && r.value.kind === "batch" ? r.value.items.length : r).toBe(4);

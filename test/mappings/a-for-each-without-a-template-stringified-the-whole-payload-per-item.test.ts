@@ -36,6 +36,9 @@ describe("the default content of a forEach mapping without a template", () => {
     expect(built.filter((n) => n >= body.length).length).toBe(1);
     await h.host.waitForSystemEvents(ITEMS);
     const indented = JSON.stringify(JSON.parse(body), null, 2);
-    for (const e of h.host.systemEvents) expect(e.text).toContain(`Webhook "batch" (mapping batch) received this payload:\n${indented.slice(0, DEFAULT_CONTENT_MAX_CHARS)}\n… (payload cut at ${DEFAULT_CONTENT_MAX_CHARS} characters)`);
+    for (const e of h.host.systemEvents)
+      expect(e.text).toContain(
+        `Webhook "batch" (mapping batch) received this payload:\n${indented.slice(0, DEFAULT_CONTENT_MAX_CHARS)}\n… (payload cut at ${DEFAULT_CONTENT_MAX_CHARS} characters)`,
+      );
   });
 });

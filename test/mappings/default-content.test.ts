@@ -36,6 +36,8 @@ describe("the default content of a mapping without a template", () => {
     await h.host.waitForSystemEvents(1);
     const text = h.host.systemEvents[0]!.text;
     const indented = JSON.stringify(JSON.parse(deepBody), null, 2);
-    expect(text).toContain(`Webhook "plain" (mapping plain) received this payload:\n${indented.slice(0, DEFAULT_CONTENT_MAX_CHARS)}\n… (payload cut at ${DEFAULT_CONTENT_MAX_CHARS} characters)`);
+    expect(text).toContain(
+      `Webhook "plain" (mapping plain) received this payload:\n${indented.slice(0, DEFAULT_CONTENT_MAX_CHARS)}\n… (payload cut at ${DEFAULT_CONTENT_MAX_CHARS} characters)`,
+    );
   });
 });

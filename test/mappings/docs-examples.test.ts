@@ -38,14 +38,23 @@ describe("docs/mappings.md examples", () => {
     const config = resolveConfig(JSON.parse(blocks(mappingsDoc, "json")[0]), { configDir: dir, env: { HOOKS_TOKEN: "hk_3f9a1c7e5b2d4f60a8c1" } });
     const engine = createMappingEngine({ config, presets: [], logger: captureLogger(), configDir: dir });
     const out = await actionOf(engine, ["github", push, { headers: { "x-github-event": "push" } }]);
-    expect(out.kind === "action" && out.raw).toMatchObject({ kind: "agent", name: "GitHub", sessionKey: "hook:github:ada-lab/garden-sensors", deliver: true, channel: "last" });
+    expect(out.kind === "action" && out.raw).toMatchObject({
+      kind: "agent",
+      name: "GitHub",
+      sessionKey: "hook:github:ada-lab/garden-sensors",
+      deliver: true,
+      channel: "last",
+    });
   });
 
   test("the TypeScript transform skips tests, turns refunds into a wake and orders into a run", async () => {
     fs.mkdirSync(path.join(dir, "shop"));
     fs.writeFileSync(path.join(dir, "shop", "order.ts"), blocks(mappingsDoc, "ts")[0]);
     const engine = createMappingEngine({
-      config: makeConfig({ transformsDir: dir, mappings: [mapping({ id: "shop", match: { path: "shop" }, transform: { module: "shop/order.ts", export: "onOrder" } })] }),
+      config: makeConfig({
+        transformsDir: dir,
+        mappings: [mapping({ id: "shop", match: { path: "shop" }, transform: { module: "shop/order.ts", export: "onOrder" } })],
+      }),
       presets: [],
       logger: captureLogger(),
     });
@@ -78,7 +87,13 @@ describe("docs/mappings.md examples", () => {
   });
 
   test("the filter table's example results hold", () => {
-    const ctx = { path: "github", now: "2025-03-14T09:30:00.000Z", headers: {}, query: {}, payload: { ...push, title: "Add weekly watering report", severity: "critical", text: "  " } };
+    const ctx = {
+      path: "github",
+      now: "2025-03-14T09:30:00.000Z",
+      headers: {},
+      query: {},
+      payload: { ...push, title: "Add weekly watering report", severity: "critical", text: "  " },
+    };
     const rows: Array<[string, string]> = [
       ['{{ payload.assignee.login | default: "nobody" }}', "nobody"],
       ["{{ head_commit.added | json }}", '["reports/weekly.py"]'],

@@ -116,9 +116,15 @@ describe("the mapping engine under plain node (as in the built dist)", () => {
     fs.mkdirSync(path.join(dir, "lib"));
     fs.writeFileSync(path.join(dir, "lib/suffix.ts"), 'export const suffix: string = " / ts helper 1";\n');
     fs.writeFileSync(path.join(dir, "lib/suffix.cjs"), 'exports.suffix = " / cjs helper 1";\n');
-    fs.writeFileSync(path.join(dir, "live.mjs"), 'import { suffix } from "./lib/suffix.ts";\nconst v = await Promise.resolve("mjs one");\nexport default () => ({ message: v + suffix });\n');
+    fs.writeFileSync(
+      path.join(dir, "live.mjs"),
+      'import { suffix } from "./lib/suffix.ts";\nconst v = await Promise.resolve("mjs one");\nexport default () => ({ message: v + suffix });\n',
+    );
     fs.writeFileSync(path.join(dir, "plain.mjs"), 'export default async () => ({ message: "plain one" });\n');
-    fs.writeFileSync(path.join(dir, "live.cjs"), 'const { suffix } = require("./lib/suffix.cjs");\nmodule.exports = () => ({ message: "cjs one" + suffix });\n');
+    fs.writeFileSync(
+      path.join(dir, "live.cjs"),
+      'const { suffix } = require("./lib/suffix.cjs");\nmodule.exports = () => ({ message: "cjs one" + suffix });\n',
+    );
     fs.writeFileSync(path.join(build, "run.js"), SCRIPT);
 
     const stdout = execFileSync(process.execPath, [path.join(build, "run.js"), dir], {
@@ -126,8 +132,19 @@ describe("the mapping engine under plain node (as in the built dist)", () => {
       encoding: "utf8",
     });
     const out = JSON.parse(stdout);
-    expect(out.ts).toEqual({ ok: true, value: { kind: "action", mappingId: "ts", allowUnsafeExternalContent: false, raw: { kind: "wake", mode: "next-heartbeat", text: "Readings from ts (ts): a=1" } } });
-    expect(out.mjs).toEqual({ ok: true, value: { kind: "action", mappingId: "mjs", allowUnsafeExternalContent: false, raw: { kind: "wake", text: "from mjs" } } });
+    expect(out.ts).toEqual({
+      ok: true,
+      value: {
+        kind: "action",
+        mappingId: "ts",
+        allowUnsafeExternalContent: false,
+        raw: { kind: "wake", mode: "next-heartbeat", text: "Readings from ts (ts): a=1" },
+      },
+    });
+    expect(out.mjs).toEqual({
+      ok: true,
+      value: { kind: "action", mappingId: "mjs", allowUnsafeExternalContent: false, raw: { kind: "wake", text: "from mjs" } },
+    });
     expect(out.cjs).toEqual({ ok: true, value: { kind: "skip", mappingId: "cjs" } });
     expect(out.esmJs.value.raw).toEqual({ kind: "agent", name: "GitHub", sessionKey: "hook:github:o/r", message: "0 commit(s) pushed to o/r on main:" });
     expect(out.builtin.value.raw.sessionKey).toBe("hook:orders:0b1336d9f2ad");
@@ -136,7 +153,17 @@ describe("the mapping engine under plain node (as in the built dist)", () => {
     expect(out.live2.value.raw.message).toBe("two");
     // .mjs and .cjs transforms reload too (Node's own module caches are bypassed), relative imports included.
     expect([out.plain1, out.plain2]).toEqual(["plain one", "plain two"]);
-    expect([out.mjs1, out.mjs2, out.mjs3, out.mjs4]).toEqual(["mjs one / ts helper 1", "mjs two / ts helper 1", "mjs two / ts helper 1", "mjs three / ts helper 2"]);
-    expect([out.cjs1, out.cjs2, out.cjs3, out.cjs4]).toEqual(["cjs one / cjs helper 1", "cjs two / cjs helper 1", "cjs two / cjs helper 1", "cjs three / cjs helper 1"]);
+    expect([out.mjs1, out.mjs2, out.mjs3, out.mjs4]).toEqual([
+      "mjs one / ts helper 1",
+      "mjs two / ts helper 1",
+      "mjs two / ts helper 1",
+      "mjs three / ts helper 2",
+    ]);
+    expect([out.cjs1, out.cjs2, out.cjs3, out.cjs4]).toEqual([
+      "cjs one / cjs helper 1",
+      "cjs two / cjs helper 1",
+      "cjs two / cjs helper 1",
+      "cjs three / cjs helper 1",
+    ]);
   });
 });

@@ -36,7 +36,7 @@ describe("resolve: templates become the raw action", () => {
         messageTemplate: "{{ pusher.name }} pushed {{ commits[1].message | truncate: 26 }} to {{ repository.full_name }}",
         to: "{{ query.to }}",
         channel: "bot_chat",
-        model: "{{ headers.x-model | default: \"openai/gpt-4o\" }}",
+        model: '{{ headers.x-model | default: "openai/gpt-4o" }}',
         deliver: false,
         wakeMode: "next-heartbeat",
         thinking: "low",
@@ -68,10 +68,18 @@ describe("resolve: templates become the raw action", () => {
   });
 
   test("a wake mapping renders textTemplate and its mode", async () => {
-    const r = await resolveWith({ id: "w", action: "wake", wakeMode: "next-heartbeat", textTemplate: "Push to {{ repository.full_name }} at {{ now }}" }, hookInput("github", push));
+    const r = await resolveWith(
+      { id: "w", action: "wake", wakeMode: "next-heartbeat", textTemplate: "Push to {{ repository.full_name }} at {{ now }}" },
+      hookInput("github", push),
+    );
     expect(r).toEqual({
       ok: true,
-      value: { kind: "action", mappingId: "w", allowUnsafeExternalContent: false, raw: { kind: "wake", text: "Push to ada-lab/garden-sensors at 2025-03-14T09:30:00.000Z", mode: "next-heartbeat" } },
+      value: {
+        kind: "action",
+        mappingId: "w",
+        allowUnsafeExternalContent: false,
+        raw: { kind: "wake", text: "Push to ada-lab/garden-sensors at 2025-03-14T09:30:00.000Z", mode: "next-heartbeat" },
+      },
     });
   });
 
@@ -115,7 +123,10 @@ describe("resolve: templates become the raw action", () => {
 
   test("with no template and a transform that returns undefined, the payload's own text/message is used", async () => {
     const r = await resolveWith({ id: "t", action: "wake", transform: { module: "keep.js" } }, hookInput("backup", { text: "Backup finished" }));
-    expect(r).toEqual({ ok: true, value: { kind: "action", mappingId: "t", allowUnsafeExternalContent: false, raw: { kind: "wake", text: "Backup finished" } } });
+    expect(r).toEqual({
+      ok: true,
+      value: { kind: "action", mappingId: "t", allowUnsafeExternalContent: false, raw: { kind: "wake", text: "Backup finished" } },
+    });
   });
 
   test("default content: the payload's own text (wake) or message (agent), else a heading and the payload as JSON", () => {
@@ -124,7 +135,9 @@ describe("resolve: templates become the raw action", () => {
     expect(renderDefaultContent("agent", { path: "backup", payload: { text: "only for wake", n: 1 } }, "m")).toBe(
       'Webhook "backup" (mapping m) received this payload:\n{\n  "text": "only for wake",\n  "n": 1\n}',
     );
-    expect(renderDefaultContent("wake", { path: "b", payload: { text: "   " } }, "m")).toBe('Webhook "b" (mapping m) received this payload:\n{\n  "text": "   "\n}');
+    expect(renderDefaultContent("wake", { path: "b", payload: { text: "   " } }, "m")).toBe(
+      'Webhook "b" (mapping m) received this payload:\n{\n  "text": "   "\n}',
+    );
     const big = renderDefaultContent("wake", { path: "big", payload: { blob: "x".repeat(20000) } }, "m");
     expect(big.endsWith("… (payload cut at 16000 characters)")).toBe(true);
   });

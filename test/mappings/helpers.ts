@@ -29,7 +29,16 @@ export function makeConfig(overrides: Partial<ResolvedHooksConfig> = {}): Resolv
     token: "test-hook-token-0123456789abcdef",
     transformsDir: TRANSFORM_FIXTURES,
     transformTimeoutMs: 2000,
-    runs: { maxConcurrent: 4, maxQueued: 1000, shutdownGraceSeconds: 10, retryInterrupted: false, maxWaitSeconds: 30, maxWaitingPerClient: 8, retentionDays: 7, maxFinished: 1000 },
+    runs: {
+      maxConcurrent: 4,
+      maxQueued: 1000,
+      shutdownGraceSeconds: 10,
+      retryInterrupted: false,
+      maxWaitSeconds: 30,
+      maxWaitingPerClient: 8,
+      retentionDays: 7,
+      maxFinished: 1000,
+    },
     rateLimit: { enabled: true, max: 120, windowSeconds: 60 },
     ...overrides,
   });

@@ -57,7 +57,11 @@ describe("match.headers", () => {
 
   test("a mapping that needs a header does not shadow a later one on the same path; a narrower later one is reported", () => {
     const catchPath = mapping({ id: "rest", match: { path: "github" }, messageTemplate: "rest" });
-    const { logger } = engineWith([pushOrRelease, catchPath, mapping({ id: "push-only", match: { path: "github", headers: { "x-github-event": ["push"] } }, messageTemplate: "p" })]);
+    const { logger } = engineWith([
+      pushOrRelease,
+      catchPath,
+      mapping({ id: "push-only", match: { path: "github", headers: { "x-github-event": ["push"] } }, messageTemplate: "p" }),
+    ]);
     const warnings = logger.at("warn").map((l) => l.message);
     expect(warnings.some((w) => w.includes('"rest"'))).toBe(false);
     expect(warnings).toContainEqual(expect.stringContaining('mapping "push-only" (hooks.mappings[2]) can never match: it is shadowed by mapping "code"'));

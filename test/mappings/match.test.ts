@@ -71,7 +71,10 @@ describe("mapping matching (SPEC §6.1)", () => {
   });
 
   test("wake and agent are direct endpoints: a catch-all or a mapping on them never gets them", async () => {
-    const { engine, logger } = engineWith([mapping({ id: "on-wake", match: { path: "wake" }, messageTemplate: "x" }), mapping({ id: "catch-all", messageTemplate: "y" })]);
+    const { engine, logger } = engineWith([
+      mapping({ id: "on-wake", match: { path: "wake" }, messageTemplate: "x" }),
+      mapping({ id: "catch-all", messageTemplate: "y" }),
+    ]);
     expect(await matched(engine, "wake")).toBeUndefined();
     expect(await matched(engine, "agent")).toBeUndefined();
     const warn = logger.at("warn").find((l) => l.meta?.mappingId === "on-wake");
@@ -80,7 +83,9 @@ describe("mapping matching (SPEC §6.1)", () => {
   });
 
   test("a configured mapping beats a preset on the same path; the shadowed preset mapping is reported", async () => {
-    const { engine, logger } = engineWith([mapping({ id: "mine", match: { path: "alerts" }, messageTemplate: "mine" })], { presets: ["alerts"] }, [alertPreset]);
+    const { engine, logger } = engineWith([mapping({ id: "mine", match: { path: "alerts" }, messageTemplate: "mine" })], { presets: ["alerts"] }, [
+      alertPreset,
+    ]);
     expect(await matched(engine, "alerts")).toBe("mine");
     expect(logger.at("warn").map((l) => l.message)).toContain(
       'mapping "alerts-path" (presets.alerts.mappings[0]) can never match: it is shadowed by mapping "mine" (hooks.mappings[0]), which comes first and matches every request it would',
@@ -124,12 +129,20 @@ describe("mapping matching (SPEC §6.1)", () => {
   });
 
   test("duplicate ids are reported at start", () => {
-    const { logger } = engineWith([mapping({ id: "dup", match: { path: "a" }, messageTemplate: "1" }), mapping({ id: "dup", match: { path: "b" }, messageTemplate: "2" })]);
-    expect(logger.at("warn").map((l) => l.message)).toEqual(['duplicate mapping id "dup" (hooks.mappings[0], hooks.mappings[1]); responses and logs cannot tell these mappings apart']);
+    const { logger } = engineWith([
+      mapping({ id: "dup", match: { path: "a" }, messageTemplate: "1" }),
+      mapping({ id: "dup", match: { path: "b" }, messageTemplate: "2" }),
+    ]);
+    expect(logger.at("warn").map((l) => l.message)).toEqual([
+      'duplicate mapping id "dup" (hooks.mappings[0], hooks.mappings[1]); responses and logs cannot tell these mappings apart',
+    ]);
   });
 
   test("the duplicate-id warning lists the entries under a meta name the log redaction keeps (its keys field was logged as [REDACTED])", () => {
-    const { logger } = engineWith([mapping({ id: "dup", match: { path: "a" }, messageTemplate: "1" }), mapping({ id: "dup", match: { path: "b" }, messageTemplate: "2" })]);
+    const { logger } = engineWith([
+      mapping({ id: "dup", match: { path: "a" }, messageTemplate: "1" }),
+      mapping({ id: "dup", match: { path: "b" }, messageTemplate: "2" }),
+    ]);
     const [warning] = logger.at("warn");
     expect(Object.keys(warning!.meta ?? {}).filter((name) => isCredentialName(name))).toEqual([]);
     expect(Object.values(warning!.meta ?? {})).toContainEqual(["hooks.mappings[0]", "hooks.mappings[1]"]);
@@ -150,7 +163,9 @@ describe("mapping matching (SPEC §6.1)", () => {
 
   test("this plugin's own manifest entries are not preset contributions", () => {
     const own: HookPresetContribution = { name: "selfish", pluginId: "inbound-webhooks", mappings: [{ id: "x", messageTemplate: "x" }] };
-    expect(() => engineWith([], { presets: ["selfish"] }, [own])).toThrow('hooks.presets[0] names an unknown preset "selfish"; available presets: mail, github');
+    expect(() => engineWith([], { presets: ["selfish"] }, [own])).toThrow(
+      'hooks.presets[0] names an unknown preset "selfish"; available presets: mail, github',
+    );
   });
 
   test("a preset offered by two plugins is refused when enabled", () => {
@@ -161,25 +176,45 @@ describe("mapping matching (SPEC §6.1)", () => {
 
   test("invalid preset mappings fail start naming the preset and plugin", () => {
     const bad: HookPresetContribution = { name: "bad", pluginId: "bad-plugin", mappings: [{ id: "b", action: "shout", messageTemplate: "x" }] };
-    expect(() => engineWith([], { presets: ["bad"] }, [bad])).toThrow('Preset "bad" of plugin bad-plugin has invalid mappings: presets.bad.mappings[0].action must be one of: wake, agent');
+    expect(() => engineWith([], { presets: ["bad"] }, [bad])).toThrow(
+      'Preset "bad" of plugin bad-plugin has invalid mappings: presets.bad.mappings[0].action must be one of: wake, agent',
+    );
   });
 
   test("preset mapping ids default to <preset>-<n>", () => {
-    const p: HookPresetContribution = { name: "ops", pluginId: "ops-plugin", mappings: [{ match: { path: "a" }, messageTemplate: "x" }, { match: { path: "b" }, messageTemplate: "y" }] };
-    expect(engineWith([], { presets: ["ops"] }, [p]).engine.describe().map((d) => d.id)).toEqual(["ops-1", "ops-2"]);
+    const p: HookPresetContribution = {
+      name: "ops",
+      pluginId: "ops-plugin",
+      mappings: [
+        { match: { path: "a" }, messageTemplate: "x" },
+        { match: { path: "b" }, messageTemplate: "y" },
+      ],
+    };
+    expect(
+      engineWith([], { presets: ["ops"] }, [p])
+        .engine.describe()
+        .map((d) => d.id),
+    ).toEqual(["ops-1", "ops-2"]);
   });
 
   test("a template syntax error fails start naming the mapping key", () => {
-    expect(() => engineWith([mapping({ id: "m", messageTemplate: "ok" }), mapping({ id: "broken", sessionKey: "{{ payload.user ", messageTemplate: "x" })])).toThrow(
-      "hooks.mappings[1].sessionKey is not a valid template: unclosed '{{' at character 1",
-    );
+    expect(() =>
+      engineWith([mapping({ id: "m", messageTemplate: "ok" }), mapping({ id: "broken", sessionKey: "{{ payload.user ", messageTemplate: "x" })]),
+    ).toThrow("hooks.mappings[1].sessionKey is not a valid template: unclosed '{{' at character 1");
   });
 
   test("every bad template, forEach, response and transform is named in one start (regression: only the first one was, a fix and restart per problem)", () => {
     const mappings = [
       mapping({ id: "a", match: { path: "a" }, messageTemplate: "{{ payload.x | nope }}" }),
       mapping({ id: "b", match: { path: "b" }, messageTemplate: "{{ payload.y", forEach: "a b" }),
-      mapping({ id: "c", match: { path: "c" }, messageTemplate: "ok", name: "{{ oops", response: { status: 200, body: { a: "{{ bad" } }, transform: { module: "missing.ts" } }),
+      mapping({
+        id: "c",
+        match: { path: "c" },
+        messageTemplate: "ok",
+        name: "{{ oops",
+        response: { status: 200, body: { a: "{{ bad" } },
+        transform: { module: "missing.ts" },
+      }),
     ];
     let error: unknown;
     try {

@@ -23,7 +23,10 @@ afterAll(() => h.close());
 
 describe("the messages a transform sets are counted by the action's own field", () => {
   it("an agent message past hooks.maxRenderedBytes is refused even when the transform also sets an empty text", async () => {
-    const res = await request(h.app).post("/hooks/agent-run").set(bearer).send({ a: "y".repeat(1000) });
+    const res = await request(h.app)
+      .post("/hooks/agent-run")
+      .set(bearer)
+      .send({ a: "y".repeat(1000) });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       ok: false,
@@ -34,12 +37,18 @@ describe("the messages a transform sets are counted by the action's own field", 
   });
 
   it("within the limit the agent run is accepted", async () => {
-    const res = await request(h.app).post("/hooks/agent-run").set(bearer).send({ a: "y".repeat(500) });
+    const res = await request(h.app)
+      .post("/hooks/agent-run")
+      .set(bearer)
+      .send({ a: "y".repeat(500) });
     expect(res.status).toBe(202);
   });
 
   it("a wake counts its text: the empty text is refused as a wake's, not counted by the message", async () => {
-    const res = await request(h.app).post("/hooks/wake-up").set(bearer).send({ a: "y".repeat(1000) });
+    const res = await request(h.app)
+      .post("/hooks/wake-up")
+      .set(bearer)
+      .send({ a: "y".repeat(1000) });
     expect([res.status, res.body.code]).toEqual([400, "invalid_payload"]);
   });
 });

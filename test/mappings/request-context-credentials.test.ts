@@ -7,7 +7,14 @@ import { stripCredentialHeaders, stripCredentialQuery, stripCredentialUrl } from
 describe("the stripped views", () => {
   test("headers keep ordinary names (lower-cased) and lose credentials", () => {
     expect(
-      stripCredentialHeaders({ "X-Request-Id": "r1", "content-type": "application/json", "Api-Key": "K", "x-shopify-hmac-sha256": "H", cookie: "c", "x-github-event": "push" }),
+      stripCredentialHeaders({
+        "X-Request-Id": "r1",
+        "content-type": "application/json",
+        "Api-Key": "K",
+        "x-shopify-hmac-sha256": "H",
+        cookie: "c",
+        "x-github-event": "push",
+      }),
     ).toEqual({ "x-request-id": "r1", "content-type": "application/json", "x-github-event": "push" });
   });
 

@@ -43,14 +43,23 @@ describe("plugin config checks", () => {
     const configDir = makeTempDir("cfg-check-");
     const input = { configDir, presets: [alpha], presetsComplete: true };
     expect(configProblems({ ...input, config: { hooks: { enabled: true, token: TOKEN, presets: ["alpha"] } } })).toEqual([]);
-    expect(configProblems({ ...input, config: { hooks: { enabled: true, token: TOKEN, maxBodyBytes: 0, mappings: [{ match: { path: "a" }, transform: { module: "x.js" } }] } } })).toEqual([
+    expect(
+      configProblems({
+        ...input,
+        config: { hooks: { enabled: true, token: TOKEN, maxBodyBytes: 0, mappings: [{ match: { path: "a" }, transform: { module: "x.js" } }] } },
+      }),
+    ).toEqual([
       "hooks.maxBodyBytes must be at least 1",
       `hooks.mappings[0].transform.module: hooks.transformsDir (${path.join(configDir, "hooks", "transforms")}) does not exist`,
     ]);
   });
 
   it("a preset another plugin may still register in code is not called unknown while presets are incomplete", () => {
-    const input = { configDir: makeTempDir("cfg-check-"), presets: [alpha], config: { hooks: { enabled: true, token: "short", presets: ["alpha", "computed"] } } };
+    const input = {
+      configDir: makeTempDir("cfg-check-"),
+      presets: [alpha],
+      config: { hooks: { enabled: true, token: "short", presets: ["alpha", "computed"] } },
+    };
     const unknown = 'hooks.presets[1] names an unknown preset "computed"; available presets: mail, github, alpha';
     expect(configProblems({ ...input, presetsComplete: true })).toContain(unknown);
     expect(configProblems({ ...input, presetsComplete: false })).toEqual(["hooks.token must be at least 16 characters long (after trimming)"]);

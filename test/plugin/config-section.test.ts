@@ -24,25 +24,36 @@ describe("the plugin's sentences on a host whose section is not `hooks`", () => 
 
   it("a 413 named hooks.maxBodyBytes, in the answer and in the ledger: both name the host's key", async () => {
     plugin = await startPluginApp({ configSection: SECTION, hooks: { maxBodyBytes: 100 } });
-    const res = await request(plugin.app).post("/hooks/wake").set(AUTH).send({ text: "x".repeat(200) });
+    const res = await request(plugin.app)
+      .post("/hooks/wake")
+      .set(AUTH)
+      .send({ text: "x".repeat(200) });
     expect(res.body).toEqual({ ok: false, code: "payload_too_large", error: `The request body is larger than ${SECTION}.maxBodyBytes allows (100 bytes).` });
     const app = plugin.app;
     let listed: Array<{ id: string }> = [];
     // The ledger writes its rows in batches: poll (bounded) until the refusal is there.
-    await until(async () => (listed = (await request(app).get("/hooks/deliveries?hook=wake").set(AUTH)).body.deliveries).length === 1, "the refusal in the ledger", { timeoutMs: 5000 });
+    await until(
+      async () => (listed = (await request(app).get("/hooks/deliveries?hook=wake").set(AUTH)).body.deliveries).length === 1,
+      "the refusal in the ledger",
+      { timeoutMs: 5000 },
+    );
     const stored = await request(app).get(`/hooks/deliveries/${listed[0]!.id}`).set(AUTH);
     expect(stored.body.delivery.response).toEqual(res.body);
   });
 
   it("the embedded gateway (no configSection) still names hooks.maxBodyBytes", async () => {
     plugin = await startPluginApp({ hooks: { maxBodyBytes: 100 } });
-    const res = await request(plugin.app).post("/hooks/wake").set(AUTH).send({ text: "x".repeat(200) });
+    const res = await request(plugin.app)
+      .post("/hooks/wake")
+      .set(AUTH)
+      .send({ text: "x".repeat(200) });
     expect(res.body.error).toBe("The request body is larger than hooks.maxBodyBytes allows (100 bytes).");
   });
 
-  it("a log line named hooks.enabled: it names the host's key", () => {
+  it("a log line named hooks.enabled: it names the host's key", async () => {
     const host = createFakeHost({ configSection: SECTION, config: { hooks: { enabled: false } } });
     activate(host.api);
+    await host.startServices();
     expect(host.logs.map((l) => l.message)).toContain(`hooks disabled (${SECTION}.enabled is not true); no HTTP listener registered`);
   });
 

@@ -6,10 +6,10 @@
  * The inspector takes the delivery's URL and reads its query as a live request's is read.
  *
  * The real plugin on the fake host: a live request, its row in the SQLite ledger, then the
- * dry run the delivery page asks for (src/gateway/ui/ui-pages.ts).
+ * dry run the delivery page asks for (src/inspector/ui-pages.ts).
  */
 import request from "supertest";
-import type { HookInspector } from "../../src/host-contract/inspection";
+import type { HookInspector } from "../../src/core/inspection";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 import { until } from "../helpers/until";
 
@@ -19,7 +19,9 @@ describe("the dashboard's dry run of a stored delivery", () => {
   let plugin: PluginApp;
   let inspector: HookInspector;
   beforeEach(async () => {
-    plugin = await startPluginApp({ hooks: { rateLimit: { enabled: false }, mappings: [{ id: "deploy", match: { path: "deploy" }, action: "wake", textTemplate: "env {{ query.env }}" }] } });
+    plugin = await startPluginApp({
+      hooks: { rateLimit: { enabled: false }, mappings: [{ id: "deploy", match: { path: "deploy" }, action: "wake", textTemplate: "env {{ query.env }}" }] },
+    });
     inspector = plugin.host.inspectors[0]!;
   });
   afterEach(() => plugin.close());

@@ -4,7 +4,7 @@
  * mappings, dry run, summary and the live feed of new rows.
  */
 import request from "supertest";
-import type { DeliverySummary, HookInspector, RunSummary } from "../../src/host-contract/inspection";
+import type { DeliverySummary, HookInspector, RunSummary } from "../../src/core/inspection";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 import { until } from "../helpers/until";
 
@@ -13,7 +13,13 @@ const HOOKS = {
   rateLimit: { enabled: false },
   mappings: [
     { id: "crm", match: { path: "crm" }, action: "agent", name: "CRM", messageTemplate: "Deal {{ payload.deal }}" },
-    { id: "signed", match: { path: "signed", headers: { "x-kind": "a" } }, action: "wake", textTemplate: "signed", verify: { scheme: "token-header", header: "x-my-check", secret: "s".repeat(24) } },
+    {
+      id: "signed",
+      match: { path: "signed", headers: { "x-kind": "a" } },
+      action: "wake",
+      textTemplate: "signed",
+      verify: { scheme: "token-header", header: "x-my-check", secret: "s".repeat(24) },
+    },
     { id: "all", action: "wake", textTemplate: "any" },
     { id: "never", match: { path: "later" }, action: "wake", textTemplate: "never" },
   ],
@@ -97,7 +103,11 @@ describe("the plugin's HookInspector", () => {
   });
 
   it("a configured verify header of any name is redacted in the ledger", async () => {
-    await request(plugin.app).post("/hooks/signed").set({ "X-My-Check": "s".repeat(24), "X-Kind": "a" }).send({}).expect(200);
+    await request(plugin.app)
+      .post("/hooks/signed")
+      .set({ "X-My-Check": "s".repeat(24), "X-Kind": "a" })
+      .send({})
+      .expect(200);
     await until(() => inspector.listDeliveries({}).length === 1, "the row");
     const d = inspector.getDelivery(inspector.listDeliveries({})[0]!.id)!;
     expect(d.headers["x-my-check"]).toBe("[REDACTED]");

@@ -14,14 +14,22 @@ function setup(extra: { ledgerEntries?: () => number } = {}) {
   const registry = createGatewayMetrics({ logger: silent });
   const emitter = createPluginEmitter();
   let now = 1000;
-  const recorder = createHookMetrics({ metrics: registry.forPlugin("inbound-webhooks"), emitter, knownHooks: ["github"], signatureSchemes: ["github", "github"], queueDepth: () => 7, hrClock: () => now, ...extra });
+  const recorder = createHookMetrics({
+    metrics: registry.forPlugin("inbound-webhooks"),
+    emitter,
+    knownHooks: ["github"],
+    signatureSchemes: ["github", "github"],
+    queueDepth: () => 7,
+    hrClock: () => now,
+    ...extra,
+  });
   return { recorder, emitter, scrape: async () => parseScrape(await registry.render()), advance: (ms: number) => void (now += ms) };
 }
 
 const REQUESTS = "inbound_webhooks_requests_total";
 
 describe("createHookMetrics", () => {
-  it("labels wake, agent, runs, deliveries and configured paths by name, whatever the status; a path naming no hook is \"-\"; other names that were not accepted are \"unknown\"", async () => {
+  it('labels wake, agent, runs, deliveries and configured paths by name, whatever the status; a path naming no hook is "-"; other names that were not accepted are "unknown"', async () => {
     const { recorder, scrape } = setup();
     recorder.answered("wake", 200, 0.001, { replayed: false });
     recorder.answered("runs", 404, 0.001);

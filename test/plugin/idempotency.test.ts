@@ -29,7 +29,11 @@ describe("idempotency through the plugin", () => {
     }
   };
   const post = (path: string, headers: Record<string, string>, body: unknown) =>
-    request(plugin.app).post(path).set(AUTH).set(headers).send(body as object);
+    request(plugin.app)
+      .post(path)
+      .set(AUTH)
+      .set(headers)
+      .send(body as object);
 
   beforeEach(async () => {
     tmp = tempDir();

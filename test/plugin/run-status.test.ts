@@ -23,7 +23,11 @@ describe("run status through the plugin", () => {
       hooks: { rateLimit: { enabled: false }, runs: { maxConcurrent: 1, shutdownGraceSeconds: grace } },
     }));
   const status = (id: string) => request(plugin.app).get(`/hooks/runs/${id}`).set(AUTH);
-  const agent = (body: Record<string, unknown>) => request(plugin.app).post("/hooks/agent").set(AUTH).send({ deliver: false, ...body });
+  const agent = (body: Record<string, unknown>) =>
+    request(plugin.app)
+      .post("/hooks/agent")
+      .set(AUTH)
+      .send({ deliver: false, ...body });
 
   beforeEach(() => {
     tmp = tempDir();
@@ -46,12 +50,22 @@ describe("run status through the plugin", () => {
     const queued = await status(id);
     expect(queued.status).toBe(200);
     expect(queued.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(queued.body).toEqual({ ok: true, run: { id, status: "queued", name: "Second", sessionKey: "hook:status-1", createdAt: expect.stringMatching(ISO) } });
+    expect(queued.body).toEqual({
+      ok: true,
+      run: { id, status: "queued", name: "Second", sessionKey: "hook:status-1", createdAt: expect.stringMatching(ISO) },
+    });
 
     runner.release("first");
     await plugin.host.waitFor(() => runner.active.has("second"), 5000, "second turn");
     const running = await status(id);
-    expect(running.body.run).toEqual({ id, status: "running", name: "Second", sessionKey: "hook:status-1", createdAt: queued.body.run.createdAt, startedAt: expect.stringMatching(ISO) });
+    expect(running.body.run).toEqual({
+      id,
+      status: "running",
+      name: "Second",
+      sessionKey: "hook:status-1",
+      createdAt: queued.body.run.createdAt,
+      startedAt: expect.stringMatching(ISO),
+    });
 
     runner.release("second", { status: "ok", reply: "all green" });
     await plugin.host.waitFor(() => plugin.host.systemEvents.some((e) => wrappedContent(e.text) === "Hook Second: all green"), 5000, "summary");

@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import express from "express";
 import request from "supertest";
+import { routeHost } from "../helpers/route-host";
 import { activate } from "../../src/plugin/index";
 import { ConfigError } from "../../src/core/errors";
 import { createFakeHost } from "../helpers/fake-host";
@@ -51,9 +51,11 @@ describe("the hook token is read when the services start, not at activation", ()
     activate(h.api);
     process.env[VAR] = ` ${TOKEN} `;
     await h.startServices();
-    const app = express();
-    for (const r of h.routes) app.use(r.prefix, r.handler);
-    const ok = await request(app).post("/hooks/wake").set({ Authorization: `Bearer ${TOKEN}` }).send({ text: "hi" });
+    const app = routeHost(h.routes);
+    const ok = await request(app)
+      .post("/hooks/wake")
+      .set({ Authorization: `Bearer ${TOKEN}` })
+      .send({ text: "hi" });
     expect(ok.status).toBe(200);
     const wrong = await request(app).post("/hooks/wake").set({ Authorization: "Bearer not-the-token-0123456789" }).send({ text: "hi" });
     expect(wrong.status).toBe(401);

@@ -50,8 +50,17 @@ describe("plugin: when accepted runs resume", () => {
     const log = recordingLogger();
     const database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
     const store = createSqliteRunStore(database);
-    store.insert(runRecord({ id: "q1", seq: store.nextSeq(), action: agentAction({ message: "queued before", deliver: false, wakeMode: "next-heartbeat" }), source: actionSource() }));
-    store.insert(runRecord({ id: "r1", seq: store.nextSeq(), status: "running", action: agentAction({ name: "Crashed", sessionKey: "hook:r" }), source: actionSource() }));
+    store.insert(
+      runRecord({
+        id: "q1",
+        seq: store.nextSeq(),
+        action: agentAction({ message: "queued before", deliver: false, wakeMode: "next-heartbeat" }),
+        source: actionSource(),
+      }),
+    );
+    store.insert(
+      runRecord({ id: "r1", seq: store.nextSeq(), status: "running", action: agentAction({ name: "Crashed", sessionKey: "hook:r" }), source: actionSource() }),
+    );
     database.close();
     log.close();
   });

@@ -3,11 +3,11 @@
  * durable run queue → executor → host effects. Checks the wiring that unit tests
  * of each module cannot see.
  */
-import express from "express";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
+import { routeHost } from "../helpers/route-host";
 import { activate } from "../../src/plugin/index";
 import { createFakeHost } from "../helpers/fake-host";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
@@ -114,8 +114,7 @@ describe("the hooks route before the runs service started", () => {
     const stateDir = mkdtempSync(join(tmpdir(), "iw-notstarted-"));
     const host = createFakeHost({ config: { hooks: { enabled: true, token: TEST_TOKEN } }, stateDir, configDir: stateDir });
     activate(host.api);
-    const app = express();
-    for (const r of host.routes) app.use(r.prefix, r.handler);
+    const app = routeHost(host.routes);
     const res = await request(app).post("/hooks/wake").set(auth).send({ text: "too early" });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ ok: false, code: "shutting_down", error: "The hooks service is not running (not started yet, or stopped); retry later." });

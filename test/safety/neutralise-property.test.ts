@@ -34,16 +34,21 @@ const SEPARATORS = ["", "_", " ", "-", "\u2010", "\u2013", "\u2014", ".", ":", "
 const INVISIBLES = ["", "", "", "\u200B", "\u2060", "\u00AD", "\u200D", "\u202E"];
 
 const word = (w: string) =>
-  fc.tuple(...Array.from(w, (c) => fc.tuple(fc.constantFrom(...LETTERS[c]!), fc.constantFrom(...INVISIBLES)))).map((parts) => parts.map(([l, inv]) => l + inv).join(""));
+  fc
+    .tuple(...Array.from(w, (c) => fc.tuple(fc.constantFrom(...LETTERS[c]!), fc.constantFrom(...INVISIBLES))))
+    .map((parts) => parts.map(([l, inv]) => l + inv).join(""));
 const run = (pool: string[], min: number) => fc.array(fc.constantFrom(...pool), { minLength: min, maxLength: 3 }).map((a) => a.join(""));
 const sep = fc.constantFrom(...SEPARATORS);
-const id = fc.oneof(fc.constant(""), fc.tuple(word("I"), word("D"), fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 8, maxLength: 32 })).map(([i, d, hex]) => ` ${i}${d}="${hex}"`));
+const id = fc.oneof(
+  fc.constant(""),
+  fc
+    .tuple(word("I"), word("D"), fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 8, maxLength: 32 }))
+    .map(([i, d, hex]) => ` ${i}${d}="${hex}"`),
+);
 
 /** An end marker, a start marker, or a partial marker, each character drawn from its caught variants. */
 const lookAlike = fc.oneof(
-  fc
-    .tuple(run(OPEN, 0), word("END"), sep, word("EXTERNAL"), sep, word("UNTRUSTED"), sep, word("CONTENT"), id, run(CLOSE, 0))
-    .map((parts) => parts.join("")),
+  fc.tuple(run(OPEN, 0), word("END"), sep, word("EXTERNAL"), sep, word("UNTRUSTED"), sep, word("CONTENT"), id, run(CLOSE, 0)).map((parts) => parts.join("")),
   fc.tuple(run(OPEN, 0), word("EXTERNAL"), sep, word("UNTRUSTED"), sep, word("CONTENT"), id, run(CLOSE, 1)).map((parts) => parts.join("")),
   fc.tuple(run(OPEN, 2), word("END"), sep, word("EXTERNAL")).map((parts) => parts.join("")),
   fc.tuple(run(OPEN, 1), word("END"), sep, word("UNTRUSTED"), sep, word("CONTENT"), id, run(CLOSE, 0)).map((parts) => parts.join("")),

@@ -42,15 +42,21 @@ test("two private top-level functions with one name are reported even when their
 });
 
 test("a private constant copied word for word is reported; one set up differently is not", () => {
-  const copied = "const obj = (v: unknown): Obj =>\n  v && typeof v === \"object\" ? (v as Obj) : {};\n";
+  const copied = 'const obj = (v: unknown): Obj =>\n  v && typeof v === "object" ? (v as Obj) : {};\n';
   write("a/one.ts", `${copied}const log = createLogger("a");\n`);
   write("b/two.ts", `${copied.replace("=>\n  v", "=>\n    v")}const log = createLogger("b");\n`);
   expect(names()).toEqual([["obj", "the same top-level declaration copied into several files"]]);
 });
 
 test("types, interfaces, re-exports, nested declarations and commented-out code are not definitions", () => {
-  write("a/one.ts", "export type Obj = Record<string, unknown>;\nexport interface Shape {\n  a: number;\n}\nexport { helper } from \"./helper\";\n/*\nfunction outer() {}\n*/\n");
-  write("b/two.ts", "export type Obj = Record<string, unknown>;\nexport interface Shape {\n  b: number;\n}\nexport function outer(): void {\n  function helper(): void {}\n  helper();\n}\n");
+  write(
+    "a/one.ts",
+    'export type Obj = Record<string, unknown>;\nexport interface Shape {\n  a: number;\n}\nexport { helper } from "./helper";\n/*\nfunction outer() {}\n*/\n',
+  );
+  write(
+    "b/two.ts",
+    "export type Obj = Record<string, unknown>;\nexport interface Shape {\n  b: number;\n}\nexport function outer(): void {\n  function helper(): void {}\n  helper();\n}\n",
+  );
   write("a/helper.ts", "export function helper(): void {}\n");
   expect(names()).toEqual([]);
 });

@@ -174,7 +174,8 @@ function patternKeysSchema(node: Description, path: Path): JsonSchema {
   const patterns = node.patterns as Array<{ regex?: string; rule?: Description }>;
   const p = patterns[0];
   const name = (Object.keys(REGEXES) as PatternName[]).find((n) => String(REGEXES[n]) === p?.regex);
-  if (patterns.length !== 1 || !p?.rule || !name || node.keys) throw new UnsupportedJoi(path, "only object().pattern(REGEXES.<name>, <schema>) without fixed keys converts");
+  if (patterns.length !== 1 || !p?.rule || !name || node.keys)
+    throw new UnsupportedJoi(path, "only object().pattern(REGEXES.<name>, <schema>) without fixed keys converts");
   const out: JsonSchema = { ...common(node), type: "object", propertyNames: { pattern: PATTERNS[name], [RULE_ANNOTATION]: PATTERN_RULES[name] } };
   out.additionalProperties = convert(p.rule, [...path, "*"]);
   return withTypeRule(out, path, "object");
@@ -254,7 +255,10 @@ function requirement(node: Description, path: Path): JsonSchema {
   if (node.type !== "object" || keys.length === 0 || keys.some(([, k]) => k.flags?.presence !== "required")) {
     throw new UnsupportedJoi(path, "a when() branch may only require keys");
   }
-  return requiredOf(keys.map(([k]) => k), path);
+  return requiredOf(
+    keys.map(([k]) => k),
+    path,
+  );
 }
 
 /** `required` of keys under `path`, with the OVERRIDES sentence of a key that has one. */

@@ -28,12 +28,12 @@ function octal(mode: number): string {
 }
 
 /** Runs the plugin's own config resolution on the result; throws MailError when the gateway would refuse it. */
-function checkAcceptedByPlugin(config: Record<string, unknown>, file: string, env: NodeJS.ProcessEnv): void {
+function checkAcceptedByPlugin(config: Record<string, unknown>, configDir: string, env: NodeJS.ProcessEnv): void {
   const probe = JSON.parse(JSON.stringify(config)) as { hooks?: Record<string, unknown> };
   // A token reference may only resolve where the gateway runs; validate the rest with a stand-in.
   if (probe.hooks && typeof probe.hooks.token !== "string") probe.hooks.token = "x".repeat(32);
   try {
-    resolveConfig(probe, { configDir: path.dirname(file), env });
+    resolveConfig(probe, { configDir, env });
   } catch (e) {
     throw mailErrors.configRefused({ reason: (e as Error).message }, { cause: e });
   }
@@ -55,14 +55,19 @@ function passwordWarnings(ref: MailSetupAnswers["password"], env: NodeJS.Process
 export function applySetup(current: RawConfigFile, answers: MailSetupAnswers, ctx: MailSetupContext): AppliedSetup {
   const file = current.file;
   const applied = applyMailSetup(current.raw, answers, { generateToken: ctx.generateToken });
-  checkAcceptedByPlugin(applied.config, file, ctx.env);
+  // Checked as the plugin will read it: inside OpenClaw the section within OpenClaw's config (its defaults, its gateway).
+  const section = rawSection(applied.config, "hooks");
+  if (ctx.store) checkAcceptedByPlugin(ctx.store.snapshotWith(section), ctx.configDir ?? path.dirname(file), ctx.env);
+  else checkAcceptedByPlugin(applied.config, path.dirname(file), ctx.env);
 
   const warnings = passwordWarnings(answers.password, ctx.env);
   if (answers.tls === "none" && !isLoopback(answers.host)) {
     warnings.push(`tls "none" sends the IMAP password unencrypted to ${answers.host}; use "tls" (port 993) or "starttls" (port 143).`);
   }
-  if (!ctx.configPath) {
-    warnings.push(`No config file was in use (the gateway's demo default), so setup ${current.existed ? "updated" : "created"} ${file}; the gateway reads it when started from ${path.dirname(file)} or with --config.`);
+  if (!ctx.configPath && !ctx.store) {
+    warnings.push(
+      `No config file was in use (the gateway's demo default), so setup ${current.existed ? "updated" : "created"} ${file}; the gateway reads it when started from ${path.dirname(file)} or with --config.`,
+    );
   }
 
   // A plain-text hook token must not sit in a file every user can read. A group-only mode

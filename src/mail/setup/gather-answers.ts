@@ -22,7 +22,13 @@ export function refuseConflictingFlags(flags: MailSetupFlags): void {
   }
 }
 
-type Ask = <T>(flag: string | undefined, parser: (s: string) => T, question: string, def: string | undefined, required: string | undefined) => Promise<T | undefined>;
+type Ask = <T>(
+  flag: string | undefined,
+  parser: (s: string) => T,
+  question: string,
+  def: string | undefined,
+  required: string | undefined,
+) => Promise<T | undefined>;
 
 /** flag → parse; else prompt (default shown); else default; else recorded in `missing`. */
 function asker(prompter: Prompter | undefined, missing: string[]): Ask {
@@ -60,7 +66,13 @@ export async function gatherAnswers(flags: MailSetupFlags, existing: ExistingMai
   try {
     if (prompter) ctx.promptOutput!.write("Mail watcher setup — press Enter to keep the value in brackets.\n");
     const host = await ask(flags.host, parse.parseHost, "IMAP server host (e.g. imap.gmail.com)", existing.host, "--host");
-    const tls = (await ask(flags.tls, parse.parseTls, "TLS mode: tls (port 993), starttls (port 143) or none", existing.tls ?? MAIL_DEFAULTS.tls, undefined)) as MailTlsMode;
+    const tls = (await ask(
+      flags.tls,
+      parse.parseTls,
+      "TLS mode: tls (port 993), starttls (port 143) or none",
+      existing.tls ?? MAIL_DEFAULTS.tls,
+      undefined,
+    )) as MailTlsMode;
     const existingPort = existing.port !== undefined && existing.tls === tls ? String(existing.port) : undefined;
     const port = (await ask(flags.port, parse.parseImapPort, "IMAP port", existingPort ?? String(IMAP_DEFAULT_PORTS[tls]), undefined)) as number;
     const user = await ask(flags.user, parse.parseUser, "IMAP user (usually your e-mail address)", existing.user, "--user");
@@ -69,14 +81,41 @@ export async function gatherAnswers(flags: MailSetupFlags, existing: ExistingMai
     const hookUrl = (await ask(flags.hookUrl, parse.parseHookUrl, "Hook URL the watcher posts to", existing.hookUrl, undefined)) as string;
     const includeBody =
       flags.includeBody ??
-      ((await ask(undefined, yesNo("--include-body"), "Include the message body (plain text) besides the snippet? (yes/no)", (existing.includeBody ?? MAIL_DEFAULTS.includeBody) ? "yes" : "no", undefined)) as boolean);
-    const maxBytes = (await ask(flags.maxBytes, parse.parseMaxBytes, "Max bytes of text per message", String(existing.maxBytes ?? MAIL_DEFAULTS.maxBytes), undefined)) as number;
-    const autoStart = flags.autoStart ?? (prompter ? await prompter.ask("Let the gateway run the watcher itself (autoStart)? (yes/no)", yesNo("--auto-start"), existing.autoStart ? "yes" : "no") : undefined);
+      ((await ask(
+        undefined,
+        yesNo("--include-body"),
+        "Include the message body (plain text) besides the snippet? (yes/no)",
+        (existing.includeBody ?? MAIL_DEFAULTS.includeBody) ? "yes" : "no",
+        undefined,
+      )) as boolean);
+    const maxBytes = (await ask(
+      flags.maxBytes,
+      parse.parseMaxBytes,
+      "Max bytes of text per message",
+      String(existing.maxBytes ?? MAIL_DEFAULTS.maxBytes),
+      undefined,
+    )) as number;
+    const autoStart =
+      flags.autoStart ??
+      (prompter
+        ? await prompter.ask("Let the gateway run the watcher itself (autoStart)? (yes/no)", yesNo("--auto-start"), existing.autoStart ? "yes" : "no")
+        : undefined);
 
     if (missing.length > 0) {
       throw (missing.length > 1 ? mailErrors.answersMissing : mailErrors.answerMissing)({ names: missing.join(", ") });
     }
-    return { host: host!, port, tls, user: user!, password: password!, mailbox, hookUrl, includeBody, maxBytes, ...(autoStart === undefined ? {} : { autoStart }) };
+    return {
+      host: host!,
+      port,
+      tls,
+      user: user!,
+      password: password!,
+      mailbox,
+      hookUrl,
+      includeBody,
+      maxBytes,
+      ...(autoStart === undefined ? {} : { autoStart }),
+    };
   } finally {
     prompter?.close();
   }

@@ -2,6 +2,8 @@
  * Step 1 of `mail setup` — read: which config file to edit (a new
  * `./gateway.config.json` when the gateway runs on its demo default), its current
  * content, and the `hooks.mail` values already in it, offered as defaults on a rerun.
+ * With a host's section store (inside OpenClaw) the section comes from the host's
+ * config instead, under `hooks` as the steps after read it.
  */
 import path from "node:path";
 import { defaultMailHookUrl } from "../../config/mail-hook-url";
@@ -34,8 +36,8 @@ export interface SetupConfig {
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
 
-/** What a rerun of setup starts from. */
-export function existingMailSettings(raw: Readonly<Record<string, unknown>>): ExistingMailSettings {
+/** What a rerun of setup starts from; `addressed`: the config the default hook URL is derived from (default `raw`). */
+export function existingMailSettings(raw: Readonly<Record<string, unknown>>, addressed: Readonly<Record<string, unknown>> = raw): ExistingMailSettings {
   const mail = rawSection(rawSection(raw, "hooks"), "mail");
   const imap = rawSection(mail, "imap");
   const ref = rawSection(imap, "password");
@@ -46,7 +48,7 @@ export function existingMailSettings(raw: Readonly<Record<string, unknown>>): Ex
     user: text(imap.user),
     password: typeof ref.env === "string" ? `env:${ref.env}` : typeof ref.file === "string" ? `file:${ref.file}` : undefined,
     mailbox: text(imap.mailbox),
-    hookUrl: text(mail.hookUrl) ?? defaultMailHookUrl(raw),
+    hookUrl: text(mail.hookUrl) ?? defaultMailHookUrl(addressed),
     includeBody: typeof mail.includeBody === "boolean" ? mail.includeBody : undefined,
     maxBytes: typeof mail.maxBytes === "number" ? mail.maxBytes : undefined,
     autoStart: mail.autoStart === true,
@@ -54,7 +56,12 @@ export function existingMailSettings(raw: Readonly<Record<string, unknown>>): Ex
 }
 
 /** Reads the config file setup edits; throws MailError when it cannot be read or parsed. */
-export function readSetupConfig(ctx: Pick<MailSetupContext, "configPath" | "cwd">): SetupConfig {
+export function readSetupConfig(ctx: Pick<MailSetupContext, "configPath" | "cwd" | "store">): SetupConfig {
+  if (ctx.store) {
+    const section = ctx.store.read();
+    const current: RawConfigFile = { file: ctx.store.location, existed: true, raw: { hooks: section }, json5Only: false };
+    return { file: ctx.store.location, current, existing: existingMailSettings(current.raw, ctx.store.snapshotWith(section)) };
+  }
   const file = ctx.configPath ?? path.resolve(ctx.cwd, "gateway.config.json");
   const current = readRawConfigFile(file);
   return { file, current, existing: existingMailSettings(current.raw) };

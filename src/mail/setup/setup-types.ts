@@ -1,6 +1,7 @@
 /** What `mail setup` takes (flags, context) and what it returns, shared by its steps. */
 import type { Readable, Writable } from "node:stream";
 import type { MailSetupAnswers } from "./setup-answers";
+import type { SectionStore } from "../../host-contract/section-store";
 
 /** Flags of `mail setup` as commander delivers them. */
 export interface MailSetupFlags {
@@ -33,6 +34,10 @@ export interface MailSetupContext {
   /** Where prompts go (stderr, so --json output stays clean). */
   promptOutput?: Writable;
   generateToken?: () => string;
+  /** The host's writer of the plugin's section (`api.sectionStore`, inside OpenClaw); absent: the config file is edited. */
+  store?: SectionStore;
+  /** `api.configDir`: what the section's relative paths resolve against, when `store` writes it. */
+  configDir?: string;
 }
 
 export interface MailSetupResult {

@@ -25,7 +25,9 @@ export interface MailBatch {
  * @example idempotencyKeyFor([{ id: "a@x" }]) // "mail-<64 hex chars>"
  */
 export function idempotencyKeyFor(messages: Pick<MailMessagePayload, "id">[]): string {
-  const digest = createHash("sha256").update(messages.map((m) => m.id).join("\n")).digest("hex");
+  const digest = createHash("sha256")
+    .update(messages.map((m) => m.id).join("\n"))
+    .digest("hex");
   return `mail-${digest}`;
 }
 

@@ -40,7 +40,9 @@ export interface CheckpointStore {
 
 /** Short stable key of a mailbox: the file name of its checkpoint and lock. */
 export function mailboxKey(id: MailboxIdentity): string {
-  const h = createHash("sha256").update([id.host.toLowerCase(), String(id.port), id.user, id.mailbox].join("\n")).digest("hex");
+  const h = createHash("sha256")
+    .update([id.host.toLowerCase(), String(id.port), id.user, id.mailbox].join("\n"))
+    .digest("hex");
   return h.slice(0, 24);
 }
 

@@ -155,7 +155,11 @@ export function createHookPoster(opts: HookPosterOptions): HookPoster {
         if ("status" in r) {
           if (r.status >= 200 && r.status < 300) {
             // A replay means the gateway had already accepted this batch (e.g. before a crash): no second run.
-            log.info(r.replayed ? "mail batch was already accepted by the gateway (replayed)" : "mail batch delivered", { ...meta, status: r.status, attempts: n });
+            log.info(r.replayed ? "mail batch was already accepted by the gateway (replayed)" : "mail batch delivered", {
+              ...meta,
+              status: r.status,
+              attempts: n,
+            });
             return { kind: "delivered", status: r.status, attempts: n, replayed: r.replayed };
           }
           if (r.status >= 300 && r.status < 400) {

@@ -83,10 +83,27 @@ export function createMailWatcher(opts: MailWatcherOptions): MailWatcher {
   const store = createCheckpointStore({ stateDir: opts.stateDir, mailbox: identity });
   const poster =
     opts.poster ??
-    createHookPoster({ hookUrl: opts.hookUrl, token: opts.token, logger: log, backoff: opts.postBackoff, fetch: opts.fetch, random: opts.random, now: opts.now });
+    createHookPoster({
+      hookUrl: opts.hookUrl,
+      token: opts.token,
+      logger: log,
+      backoff: opts.postBackoff,
+      fetch: opts.fetch,
+      random: opts.random,
+      now: opts.now,
+    });
   const open = opts.openSession ?? openImapSession;
   const reconnectPolicy = opts.reconnectBackoff ?? DEFAULT_RECONNECT_BACKOFF;
-  const sync = createMailboxSync({ mail, identity, store, poster, logger: log, maxBodyBytes: opts.maxBodyBytes, refetchDelaysMs: opts.refetchDelaysMs, fetchBudgetBytes: opts.fetchBudgetBytes });
+  const sync = createMailboxSync({
+    mail,
+    identity,
+    store,
+    poster,
+    logger: log,
+    maxBodyBytes: opts.maxBodyBytes,
+    refetchDelaysMs: opts.refetchDelaysMs,
+    fetchBudgetBytes: opts.fetchBudgetBytes,
+  });
 
   async function connect(): Promise<ImapSession> {
     const password = resolvePassword(mail.imap.password, { baseDir: opts.configDir, env: opts.env });

@@ -56,7 +56,14 @@ export function createMailboxSync(opts: MailboxSyncOptions) {
   const readMessages = createMessageReader({ mail, identity, logger: log, refetchDelaysMs: opts.refetchDelaysMs });
 
   /** Posts one batch and advances the checkpoint; undefined when stopped before the gateway answered. */
-  async function deliver(batch: MailBatch, cp: Checkpoint, nextLastUid: number, summary: MailRunSummary, signal: AbortSignal, limits?: PostLimits): Promise<Checkpoint | undefined> {
+  async function deliver(
+    batch: MailBatch,
+    cp: Checkpoint,
+    nextLastUid: number,
+    summary: MailRunSummary,
+    signal: AbortSignal,
+    limits?: PostLimits,
+  ): Promise<Checkpoint | undefined> {
     store.save({ uidValidity: cp.uidValidity, lastUid: cp.lastUid, pending: batch });
     const outcome = await poster.post(batch, signal, limits);
     if (outcome.kind === "aborted") return undefined;

@@ -52,7 +52,8 @@ export function createMessageReader(opts: ReadMessagesOptions) {
     for (let attempt = 0; missing.length > 0; attempt++) {
       missing = await stillPresent(session, missing);
       if (missing.length === 0 || attempt === delays.length) break;
-      for (const uid of missing) log.warn("the server returned no content for a message; fetching it again", { ...where, uid, attempt: attempt + 1, retryInMs: delays[attempt] });
+      for (const uid of missing)
+        log.warn("the server returned no content for a message; fetching it again", { ...where, uid, attempt: attempt + 1, retryInMs: delays[attempt] });
       if (!(await sleep(delays[attempt]!, signal))) return undefined;
       add(await session.fetchSources(missing, SOURCE_FETCH_MAX_BYTES));
       missing = missing.filter((u) => !byUid.has(u));
@@ -69,7 +70,12 @@ export function createMessageReader(opts: ReadMessagesOptions) {
     const items: UidMessage[] = [];
     for (const s of sources) {
       try {
-        const message = await parseMessage(s.source, { maxBytes: mail.maxBytes, includeBody: mail.includeBody, fallbackId: fallbackId(s.uid), internalDate: s.internalDate });
+        const message = await parseMessage(s.source, {
+          maxBytes: mail.maxBytes,
+          includeBody: mail.includeBody,
+          fallbackId: fallbackId(s.uid),
+          internalDate: s.internalDate,
+        });
         items.push({ uid: s.uid, message });
       } catch (e) {
         log.warn("message could not be parsed; sending its envelope only", { ...where, uid: s.uid, size: s.size, error: (e as Error).name });
@@ -78,7 +84,10 @@ export function createMessageReader(opts: ReadMessagesOptions) {
     }
     for (const uid of unreadable) {
       log.warn("the server returned no content for a message after every retry; sending a placeholder for it", { ...where, uid, attempts: delays.length + 1 });
-      items.push({ uid, message: { id: fallbackId(uid), from: "(unknown sender)", subject: `(message could not be read from the server; UID ${uid})`, snippet: "" } });
+      items.push({
+        uid,
+        message: { id: fallbackId(uid), from: "(unknown sender)", subject: `(message could not be read from the server; UID ${uid})`, snippet: "" },
+      });
     }
     return items.sort((a, b) => a.uid - b.uid);
   };

@@ -34,7 +34,9 @@ function compileContributed(contribution: HookPresetContribution, logger: Module
   if (!parsed.ok) throw new ConfigError(`Preset "${name}" of plugin ${pluginId} has invalid mappings: ${parsed.error.join("; ")}`);
   const dir = contribution.transformsDir;
   if (dir !== undefined && !path.isAbsolute(dir)) {
-    throw new ConfigError(`Preset "${name}" of plugin ${pluginId}: transformsDir must be an absolute path (the host resolves it against the plugin's directory)`);
+    throw new ConfigError(
+      `Preset "${name}" of plugin ${pluginId}: transformsDir must be an absolute path (the host resolves it against the plugin's directory)`,
+    );
   }
   const compiled = parsed.value.map((m, i) =>
     compileTemplateMapping(m, {
@@ -53,7 +55,8 @@ function presetNameProblem(name: string, i: number, contributions: readonly Hook
   if (BUILT_IN.includes(name)) return undefined;
   const offers = contributions.filter((c) => c.pluginId !== SELF_PLUGIN_ID && c.name === name);
   if (offers.length === 0) return `hooks.presets[${i}] names an unknown preset "${name}"; available presets: ${availablePresetNames(contributions).join(", ")}`;
-  if (offers.length > 1) return `hooks.presets[${i}]: preset "${name}" is contributed by more than one plugin (${offers.map((c) => c.pluginId).join(", ")}); disable all but one`;
+  if (offers.length > 1)
+    return `hooks.presets[${i}]: preset "${name}" is contributed by more than one plugin (${offers.map((c) => c.pluginId).join(", ")}); disable all but one`;
   return undefined;
 }
 
@@ -79,11 +82,17 @@ export function compilePresets(config: CompilableHooksConfig, contributions: rea
   config.presets.forEach((name, i) => {
     if (name === undefined) return;
     if (BUILT_IN.includes(name)) {
-      for (const c of foreign.filter((f) => f.name === name)) logger.warn("a plugin contributes a preset named like the built-in one; the built-in preset is used", { preset: name, pluginId: c.pluginId });
+      for (const c of foreign.filter((f) => f.name === name))
+        logger.warn("a plugin contributes a preset named like the built-in one; the built-in preset is used", { preset: name, pluginId: c.pluginId });
       out.push(...(name === MAIL_PRESET_NAME ? createMailPresetMappings(config) : createGithubPresetMappings(config, i)));
       return;
     }
-    out.push(...compileContributed(foreign.find((c) => c.name === name)!, logger));
+    out.push(
+      ...compileContributed(
+        foreign.find((c) => c.name === name)!,
+        logger,
+      ),
+    );
   });
   return out;
 }

@@ -4,7 +4,7 @@
  * event (`X-GitHub-Event`) decides: `ping` → pong, the supported events → one
  * agent run each (message and session key from github-event.ts), anything else →
  * 204 unless listed in `hooks.github.events`. Redeliveries are deduplicated by
- * `X-GitHub-Delivery` (an idempotency header, src/http/idempotency).
+ * `X-GitHub-Delivery` (an idempotency header, src/intake/idempotency).
  */
 import type { GithubConfig, HooksConfig } from "../../config/types";
 import { GITHUB_DEFAULTS } from "../../config/rules";
@@ -15,7 +15,8 @@ import { defaultEvent } from "../event-name";
 import { decideGithubEvent } from "./github/github-event";
 
 export const GITHUB_PRESET_NAME = "github";
-export const GITHUB_PRESET_DESCRIPTION = "GitHub webhooks (verified with hooks.github.secret): push, pull requests, issues, comments, reviews, releases, failed workflow runs, check suites.";
+export const GITHUB_PRESET_DESCRIPTION =
+  "GitHub webhooks (verified with hooks.github.secret): push, pull requests, issues, comments, reviews, releases, failed workflow runs, check suites.";
 
 /** The problem of the `github` preset at `hooks.presets[index]` when `hooks.github.secret` is not given (one rule: start and the raw-config check). */
 export function githubSecretProblem(github: { secret?: unknown } | undefined, index: number): string | undefined {
@@ -52,6 +53,7 @@ export function createGithubPresetMappings(config: Pick<HooksConfig, "github">, 
         if (github.to !== undefined) raw.to = github.to;
         if (github.model !== undefined) raw.model = github.model;
         if (github.thinking !== undefined) raw.thinking = github.thinking;
+        if (github.agentId !== undefined) raw.agentId = github.agentId;
         return ok({ kind: "action" as const, mappingId: id, raw, allowUnsafeExternalContent: false });
       },
     },

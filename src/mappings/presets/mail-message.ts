@@ -10,7 +10,6 @@ import { oneLine } from "./preset-text";
 /** Longest message id used verbatim in a session key; longer ids are digested. */
 const MAX_ID_IN_KEY = 200;
 
-
 function renderOne(m: MailPushMessage, n: number): string {
   const lines = [`${n}. From: ${oneLine(m.from)}`, `   Subject: ${oneLine(m.subject) || "(no subject)"}`];
   if (m.date) lines.push(`   Date: ${oneLine(m.date)}`);
@@ -60,7 +59,10 @@ function shortDigest(value: unknown): string {
 export function mailSessionKey(push: MailPush): string {
   const raw = push.messages[0]?.id ?? "";
   // eslint-disable-next-line no-control-regex
-  const id = raw.trim().replace(/^<(.*)>$/, "$1").replace(/[\s\u0000-\u001f\u007f]+/g, "");
+  const id = raw
+    .trim()
+    .replace(/^<(.*)>$/, "$1")
+    .replace(/[\s\u0000-\u001f\u007f]+/g, "");
   if (id === "") return `hook:mail:${shortDigest(push.messages)}`;
   return `hook:mail:${id.length > MAX_ID_IN_KEY ? shortDigest(id) : id}`;
 }

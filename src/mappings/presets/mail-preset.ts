@@ -15,7 +15,8 @@ import { parseMailPush } from "./mail-push";
 export const MAIL_PRESET_NAME = "mail";
 export const MAIL_PRESET_DESCRIPTION = 'Mail pushed by `gateway webhooks mail run` (or any sender of {source:"mail", messages:[…]}).';
 
-type MailRouting = Pick<MailConfig, "deliver" | "channel" | "maxMessages" | "allowUnsafeExternalContent"> & Partial<Pick<MailConfig, "to" | "model" | "thinking">>;
+type MailRouting = Pick<MailConfig, "deliver" | "channel" | "maxMessages" | "allowUnsafeExternalContent"> &
+  Partial<Pick<MailConfig, "to" | "model" | "thinking" | "agentId">>;
 
 /** Routing from `hooks.mail`, or the defaults of its keys when the section is absent. */
 function mailRouting(mail: MailConfig | undefined): MailRouting {
@@ -27,6 +28,7 @@ function mailRouting(mail: MailConfig | undefined): MailRouting {
     to: mail?.to,
     model: mail?.model,
     thinking: mail?.thinking,
+    agentId: mail?.agentId,
   };
 }
 
@@ -53,6 +55,7 @@ function mailMapping(id: string, match: MappingMatch, index: number, routing: Ma
       if (routing.to !== undefined) raw.to = routing.to;
       if (routing.model !== undefined) raw.model = routing.model;
       if (routing.thinking !== undefined) raw.thinking = routing.thinking;
+      if (routing.agentId !== undefined) raw.agentId = routing.agentId;
       return ok({ kind: "action" as const, mappingId: id, raw, allowUnsafeExternalContent: routing.allowUnsafeExternalContent });
     },
   };

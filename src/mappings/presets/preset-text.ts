@@ -13,7 +13,13 @@ export function oneLine(text: string, max = Number.POSITIVE_INFINITY): string {
 
 /** Keeps line breaks (CRLF folded, blank runs folded to one blank line), trims, and cuts at `max`. */
 export function excerpt(text: string, max: number): string {
-  return cut(text.replace(/\r\n?/g, "\n").replace(/\n{3,}/g, "\n\n").trim(), max);
+  return cut(
+    text
+      .replace(/\r\n?/g, "\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim(),
+    max,
+  );
 }
 
 function cut(text: string, max: number): string {

@@ -45,7 +45,10 @@ export const FILTERS: Record<string, FilterDef> = {
   json: {
     args: ["number"],
     optional: 1,
-    check: ([indent]) => (indent !== undefined && (!Number.isInteger(indent) || (indent as number) < 0 || (indent as number) > 10) ? "json indent must be an integer from 0 to 10" : undefined),
+    check: ([indent]) =>
+      indent !== undefined && (!Number.isInteger(indent) || (indent as number) < 0 || (indent as number) > 10)
+        ? "json indent must be an integer from 0 to 10"
+        : undefined,
     // Indented in one bounded pass (indent-json.ts): JSON.stringify's own indentation grows a deep payload manyfold first.
     apply: (v, [indent], maxChars, memo) => (v === undefined ? "" : indentJson(compactJson(v, memo) ?? "", (indent as number | undefined) ?? 0, maxChars)),
   },

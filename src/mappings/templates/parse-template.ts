@@ -14,9 +14,7 @@
 
 export type PathSegment = string | number;
 
-export type TemplateExpr =
-  | { kind: "literal"; value: string }
-  | { kind: "path"; segments: PathSegment[] };
+export type TemplateExpr = { kind: "literal"; value: string } | { kind: "path"; segments: PathSegment[] };
 
 export type FilterArg = string | number;
 
@@ -26,8 +24,7 @@ export interface FilterCall {
 }
 
 export type TemplatePart =
-  | { kind: "text"; text: string }
-  | { kind: "expr"; expr: TemplateExpr; filters: FilterCall[]; /** 1-based offset of its `{{`. */ position: number };
+  { kind: "text"; text: string } | { kind: "expr"; expr: TemplateExpr; filters: FilterCall[]; /** 1-based offset of its `{{`. */ position: number };
 
 /** A template that is not well formed; `position` is the 1-based character offset of the problem. */
 export class TemplateSyntaxError extends Error {

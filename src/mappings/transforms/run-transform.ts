@@ -6,9 +6,7 @@
 import type { TransformContext, TransformFn, TransformResult } from "../define-transform";
 import { validateTransformResult } from "./validate-transform-result";
 
-export type TransformRun =
-  | { ok: true; value: TransformResult }
-  | { ok: false; reason: "load_failed" | "threw" | "timeout" | "invalid_result"; cause: string };
+export type TransformRun = { ok: true; value: TransformResult } | { ok: false; reason: "load_failed" | "threw" | "timeout" | "invalid_result"; cause: string };
 
 /**
  * `<name>: <message>` of a thrown value, for the log. Never throws itself: reading a thrown
@@ -52,7 +50,11 @@ export function transformBudget(limitMs: number): TransformBudget {
  * budget spent).
  */
 export async function runTransform(load: () => Promise<TransformFn>, ctx: TransformContext, budget: TransformBudget): Promise<TransformRun> {
-  const spent: TransformRun = { ok: false, reason: "timeout", cause: `the transform did not finish within ${budget.limitMs} ms (hooks.transformTimeoutMs, shared by every transform call of the request)` };
+  const spent: TransformRun = {
+    ok: false,
+    reason: "timeout",
+    cause: `the transform did not finish within ${budget.limitMs} ms (hooks.transformTimeoutMs, shared by every transform call of the request)`,
+  };
   const remainingMs = Math.ceil(budget.deadline - performance.now());
   if (remainingMs <= 0) return spent;
   let timer: NodeJS.Timeout | undefined;

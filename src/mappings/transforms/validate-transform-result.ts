@@ -21,6 +21,7 @@ const FIELD_TYPES: Record<keyof TransformOverride, "string" | "boolean" | "numbe
   to: "string",
   model: "string",
   thinking: "string",
+  agentId: "string",
   timeoutSeconds: "number",
   allowUnsafeExternalContent: "boolean",
 };
@@ -30,7 +31,8 @@ export type TransformResultCheck = { ok: true; value: TransformResult } | { ok: 
 /** Validates a transform's return value; returns the override without undefined fields. */
 export function validateTransformResult(value: unknown): TransformResultCheck {
   if (value === null || value === undefined) return { ok: true, value };
-  if (!isPlainObject(value)) return { ok: false, problem: `the result must be an object, null or undefined, not ${Array.isArray(value) ? "an array" : typeof value}` };
+  if (!isPlainObject(value))
+    return { ok: false, problem: `the result must be an object, null or undefined, not ${Array.isArray(value) ? "an array" : typeof value}` };
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const v = value[key];

@@ -62,7 +62,12 @@ export function createVerifier(config: VerifierConfig): Verifier {
     case "slack":
       return slackVerifier(timed);
     case "hmac-sha256":
-      return createBodyHmacVerifier({ header: requireHeader(config), prefix: config.prefix ?? "", encoding: config.encoding ?? "hex", secrets: config.secrets });
+      return createBodyHmacVerifier({
+        header: requireHeader(config),
+        prefix: config.prefix ?? "",
+        encoding: config.encoding ?? "hex",
+        secrets: config.secrets,
+      });
     case "token-header":
       return tokenHeaderVerifier({ header: requireHeader(config), secrets: config.secrets });
   }

@@ -12,7 +12,6 @@ import { checkTimestamp, TS_DIGITS } from "./timestamp";
 import { invalid, type SignedRequest, type Verifier } from "./types";
 import type { TimestampedOptions } from "./timestamped-schemes";
 
-
 /** The header names a request uses: `webhook-*`, else `svix-*` when those are present. */
 function namesOf(headers: Readonly<Record<string, string>>): { id: string; timestamp: string; signature: string } {
   const prefix = headers["webhook-signature"] === undefined && headers["svix-signature"] !== undefined ? "svix" : "webhook";

@@ -23,11 +23,21 @@ function jsonSchemaAccepts(section: unknown): boolean {
 
 describe("differential checks: boundary values and sample strings", () => {
   type Build = (v: unknown) => unknown;
-  const mapping = (field: string): Build => (v) => ({ mappings: [{ messageTemplate: "m", [field]: v }] });
-  const mail = (field: string): Build => (v) => ({ mail: { imap: { host: "h", user: "u", password: { env: "P" } }, [field]: v } });
-  const imap = (field: string): Build => (v) => ({ mail: { imap: { host: "h", user: "u", password: { env: "P" }, [field]: v } } });
-  const nested = (obj: string, field: string): Build => (v) => ({ [obj]: { [field]: v } });
-  const top = (field: string): Build => (v) => ({ [field]: v });
+  const mapping =
+    (field: string): Build =>
+    (v) => ({ mappings: [{ messageTemplate: "m", [field]: v }] });
+  const mail =
+    (field: string): Build =>
+    (v) => ({ mail: { imap: { host: "h", user: "u", password: { env: "P" } }, [field]: v } });
+  const imap =
+    (field: string): Build =>
+    (v) => ({ mail: { imap: { host: "h", user: "u", password: { env: "P" }, [field]: v } } });
+  const nested =
+    (obj: string, field: string): Build =>
+    (v) => ({ [obj]: { [field]: v } });
+  const top =
+    (field: string): Build =>
+    (v) => ({ [field]: v });
 
   const numeric: Array<[string, Build, Bound]> = [
     ["maxBodyBytes", top("maxBodyBytes"), BOUNDS.maxBodyBytes],
@@ -51,11 +61,7 @@ describe("differential checks: boundary values and sample strings", () => {
   it.each(numeric)("%s: both accept exactly the values within its bounds", (_key, build, b) => {
     const candidates = [b.min - 1, b.min, b.min + 0.5, b.min + 1, b.max - 0.5, b.max, b.max + 1, -0.5, "5", null, true];
     for (const v of candidates) {
-      const inBounds =
-        typeof v === "number" &&
-        (b.exclusiveMin ? v > b.min : v >= b.min) &&
-        v <= b.max &&
-        (!b.integer || Number.isInteger(v));
+      const inBounds = typeof v === "number" && (b.exclusiveMin ? v > b.min : v >= b.min) && v <= b.max && (!b.integer || Number.isInteger(v));
       const section = build(v);
       expect({ v, joi: checkHooksSection(section).length === 0 }).toEqual({ v, joi: inBounds });
       expect({ v, ajv: jsonSchemaAccepts(section) }).toEqual({ v, ajv: inBounds });
@@ -63,25 +69,74 @@ describe("differential checks: boundary values and sample strings", () => {
   });
 
   const strings: Array<[string, Build, string[]]> = [
-    ["token", (v) => ({ enabled: true, token: v }), [
-      "0123456789abcdef", "0123456789abcde", "  0123456789abcdef  ", "\t0123456789abcdef\n", "0123456789 abcdef",
-      "0123456789abcdé€", "", "                    ", "!\"#$%&'()*+,-./~", "0123456789abcdef\u0000",
-    ]],
-    ["path", top("path"), [
-      "/hooks", "hooks", "hooks///", "//a//b//", "/", "//", "", "/.well-known", "/a/./b", "/a/.", ".", "/a..b", "/a/../b",
-      "/hooks?x", "/hooks#x", "/ho oks", "/hooks%20", "/hööks", "/h:k", "/h*", "/~user/x_y-z.1",
-    ]],
-    ["mappings[].match.path", (v) => ({ mappings: [{ messageTemplate: "m", match: { path: v } }] }), [
-      "github", "/github/", "a/b", "/", "", "a/../b", "a b",
-    ]],
+    [
+      "token",
+      (v) => ({ enabled: true, token: v }),
+      [
+        "0123456789abcdef",
+        "0123456789abcde",
+        "  0123456789abcdef  ",
+        "\t0123456789abcdef\n",
+        "0123456789 abcdef",
+        "0123456789abcdé€",
+        "",
+        "                    ",
+        "!\"#$%&'()*+,-./~",
+        "0123456789abcdef\u0000",
+      ],
+    ],
+    [
+      "path",
+      top("path"),
+      [
+        "/hooks",
+        "hooks",
+        "hooks///",
+        "//a//b//",
+        "/",
+        "//",
+        "",
+        "/.well-known",
+        "/a/./b",
+        "/a/.",
+        ".",
+        "/a..b",
+        "/a/../b",
+        "/hooks?x",
+        "/hooks#x",
+        "/ho oks",
+        "/hooks%20",
+        "/hööks",
+        "/h:k",
+        "/h*",
+        "/~user/x_y-z.1",
+      ],
+    ],
+    ["mappings[].match.path", (v) => ({ mappings: [{ messageTemplate: "m", match: { path: v } }] }), ["github", "/github/", "a/b", "/", "", "a/../b", "a b"]],
     ["mappings[].id", mapping("id"), ["github", "crm.lead:v2", "-x", "", "a b", "x".repeat(128), "x".repeat(129)]],
-    ["mappings[].transform.module", (v) => ({ mappings: [{ transform: { module: v } }] }), [
-      "a.js", "a.mjs", "a.cjs", "a.ts", "dir/a.ts", "./a.js", "a..b.js", "a", "a.py", "/a.js", "../a.js", "dir/../../a.js",
-      "a\\b.js", "C:x.js", "..", "dir/..",
-    ]],
-    ["mappings[].transform.export", (v) => ({ mappings: [{ transform: { module: "a.js", export: v } }] }), [
-      "default", "$x", "_a1", "1a", "a-b", "",
-    ]],
+    [
+      "mappings[].transform.module",
+      (v) => ({ mappings: [{ transform: { module: v } }] }),
+      [
+        "a.js",
+        "a.mjs",
+        "a.cjs",
+        "a.ts",
+        "dir/a.ts",
+        "./a.js",
+        "a..b.js",
+        "a",
+        "a.py",
+        "/a.js",
+        "../a.js",
+        "dir/../../a.js",
+        "a\\b.js",
+        "C:x.js",
+        "..",
+        "dir/..",
+      ],
+    ],
+    ["mappings[].transform.export", (v) => ({ mappings: [{ transform: { module: "a.js", export: v } }] }), ["default", "$x", "_a1", "1a", "a-b", ""]],
     ["mappings[].name", mapping("name"), ["GitHub", " x ", "", "  ", "a\nb", "a\tb", "x".repeat(200), "x".repeat(201)]],
     ["mappings[].messageTemplate", (v) => ({ mappings: [{ messageTemplate: v }] }), ["x", "a\nb", "", " \n ", "{{ payload }}"]],
     ["allowedSessionKeyPrefixes[]", (v) => ({ allowedSessionKeyPrefixes: [v] }), ["hook:", "crm:x:", ":", "hook", "", "ho ok:"]],
@@ -153,7 +208,9 @@ describe("plugin.json declares the rules src/config/rules.ts holds", () => {
   it("uses only the patterns of rules.ts, and all of them (modelRef belongs to agents.defaults.models)", () => {
     const used = new Set(collect(schema, "pattern"));
     expect([...used].filter((p) => !Object.values(PATTERNS).includes(p as never))).toEqual([]);
-    const unused = Object.entries(PATTERNS).filter(([, p]) => !used.has(p)).map(([name]) => name);
+    const unused = Object.entries(PATTERNS)
+      .filter(([, p]) => !used.has(p))
+      .map(([name]) => name);
     expect(unused).toEqual(["modelRef"]);
   });
 
@@ -180,11 +237,18 @@ describe("plugin.json declares the rules src/config/rules.ts holds", () => {
     expect(annotated.filter((n) => typeof n["x-rule"] === "object").map((n) => n["x-rule"])).toEqual([
       { type: 'must be a string of at least 16 characters, { "env": "NAME" } or { "file": "path" }' },
       { type: 'must be a reference ({ "env": "NAME" } or { "file": "path" }); a plain-text password is refused' },
+      { type: 'must be a postgres:// url, { "env": "NAME" } or { "file": "path" }' },
     ]);
-    expect(annotated.filter((n) => "required" in n && typeof n["x-rule"] === "string").map((n) => n["x-rule"]).sort()).toEqual([
+    expect(
+      annotated
+        .filter((n) => "required" in n && typeof n["x-rule"] === "string")
+        .map((n) => n["x-rule"])
+        .sort(),
+    ).toEqual([
       'is required when action is "agent" (the default) and the mapping has no transform',
       'is required when action is "wake" and the mapping has no transform',
       "is required when hooks.enabled is true",
+      'is required when hooks.store.kind is "postgres"',
     ]);
   });
 

@@ -64,10 +64,18 @@ describe("plugin.json#configSchema is generated", () => {
 
 describe("the converter refuses what it cannot state", () => {
   it.each<[string, Joi.Schema, string]>([
-    ["a rule it does not know", Joi.object({ n: Joi.number().multiple(3) }), "cannot convert hooks.n to JSON Schema: number rule \"multiple\""],
-    ["a pattern not in rules.ts", Joi.object({ s: Joi.string().pattern(/^x$/) }), "cannot convert hooks.s to JSON Schema: pattern /^x$/ is not one of PATTERNS in src/config/rules.ts"],
+    ["a rule it does not know", Joi.object({ n: Joi.number().multiple(3) }), 'cannot convert hooks.n to JSON Schema: number rule "multiple"'],
+    [
+      "a pattern not in rules.ts",
+      Joi.object({ s: Joi.string().pattern(/^x$/) }),
+      "cannot convert hooks.s to JSON Schema: pattern /^x$/ is not one of PATTERNS in src/config/rules.ts",
+    ],
     ["a type it does not know", Joi.object({ d: Joi.date() }), 'cannot convert hooks.d to JSON Schema: type "date"'],
-    ["pattern keys not in rules.ts", Joi.object().pattern(/x/, Joi.string()), "cannot convert hooks to JSON Schema: only object().pattern(REGEXES.<name>, <schema>) without fixed keys converts"],
+    [
+      "pattern keys not in rules.ts",
+      Joi.object().pattern(/x/, Joi.string()),
+      "cannot convert hooks to JSON Schema: only object().pattern(REGEXES.<name>, <schema>) without fixed keys converts",
+    ],
   ])("%s", (_name, schema, message) => {
     expect(() => joiToJsonSchema(schema, ["hooks"])).toThrow(message);
   });

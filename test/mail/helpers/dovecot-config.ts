@@ -105,4 +105,3 @@ service pop3-login {
   fs.writeFileSync(file, conf);
   return file;
 }
-

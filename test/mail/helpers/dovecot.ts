@@ -55,7 +55,6 @@ function findBinary(name: string, candidates: string[]): string {
   }
 }
 
-
 /** Resolves once the server sends its IMAP greeting, or rejects at the deadline. */
 async function waitForGreeting(port: number, deadline: number, exited: () => string | undefined): Promise<void> {
   let lastError = "no answer";

@@ -56,7 +56,10 @@ export function useMailFixture(tmpPrefix: string): MailFixture {
       return dir!;
     },
     checkpoint: () =>
-      createCheckpointStore({ stateDir: fixture.dir, mailbox: { host: "127.0.0.1", port: fixture.imap.port, user: fixture.imap.user, mailbox: "INBOX" } }).load()!,
+      createCheckpointStore({
+        stateDir: fixture.dir,
+        mailbox: { host: "127.0.0.1", port: fixture.imap.port, user: fixture.imap.user, mailbox: "INBOX" },
+      }).load()!,
     deliveredIds: () => fixture.receiver.accepted().flatMap((p) => (p.body as MailBatchPayload).messages.map((m) => m.id)),
   };
   return fixture;

@@ -68,7 +68,12 @@ export function htmlOnlyMessage(subject: string, html: string): BuiltMessage {
 export function alternativeMessage(subject: string, text: string, html: string): BuiltMessage {
   const id = messageId("alt");
   const boundary = `b_${randomBytes(8).toString("hex")}`;
-  const b64 = (s: string): string => (Buffer.from(s, "utf8").toString("base64").match(/.{1,76}/g) ?? []).join("\r\n");
+  const b64 = (s: string): string =>
+    (
+      Buffer.from(s, "utf8")
+        .toString("base64")
+        .match(/.{1,76}/g) ?? []
+    ).join("\r\n");
   const raw =
     `${headers(id, subject, [`Content-Type: multipart/alternative; boundary="${boundary}"`])}\r\n\r\n` +
     `--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64(text)}\r\n` +
@@ -80,7 +85,11 @@ export function alternativeMessage(subject: string, text: string, html: string):
 /** Non-ASCII subject as an RFC 2047 encoded word, UTF-8 body. */
 export function nonAsciiSubjectMessage(subject: string, body: string): BuiltMessage {
   const id = messageId("utf8");
-  const b64body = (Buffer.from(body, "utf8").toString("base64").match(/.{1,76}/g) ?? []).join("\r\n");
+  const b64body = (
+    Buffer.from(body, "utf8")
+      .toString("base64")
+      .match(/.{1,76}/g) ?? []
+  ).join("\r\n");
   return {
     id,
     raw: `${headers(id, encodeWord(subject), ["Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: base64"])}\r\n\r\n${b64body}\r\n`,

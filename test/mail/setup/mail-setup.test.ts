@@ -29,7 +29,11 @@ const ctx = (over: Partial<MailSetupContext> = {}): MailSetupContext => ({
   ...over,
 });
 const readFile = () => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, any>;
-const failure = async (p: Promise<unknown>) => p.then(() => new Error("expected a failure"), (e: unknown) => e as Error);
+const failure = async (p: Promise<unknown>) =>
+  p.then(
+    () => new Error("expected a failure"),
+    (e: unknown) => e as Error,
+  );
 
 test("flags on an existing config: hooks enabled, mail preset added, token created, other keys untouched and in order", async () => {
   const original = {
@@ -57,7 +61,12 @@ test("flags on an existing config: hooks enabled, mail preset added, token creat
   expect(fs.readFileSync(file, "utf8")).toBe(JSON.stringify(written, null, 2) + "\n");
   expect(fs.statSync(file).mode & 0o777).toBe(0o640);
   expect(r).toMatchObject({ created: false, written: true, mail: "created", tokenCreated: true, warnings: [] });
-  expect(r.changes).toEqual(["hooks.enabled set to true", '"mail" added to hooks.presets', "hooks.token created (random, stored in the config file)", "hooks.mail written"]);
+  expect(r.changes).toEqual([
+    "hooks.enabled set to true",
+    '"mail" added to hooks.presets',
+    "hooks.token created (random, stored in the config file)",
+    "hooks.mail written",
+  ]);
   expect(r.next).toEqual([`gateway start --config ${file}`, `gateway webhooks mail run --config ${file}`]);
   // What setup wrote is what the plugin accepts.
   expect(resolveConfig(written, { configDir: dir }).mail).toMatchObject({ imap: { host: "imap.gmail.com", port: 993 }, maxMessages: 10, pollSeconds: 60 });
@@ -121,10 +130,19 @@ test.each([
   [{ tls: "ssl" }, '--tls must be one of tls, starttls, none (got "ssl").'],
   [{ maxBytes: "0" }, '--max-bytes must be an integer between 1 and 10485760 (got "0").'],
   [{ hookUrl: "ftp://x/hooks/mail" }, '--hook-url must be an http:// or https:// URL (got "ftp://x/hooks/mail").'],
-  [{ hookUrl: "http://127.0.0.1:18789/hooks/mail?token=s3cret" }, '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").'],
+  [
+    { hookUrl: "http://127.0.0.1:18789/hooks/mail?token=s3cret" },
+    '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").',
+  ],
   // Regression: only "token=" was looked for, so ?key= and ?access_token= passed.
-  [{ hookUrl: "http://127.0.0.1:18789/hooks/mail?key=s3cret" }, '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").'],
-  [{ hookUrl: "http://127.0.0.1:18789/hooks/mail?access_token=s3cret" }, '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").'],
+  [
+    { hookUrl: "http://127.0.0.1:18789/hooks/mail?key=s3cret" },
+    '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").',
+  ],
+  [
+    { hookUrl: "http://127.0.0.1:18789/hooks/mail?access_token=s3cret" },
+    '--hook-url must not carry credentials (the watcher sends the hook token in a header) (got "…").',
+  ],
   [{ passwordEnv: "1BAD" }, '--password-env must be an environment variable name (letters, digits and _, not starting with a digit) (got "1BAD").'],
   [{ passwordFile: "/p" }, "Use only one of --password-env and --password-file."],
 ] as Array<[MailSetupFlags, string]>)("invalid flag %j is refused", async (flags, message) => {
@@ -171,7 +189,9 @@ test("no config file in use (demo default): ./gateway.config.json is created wit
   const r = await runMailSetup(GMAIL, ctx({ configPath: undefined }));
   expect(r).toMatchObject({ configPath: file, created: true, written: true });
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-  expect(r.warnings).toContain(`No config file was in use (the gateway's demo default), so setup created ${file}; the gateway reads it when started from ${dir} or with --config.`);
+  expect(r.warnings).toContain(
+    `No config file was in use (the gateway's demo default), so setup created ${file}; the gateway reads it when started from ${dir} or with --config.`,
+  );
   expect(Object.keys(readFile())).toEqual(["hooks"]);
 });
 
@@ -181,7 +201,9 @@ test("a JSON5 config is read, rewritten as JSON, and the original kept as .bak",
   const r = await runMailSetup(GMAIL, ctx());
   expect(fs.readFileSync(`${file}.bak`, "utf8")).toBe(json5);
   expect(readFile()).toMatchObject({ gateway: { port: 18790 }, hooks: { enabled: true, token: "abcdefghijklmnopqrstuvwxyz", presets: ["mail"] } });
-  expect(r.warnings).toContain(`The config file used JSON5 syntax (comments, trailing commas…) and was rewritten as plain JSON; the original is kept as ${file}.bak.`);
+  expect(r.warnings).toContain(
+    `The config file used JSON5 syntax (comments, trailing commas…) and was rewritten as plain JSON; the original is kept as ${file}.bak.`,
+  );
 });
 
 test("a config the gateway would refuse is not written", async () => {

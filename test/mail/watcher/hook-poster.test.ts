@@ -58,7 +58,10 @@ test.each([400, 413, 415, 422])("HTTP %i is a permanent rejection (skip)", async
 test.each([401, 403, 404, 405])("HTTP %i means the hook is misconfigured (fatal, no retry)", async (status) => {
   const { p } = poster();
   receiver.respondWith({ status });
-  const err = await p.post(batch, live()).then(() => undefined, (e: unknown) => e);
+  const err = await p.post(batch, live()).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(isMailError(err, "hook_misconfigured")).toBe(true);
   expect(receiver.posts).toHaveLength(1);
 });
@@ -155,14 +158,20 @@ describe("a hook URL that answers with a redirect", () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/mail`;
   }
 
-  test.each([301, 302, 303, 307, 308])("HTTP %i stops the watcher as misconfigured instead of counting what the redirect target answered as delivered", async (status) => {
-    const url = await redirecting(status);
-    const { p } = poster(url);
-    const err = await p.post(batch, live()).then(() => undefined, (e: unknown) => e);
-    expect(isMailError(err, "hook_misconfigured")).toBe(true);
-    expect((err as Error).message).toBe(
-      `The hook at ${url} answered with a redirect (HTTP ${status} to /elsewhere); set hooks.mail.hookUrl to the URL that accepts the post (the watcher does not follow redirects).`,
-    );
-    expect(requests).toEqual(["POST /hooks/mail"]);
-  });
+  test.each([301, 302, 303, 307, 308])(
+    "HTTP %i stops the watcher as misconfigured instead of counting what the redirect target answered as delivered",
+    async (status) => {
+      const url = await redirecting(status);
+      const { p } = poster(url);
+      const err = await p.post(batch, live()).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isMailError(err, "hook_misconfigured")).toBe(true);
+      expect((err as Error).message).toBe(
+        `The hook at ${url} answered with a redirect (HTTP ${status} to /elsewhere); set hooks.mail.hookUrl to the URL that accepts the post (the watcher does not follow redirects).`,
+      );
+      expect(requests).toEqual(["POST /hooks/mail"]);
+    },
+  );
 });

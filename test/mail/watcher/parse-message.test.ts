@@ -30,7 +30,9 @@ test("tidyText and collapseWhitespace", () => {
 });
 
 test("htmlToPlainText drops tags, link targets, images, styles and scripts", () => {
-  const text = htmlToPlainText('<style>p{color:red}</style><script>alert(1)</script><p>Hello <a href="https://x.example">world</a><img src="cid:x" alt="logo"></p>');
+  const text = htmlToPlainText(
+    '<style>p{color:red}</style><script>alert(1)</script><p>Hello <a href="https://x.example">world</a><img src="cid:x" alt="logo"></p>',
+  );
   expect(text).toBe("Hello world");
 });
 
@@ -69,7 +71,9 @@ test("RFC 2047 subjects (B and Q encodings) are decoded", async () => {
 
 test("a latin-1 body is converted to UTF-8", async () => {
   const raw = Buffer.concat([
-    Buffer.from("From: a@example.com\r\nSubject: x\r\nMessage-ID: <l1@example.com>\r\nContent-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"),
+    Buffer.from(
+      "From: a@example.com\r\nSubject: x\r\nMessage-ID: <l1@example.com>\r\nContent-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n",
+    ),
     Buffer.from([0x47, 0x72, 0xfc, 0xdf, 0x65, 0x0d, 0x0a]),
   ]);
   expect((await parseMessage(raw, opts)).snippet).toBe("Grüße");
@@ -111,7 +115,8 @@ test("Message-ID angle brackets are removed", async () => {
  */
 describe("a hostile message is parsed in linear time (regression: a long line of blanks or '>' held the watcher for hours)", () => {
   const MIB = 1024 * 1024;
-  const headers = (messageId: string) => `From: Mallory <m@example.com>\r\nTo: a@example.com\r\nSubject: blanks\r\nMessage-ID: ${messageId}\r\nDate: Tue, 4 Jun 2024 10:15:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n`;
+  const headers = (messageId: string) =>
+    `From: Mallory <m@example.com>\r\nTo: a@example.com\r\nSubject: blanks\r\nMessage-ID: ${messageId}\r\nDate: Tue, 4 Jun 2024 10:15:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n`;
 
   it("a body line of 1 MiB of spaces, then a letter", async () => {
     const raw = Buffer.from(headers("<blanks@example.com>") + "a" + " ".repeat(MIB) + "b\r\n");
@@ -144,7 +149,9 @@ test("an HTML-only message nested too deep for html-to-text keeps its sender, su
 });
 
 test("stripHtml (the fallback for HTML too deep to convert): tags dropped, blocks on their own lines, scripts and styles skipped, references decoded", () => {
-  expect(stripHtml('<style>p{color:red}</style><P>Caf&eacute; &amp; cr&#232;me</P><SCRIPT>alert(1)</SCRIPT><div>a&#x1F600;b &lt;tag&gt;</div><br>end')).toBe("\nCaf&eacute; & crème\n\na😀b <tag>\n\nend");
+  expect(stripHtml("<style>p{color:red}</style><P>Caf&eacute; &amp; cr&#232;me</P><SCRIPT>alert(1)</SCRIPT><div>a&#x1F600;b &lt;tag&gt;</div><br>end")).toBe(
+    "\nCaf&eacute; & crème\n\na😀b <tag>\n\nend",
+  );
   expect(stripHtml("<b>unfinished <i")).toBe("unfinished ");
   expect(stripHtml(`${"<font>".repeat(100_000)}deep`)).toBe("deep");
 });

@@ -20,7 +20,12 @@ function config(password: { env: string } | { file: string }) {
       enabled: true,
       token: TOKEN,
       presets: ["mail"],
-      mail: { imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password, mailbox: "INBOX" }, hookUrl: fx.receiver.url, autoStart: true, pollSeconds: 3600 },
+      mail: {
+        imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password, mailbox: "INBOX" },
+        hookUrl: fx.receiver.url,
+        autoStart: true,
+        pollSeconds: 3600,
+      },
     },
   };
   return resolveHooksSecrets(resolveConfig(raw, ctx), ctx);
@@ -32,7 +37,10 @@ test("start runs the watcher in the background; stop ends it cleanly", async () 
   const svc = createMailService({ config: config({ file: "pw" }), stateDir: fx.dir, logger: log.logger, configDir: fx.dir });
   expect(svc.id).toBe(MAIL_SERVICE_ID);
   await svc.start();
-  await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "first start for this mailbox: only mail arriving from now on is sent"), "the first checkpoint");
+  await fx.receiver.waitFor(
+    () => log.lines.some((l) => l.message === "first start for this mailbox: only mail arriving from now on is sent"),
+    "the first checkpoint",
+  );
   const m = plainMessage("service", "x");
   await fx.imap.append(m.raw);
   await fx.receiver.waitFor(() => fx.receiver.accepted().length === 1, "the message");
@@ -51,7 +59,11 @@ test("without hooks.mail.hookUrl the service posts to this gateway's own port (r
         enabled: true,
         token: TOKEN,
         presets: ["mail"],
-        mail: { imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password: { env: "SVC_PW" }, mailbox: "INBOX" }, autoStart: true, pollSeconds: 3600 },
+        mail: {
+          imap: { host: "127.0.0.1", port: fx.imap.port, tls: "none", user: fx.imap.user, password: { env: "SVC_PW" }, mailbox: "INBOX" },
+          autoStart: true,
+          pollSeconds: 3600,
+        },
       },
     },
     { configDir: fx.dir },
@@ -59,7 +71,10 @@ test("without hooks.mail.hookUrl the service posts to this gateway's own port (r
   const svc = createMailService({ config: resolved, stateDir: fx.dir, logger: log.logger, watcher: { env: { SVC_PW: fx.imap.password } } });
   await svc.start();
   expect(log.lines.find((l) => l.message === "mail watcher starting")?.meta).toMatchObject({ hookUrl: fx.receiver.url });
-  await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "first start for this mailbox: only mail arriving from now on is sent"), "the first checkpoint");
+  await fx.receiver.waitFor(
+    () => log.lines.some((l) => l.message === "first start for this mailbox: only mail arriving from now on is sent"),
+    "the first checkpoint",
+  );
   const m = plainMessage("own port", "x");
   await fx.imap.append(m.raw);
   await fx.receiver.waitFor(() => fx.receiver.accepted().length === 1, "the message");
@@ -74,7 +89,10 @@ test("a fatal error (password variable unset) stops only the watcher, with one e
   await fx.receiver.waitFor(() => log.lines.some((l) => l.message === "mail watcher stopped on an error"), "the error line");
   expect(log.lines.find((l) => l.message === "mail watcher stopped on an error")).toMatchObject({
     level: "error",
-    meta: { code: "password_unavailable", error: "hooks.mail.imap.password refers to environment variable SVC_PW_UNSET_FOR_TEST, which is not set (or empty) for this process." },
+    meta: {
+      code: "password_unavailable",
+      error: "hooks.mail.imap.password refers to environment variable SVC_PW_UNSET_FOR_TEST, which is not set (or empty) for this process.",
+    },
   });
   await svc.stop();
 });
@@ -82,7 +100,11 @@ test("a fatal error (password variable unset) stops only the watcher, with one e
 test("without hooks.mail the service only warns", async () => {
   const log = createTestLogger();
   const ctx = { configDir: fx.dir };
-  const svc = createMailService({ config: resolveHooksSecrets(resolveConfig({ hooks: { enabled: true, token: TOKEN } }, ctx), ctx), stateDir: fx.dir, logger: log.logger });
+  const svc = createMailService({
+    config: resolveHooksSecrets(resolveConfig({ hooks: { enabled: true, token: TOKEN } }, ctx), ctx),
+    stateDir: fx.dir,
+    logger: log.logger,
+  });
   await svc.start();
   await svc.stop();
   expect(log.lines.map((l) => [l.level, l.message])).toEqual([["warn", "hooks.mail.autoStart needs hooks.mail; run `gateway webhooks mail setup` first"]]);

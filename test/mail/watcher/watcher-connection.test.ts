@@ -25,14 +25,22 @@ const watcher = (server: Pick<DovecotServer, "port" | "user" | "password">, mail
     extra: { reconnectBackoff: { initialMs: 100, maxMs: 300, jitter: 0 }, ...extra },
   });
 
-const rejection = (p: Promise<unknown>): Promise<unknown> => p.then(() => new Error("expected a rejection"), (e: unknown) => e);
+const rejection = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => new Error("expected a rejection"),
+    (e: unknown) => e,
+  );
 
 test("a wrong password is a clear, fatal error that never shows the password", async () => {
   const { w, log } = watcher({ ...fx.imap, password: "wrong-password-xyz" });
   const err = await rejection(w.runOnce());
   expect(isMailError(err, "imap_auth_failed")).toBe(true);
   const msg = (err as Error).message;
-  expect(msg).toMatch(new RegExp(`^The IMAP server 127\\.0\\.0\\.1:${fx.imap.port} rejected the login for user "${fx.imap.user}" \\(server said: .*\\); check the password in environment variable ${PASSWORD_ENV} \\(Gmail, Fastmail and iCloud want an app password; Outlook\\.com accepts no password, see docs/mail\\.md\\)\\.$`));
+  expect(msg).toMatch(
+    new RegExp(
+      `^The IMAP server 127\\.0\\.0\\.1:${fx.imap.port} rejected the login for user "${fx.imap.user}" \\(server said: .*\\); check the password in environment variable ${PASSWORD_ENV} \\(Gmail, Fastmail and iCloud want an app password; Outlook\\.com accepts no password, see docs/mail\\.md\\)\\.$`,
+    ),
+  );
   expect(msg).not.toContain("wrong-password-xyz");
   expect(log.text()).not.toContain("wrong-password-xyz");
   // run() gives up too instead of hammering the server with bad logins.
@@ -58,14 +66,18 @@ test("a missing mailbox is a clear, fatal error", async () => {
   const { w } = watcher(fx.imap, { imap: { ...mailConfigFor(fx.imap).imap, mailbox: "NoSuchFolder" } });
   const err = await rejection(w.runOnce());
   expect(isMailError(err, "imap_mailbox_missing")).toBe(true);
-  expect((err as Error).message).toBe(`The mailbox "NoSuchFolder" does not exist for user "${fx.imap.user}" on 127.0.0.1:${fx.imap.port}; check hooks.mail.imap.mailbox.`);
+  expect((err as Error).message).toBe(
+    `The mailbox "NoSuchFolder" does not exist for user "${fx.imap.user}" on 127.0.0.1:${fx.imap.port}; check hooks.mail.imap.mailbox.`,
+  );
 });
 
 test("tls mode against a plain-text port fails with a message pointing at hooks.mail.imap.tls", async () => {
   const { w } = watcher(fx.imap, { imap: { ...mailConfigFor(fx.imap).imap, tls: "tls" } });
   const err = await rejection(w.runOnce());
   expect(isMailError(err, "imap_connection")).toBe(true);
-  expect((err as Error).message).toMatch(new RegExp(`^TLS with the IMAP server 127\\.0\\.0\\.1:${fx.imap.port} failed \\(.+\\); check hooks\\.mail\\.imap\\.tls`));
+  expect((err as Error).message).toMatch(
+    new RegExp(`^TLS with the IMAP server 127\\.0\\.0\\.1:${fx.imap.port} failed \\(.+\\); check hooks\\.mail\\.imap\\.tls`),
+  );
 });
 
 test("starttls mode refuses a server that does not offer STARTTLS (no silent downgrade)", async () => {
@@ -151,7 +163,7 @@ test("without IDLE the watcher polls every pollSeconds", async () => {
   }
 });
 
-test("a damaged checkpoint stops run() with the error naming the file (regression: run retried it for ever, logging only \"Error\")", async () => {
+test('a damaged checkpoint stops run() with the error naming the file (regression: run retried it for ever, logging only "Error")', async () => {
   const store = createCheckpointStore({ stateDir: fx.dir, mailbox: { host: "127.0.0.1", port: fx.imap.port, user: fx.imap.user, mailbox: "INBOX" } });
   fs.mkdirSync(path.dirname(store.file), { recursive: true });
   fs.writeFileSync(store.file, "not json{");

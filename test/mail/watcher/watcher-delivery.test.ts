@@ -33,7 +33,10 @@ test("five kinds of message arrive as one post with readable plain text, then no
   const { w } = watcher({ includeBody: true, maxBytes: 2048 });
   await w.runOnce();
   const plain = plainMessage("Quarterly report", "Hi,\r\nthe report is attached.\r\nAlice");
-  const html = htmlOnlyMessage("Your invoice", "<html><body><h1>Invoice 42</h1><p>Amount due: <b>12,50&nbsp;€</b></p><a href=\"https://pay.example/x\">Pay now</a><img src=\"cid:logo\"></body></html>");
+  const html = htmlOnlyMessage(
+    "Your invoice",
+    '<html><body><h1>Invoice 42</h1><p>Amount due: <b>12,50&nbsp;€</b></p><a href="https://pay.example/x">Pay now</a><img src="cid:logo"></body></html>',
+  );
   const alt = alternativeMessage("Meeting moved", "The meeting moved to 3pm.", "<p>The meeting moved to <b>3pm</b>. HTML VERSION</p>");
   const utf8 = nonAsciiSubjectMessage("Grüße aus Köln – 東京 ✓", "Schöne Grüße!");
   const large = largeMessage("Big log", 6000);

@@ -52,7 +52,9 @@ test("a message the server first returned without content is fetched again and d
   dropUid = uidB;
   await expect(w.runOnce()).resolves.toMatchObject({ delivered: 2, batches: 1, lastUid: uidB });
   expect(fx.deliveredIds()).toEqual([a.id, b.id]);
-  expect(warnings(log, "the server returned no content for a message; fetching it again")).toEqual([{ mailbox: "INBOX", uid: uidB, attempt: 1, retryInMs: 10 }]);
+  expect(warnings(log, "the server returned no content for a message; fetching it again")).toEqual([
+    { mailbox: "INBOX", uid: uidB, attempt: 1, retryInMs: 10 },
+  ]);
   expect(log.text()).not.toContain("secret subject");
 });
 
@@ -66,9 +68,16 @@ test("a message that never comes with content is sent as a placeholder naming it
   await expect(w.runOnce()).resolves.toMatchObject({ delivered: 3, lastUid: uidC });
   const messages = fx.receiver.accepted().flatMap((p) => (p.body as MailBatchPayload).messages);
   expect(messages.map((m) => m.id)).toEqual([a.id, `${fx.checkpoint().uidValidity}.${uidB}@127.0.0.1`, c.id]);
-  expect(messages[1]).toEqual({ id: `${fx.checkpoint().uidValidity}.${uidB}@127.0.0.1`, from: "(unknown sender)", subject: `(message could not be read from the server; UID ${uidB})`, snippet: "" });
+  expect(messages[1]).toEqual({
+    id: `${fx.checkpoint().uidValidity}.${uidB}@127.0.0.1`,
+    from: "(unknown sender)",
+    subject: `(message could not be read from the server; UID ${uidB})`,
+    snippet: "",
+  });
   expect(warnings(log, "the server returned no content for a message; fetching it again")).toHaveLength(2);
-  expect(warnings(log, "the server returned no content for a message after every retry; sending a placeholder for it")).toEqual([{ mailbox: "INBOX", uid: uidB, attempts: 3 }]);
+  expect(warnings(log, "the server returned no content for a message after every retry; sending a placeholder for it")).toEqual([
+    { mailbox: "INBOX", uid: uidB, attempts: 3 },
+  ]);
   expect(log.text()).not.toContain("secret subject");
 });
 

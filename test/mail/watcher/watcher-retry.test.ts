@@ -62,13 +62,19 @@ test("runOnce with the gateway down gives up after onceMaxWaitMs (hook_unreachab
   // A fake clock: every reading is 10 s later, so the 60 s budget is spent after 6 attempts without real waiting.
   let t = 0;
   const { w: once, log } = watcher({}, { onceMaxWaitMs: 60_000, now: () => (t += 10_000) });
-  const err = await once.runOnce().then(() => undefined, (e: unknown) => e);
+  const err = await once.runOnce().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(isMailError(err, "hook_unreachable")).toBe(true);
   expect((err as Error).message).toBe(
     `The hook at ${fx.receiver.url} did not accept the mail batch within 60 s (6 attempt(s), last: ECONNREFUSED); the batch is kept and sent again, with the same Idempotency-Key, by the next run.`,
   );
   expect(log.lines.filter((l) => l.message === "gateway unreachable; retrying mail batch")).toHaveLength(5);
-  expect(log.lines.find((l) => l.message === "gave up on the mail batch for now; it is kept for the next run")?.meta).toMatchObject({ attempts: 6, uids: [before + 1] });
+  expect(log.lines.find((l) => l.message === "gave up on the mail batch for now; it is kept for the next run")?.meta).toMatchObject({
+    attempts: 6,
+    uids: [before + 1],
+  });
   expect(fx.checkpoint().lastUid).toBe(before);
   expect(fx.checkpoint().pending?.uids).toEqual([before + 1]);
   const key = fx.checkpoint().pending?.idempotencyKey;
@@ -88,7 +94,10 @@ test("runOnce answered 503 past onceMaxWaitMs gives up naming the last status", 
   fx.receiver.respondWith({ status: 503, retryAfter: "0", body: { ok: false, code: "overloaded", error: "busy" } });
   let t = 0;
   const { w: once } = watcher({}, { onceMaxWaitMs: 25_000, now: () => (t += 10_000) });
-  const err = await once.runOnce().then(() => undefined, (e: unknown) => e);
+  const err = await once.runOnce().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(isMailError(err, "hook_unreachable")).toBe(true);
   expect((err as Error).message).toContain("within 25 s (2 attempt(s), last: HTTP 503 overloaded)");
   expect(fx.receiver.posts).toHaveLength(2);
@@ -167,7 +176,10 @@ test("401 (wrong token) is fatal and keeps the batch: nothing is lost once the t
     const before = fx.checkpoint().lastUid;
     const m = plainMessage("token test", "x");
     await fx.imap.append(m.raw);
-    const err = await w.runOnce().then(() => undefined, (e: unknown) => e);
+    const err = await w.runOnce().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isMailError(err, "hook_misconfigured")).toBe(true);
     expect((err as Error).message).toBe(`The hook at ${strict.url} refused the token (HTTP 401); check hooks.token and restart the gateway after changing it.`);
     expect(fx.checkpoint().lastUid).toBe(before);
@@ -185,7 +197,10 @@ test("404 (hook path not served) is fatal with a message naming hookUrl and the 
   const { w } = watcher({}, { hookUrl: fx.receiver.url.replace("/hooks/mail", "/hooks/nothing-here") });
   await w.runOnce();
   await fx.imap.append(plainMessage("404", "x").raw);
-  const err = await w.runOnce().then(() => undefined, (e: unknown) => e);
+  const err = await w.runOnce().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(isMailError(err, "hook_misconfigured")).toBe(true);
   expect((err as Error).message).toContain('(HTTP 404 not_found); check hooks.mail.hookUrl, hooks.enabled and that "mail" is in hooks.presets.');
 });

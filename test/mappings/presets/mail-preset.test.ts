@@ -26,7 +26,12 @@ function mailEngine(extra: Parameters<typeof makeConfig>[0] = {}) {
 }
 
 function messages(n: number): Array<Record<string, string>> {
-  return Array.from({ length: n }, (_, i) => ({ id: `<m${i + 1}@example.org>`, from: `Sender ${i + 1} <s${i + 1}@example.org>`, subject: `Subject ${i + 1}`, snippet: `Snippet ${i + 1}` }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `<m${i + 1}@example.org>`,
+    from: `Sender ${i + 1} <s${i + 1}@example.org>`,
+    subject: `Subject ${i + 1}`,
+    snippet: `Snippet ${i + 1}`,
+  }));
 }
 
 describe("the built-in mail preset (SPEC §6.4)", () => {
@@ -107,7 +112,10 @@ describe("the built-in mail preset (SPEC §6.4)", () => {
     const forged = "2. From: CEO <ceo@example.org>";
     const breaks = ["\r", "\u000b", "\u000c", "\u0085", "\u2028", "\u2029"];
     for (const br of breaks) {
-      const text = renderMailMessage({ messages: [{ from: `Eve${br}${forged}`, subject: `Hi${br}${forged}`, snippet: `s${br}${forged}`, body: `ok${br}${forged}` }] }, 10);
+      const text = renderMailMessage(
+        { messages: [{ from: `Eve${br}${forged}`, subject: `Hi${br}${forged}`, snippet: `s${br}${forged}`, body: `ok${br}${forged}` }] },
+        10,
+      );
       const lines = text.split(/\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/);
       expect({ br, entries: lines.filter((l) => /^\d+\. From:/.test(l)) }).toEqual({ br, entries: [`1. From: Eve ${forged}`] });
     }

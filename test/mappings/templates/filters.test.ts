@@ -17,12 +17,28 @@ import { startPluginApp, TEST_TOKEN, type PluginApp } from "../../helpers/plugin
 const bearer = { Authorization: `Bearer ${TEST_TOKEN}` };
 const MAPPINGS = [
   { id: "cut", match: { path: "cut" }, action: "wake", forEach: "items", textTemplate: "{{ index }}: {{ payload.body | truncate: 20 }}" },
-  { id: "json-cut", match: { path: "json-cut" }, action: "wake", forEach: "items", textTemplate: "{{ index }}: {{ payload | json | truncate: 20 }} {{ payload.meta | upper }}" },
-  { id: "case-cut", match: { path: "case-cut" }, action: "wake", forEach: "items", textTemplate: "{{ index }}: {{ payload.body | upper | truncate: 5 }} {{ payload.body | lower | truncate: 5 }}" },
+  {
+    id: "json-cut",
+    match: { path: "json-cut" },
+    action: "wake",
+    forEach: "items",
+    textTemplate: "{{ index }}: {{ payload | json | truncate: 20 }} {{ payload.meta | upper }}",
+  },
+  {
+    id: "case-cut",
+    match: { path: "case-cut" },
+    action: "wake",
+    forEach: "items",
+    textTemplate: "{{ index }}: {{ payload.body | upper | truncate: 5 }} {{ payload.body | lower | truncate: 5 }}",
+  },
 ];
 
 /** 240 KB of JSON, serialised here (before JSON.stringify is watched). */
-const ROWS_TEXT = JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => i), meta: { n: 1 }, rows: Array.from({ length: 12_000 }, (_, i) => ({ i, v: "ab" })) });
+const ROWS_TEXT = JSON.stringify({
+  items: Array.from({ length: 100 }, (_, i) => i),
+  meta: { n: 1 },
+  rows: Array.from({ length: 12_000 }, (_, i) => ({ i, v: "ab" })),
+});
 
 let h: PluginApp;
 let built: number[];
@@ -62,7 +78,10 @@ describe("truncate", () => {
 
   it("keeps a text of at most N characters whole, and never splits a surrogate pair", async () => {
     const before = h.host.systemEvents.length;
-    const res = await request(h.app).post("/hooks/cut").set(bearer).send({ items: [0, 1], body: `${"😀".repeat(19)}x😀` });
+    const res = await request(h.app)
+      .post("/hooks/cut")
+      .set(bearer)
+      .send({ items: [0, 1], body: `${"😀".repeat(19)}x😀` });
     expect(res.status).toBe(200);
     await h.host.waitForSystemEvents(before + 2);
     expect(h.host.systemEvents[before]!.text).toContain(`\n0: ${"😀".repeat(19)}x…\n`);
@@ -92,7 +111,10 @@ describe("upper and lower of a long text, in every forEach item", () => {
         return original.call(this);
       });
     }
-    const res = await request(h.app).post("/hooks/case-cut").set(bearer).send({ items: Array.from({ length: 100 }, (_, i) => i), body: "Ab".repeat(125_000) });
+    const res = await request(h.app)
+      .post("/hooks/case-cut")
+      .set(bearer)
+      .send({ items: Array.from({ length: 100 }, (_, i) => i), body: "Ab".repeat(125_000) });
     expect(res.status).toBe(200);
     expect(res.body.events).toBe(100);
     expect(mapped).toHaveLength(2);

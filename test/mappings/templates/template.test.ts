@@ -49,12 +49,19 @@ describe("template rendering (SPEC §6.2)", () => {
     expect(render("{{ repository.stargazers_count }} {{ forced }} [{{ base_ref }}]")).toBe("7 false []");
   });
 
-  test.each(["__proto__", "constructor.name", "prototype", "payload.__proto__", "payload.constructor", "commits.constructor.name", 'payload["__proto__"]', "headers.constructor", "query.__proto__.toString"])(
-    "{{%s}} never resolves",
-    (expr) => {
-      expect(render(`[{{${expr}}}]`)).toBe("[]");
-    },
-  );
+  test.each([
+    "__proto__",
+    "constructor.name",
+    "prototype",
+    "payload.__proto__",
+    "payload.constructor",
+    "commits.constructor.name",
+    'payload["__proto__"]',
+    "headers.constructor",
+    "query.__proto__.toString",
+  ])("{{%s}} never resolves", (expr) => {
+    expect(render(`[{{${expr}}}]`)).toBe("[]");
+  });
 
   // Payloads can carry these names as OWN keys (JSON.parse keeps "__proto__", "constructor" and
   // "prototype" as own properties; form bodies keep an own "__proto__"): they still never resolve.
@@ -204,7 +211,9 @@ describe("json: N on a deep payload stops at the render budget (regression: 240 
 
   test("within the budget, and after another filter, the text is JSON.stringify's", () => {
     expect(compileTemplate("{{ pusher | json: 2 }}").render(ctx(), MIB)).toBe(JSON.stringify(push.pusher, null, 2));
-    expect(compileTemplate("{{ payload.deep | json: 2 | truncate: 20 }}").render(ctx({ payload: { deep } }), 100)).toBe(`${JSON.stringify(deep, null, 2).slice(0, 20)}…`);
+    expect(compileTemplate("{{ payload.deep | json: 2 | truncate: 20 }}").render(ctx({ payload: { deep } }), 100)).toBe(
+      `${JSON.stringify(deep, null, 2).slice(0, 20)}…`,
+    );
   });
 });
 

@@ -20,7 +20,6 @@ async function action(engine: MappingEngine, input: MappedHookInput) {
   return r.value;
 }
 
-
 /**
  * A transform `t.js` in `dir` loads; then it is replaced by `link(outside file, t.js)`
  * and the next request is refused as transform_failed with `cause` in the log.
@@ -51,13 +50,22 @@ describe("transforms (SPEC §6.3)", () => {
       kind: "agent",
       name: "GitHub",
       sessionKey: "hook:github:ada-lab/garden-sensors",
-      message: "2 commit(s) pushed to ada-lab/garden-sensors on main:\n- Calibrate soil moisture sensor offsets (ada-moreau)\n- Add weekly watering report (ada-moreau)",
+      message:
+        "2 commit(s) pushed to ada-lab/garden-sensors on main:\n- Calibrate soil moisture sensor offsets (ada-moreau)\n- Add weekly watering report (ada-moreau)",
     });
   });
 
   test("a .ts transform importing defineTransform from the package switches to a wake action", async () => {
     const { engine } = engineFor([mapping({ id: "sensors", messageTemplate: "unused", transform: { module: "summarize.ts" } })]);
-    const out = await action(engine, hookInput("garden", { readings: [{ sensor: "bed-3", value: 41, unit: "%" }, { sensor: "bed-4", value: 12 }] }));
+    const out = await action(
+      engine,
+      hookInput("garden", {
+        readings: [
+          { sensor: "bed-3", value: 41, unit: "%" },
+          { sensor: "bed-4", value: 12 },
+        ],
+      }),
+    );
     expect(out.raw).toEqual({ kind: "wake", mode: "next-heartbeat", text: "Readings from garden (sensors): bed-3=41%, bed-4=12" });
   });
 
@@ -74,11 +82,16 @@ describe("transforms (SPEC §6.3)", () => {
 
   test("the github transform skips events other than push", async () => {
     const { engine } = engineFor([mapping({ id: "gh", transform: { module: "github-push.js" } })]);
-    expect(await engine.resolve(hookInput("github", push, { headers: { "x-github-event": "ping" } }))).toEqual({ ok: true, value: { kind: "skip", mappingId: "gh" } });
+    expect(await engine.resolve(hookInput("github", push, { headers: { "x-github-event": "ping" } }))).toEqual({
+      ok: true,
+      value: { kind: "skip", mappingId: "gh" },
+    });
   });
 
   test("every override field is merged over the mapping's action", async () => {
-    const { engine } = engineFor([mapping({ id: "o", name: "Mapped", channel: "last", deliver: true, messageTemplate: "kept {{ a }}", transform: { module: "override-all.ts" } })]);
+    const { engine } = engineFor([
+      mapping({ id: "o", name: "Mapped", channel: "last", deliver: true, messageTemplate: "kept {{ a }}", transform: { module: "override-all.ts" } }),
+    ]);
     const out = await action(engine, hookInput("o", { a: 1 }));
     expect(out).toEqual({
       kind: "action",
@@ -110,7 +123,14 @@ describe("transforms (SPEC §6.3)", () => {
     expect(r.error.toBody()).toEqual({ ok: false, code: "transform_failed", error: "The hook's transform failed." });
     const line = logger.at("error")[0];
     expect(line.message).toBe("transform failed");
-    expect(line.meta).toEqual({ mappingId: "boom", module: "throws.cjs", export: undefined, reason: "threw", cause: "Error: boom: the upstream schema changed", requestId: "req-77" });
+    expect(line.meta).toEqual({
+      mappingId: "boom",
+      module: "throws.cjs",
+      export: undefined,
+      reason: "threw",
+      cause: "Error: boom: the upstream schema changed",
+      requestId: "req-77",
+    });
     expect(JSON.stringify(logger.lines)).not.toContain("payload-value-never-logged");
   });
 
@@ -118,7 +138,11 @@ describe("transforms (SPEC §6.3)", () => {
     const { engine, logger } = engineFor([mapping({ id: "slow", transform: { module: "never.mjs" } })], { transformTimeoutMs: 100 });
     const r = await engine.resolve(hookInput("x", {}));
     expect(r.ok ? r.value : r.error.code).toBe("transform_failed");
-    expect(logger.at("error")[0].meta).toMatchObject({ mappingId: "slow", reason: "timeout", cause: "the transform did not finish within 100 ms (hooks.transformTimeoutMs, shared by every transform call of the request)" });
+    expect(logger.at("error")[0].meta).toMatchObject({
+      mappingId: "slow",
+      reason: "timeout",
+      cause: "the transform did not finish within 100 ms (hooks.transformTimeoutMs, shared by every transform call of the request)",
+    });
   });
 
   test.each([
@@ -137,12 +161,15 @@ describe("transforms (SPEC §6.3)", () => {
   test.each([
     ["throwingGetter", "reading the result threw Error: getter boom"],
     ["throwingProxy", "reading the result threw Error: proxy boom"],
-  ])("a result that throws when it is read (%s) is transform_failed (regression: it was 500 internal_error, 'mapping failed unexpectedly')", async (exportName, cause) => {
-    const { engine, logger } = engineFor([mapping({ id: "bad", transform: { module: "invalid-results.js", export: exportName } })]);
-    const r = await engine.resolve(hookInput("x", {}));
-    expect(r.ok ? r.value : r.error.code).toBe("transform_failed");
-    expect(logger.at("error")[0].meta).toMatchObject({ reason: "invalid_result", cause });
-  });
+  ])(
+    "a result that throws when it is read (%s) is transform_failed (regression: it was 500 internal_error, 'mapping failed unexpectedly')",
+    async (exportName, cause) => {
+      const { engine, logger } = engineFor([mapping({ id: "bad", transform: { module: "invalid-results.js", export: exportName } })]);
+      const r = await engine.resolve(hookInput("x", {}));
+      expect(r.ok ? r.value : r.error.code).toBe("transform_failed");
+      expect(logger.at("error")[0].meta).toMatchObject({ reason: "invalid_result", cause });
+    },
+  );
 
   // Regression: describing a thrown value that cannot become text (a message without toString, a throwing
   // getter or Proxy trap) threw again, so the request was 500 internal_error, "mapping failed unexpectedly".
@@ -180,11 +207,21 @@ describe("transforms (SPEC §6.3)", () => {
     const { engine } = engineFor([mapping({ id: "echo", transform: { module: "context-echo.js" } })]);
     const out = await action(
       engine,
-      hookInput("echo", {}, {
-        headers: { authorization: "Bearer secret-token-value-123456", "x-service-token": "secret", "x-hub-signature-256": "sha256=1", cookie: "a=b", "x-github-event": "push" },
-        query: { token: "secret", page: "2" },
-        url: "/hooks/echo?token=secret&page=2",
-      }),
+      hookInput(
+        "echo",
+        {},
+        {
+          headers: {
+            authorization: "Bearer secret-token-value-123456",
+            "x-service-token": "secret",
+            "x-hub-signature-256": "sha256=1",
+            cookie: "a=b",
+            "x-github-event": "push",
+          },
+          query: { token: "secret", page: "2" },
+          url: "/hooks/echo?token=secret&page=2",
+        },
+      ),
     );
     expect(JSON.parse(String(out.raw.message))).toEqual({
       headers: { "x-github-event": "push" },

@@ -57,7 +57,9 @@ describe("transform containment is checked at start (SPEC §6.3)", () => {
   });
 
   test("a nested .. is refused even when it would land inside", () => {
-    expect(startError({ module: "sub/../ok.js" })).toBe('hooks.mappings[0].transform.module must stay inside hooks.transformsDir; "sub/../ok.js" contains ".."');
+    expect(startError({ module: "sub/../ok.js" })).toBe(
+      'hooks.mappings[0].transform.module must stay inside hooks.transformsDir; "sub/../ok.js" contains ".."',
+    );
   });
 
   test("an absolute path outside is refused", () => {
@@ -71,7 +73,9 @@ describe("transform containment is checked at start (SPEC §6.3)", () => {
   });
 
   test("a transformsDir outside the config directory is refused", () => {
-    expect(startError({ module: "evil.js" }, { dir: outside })).toBe(`hooks.transformsDir must be inside the config directory (${configDir}); "${outside}" is outside it`);
+    expect(startError({ module: "evil.js" }, { dir: outside })).toBe(
+      `hooks.transformsDir must be inside the config directory (${configDir}); "${outside}" is outside it`,
+    );
   });
 
   test("a transformsDir that is a symlink to outside the config directory is refused", () => {
@@ -84,7 +88,9 @@ describe("transform containment is checked at start (SPEC §6.3)", () => {
 
   test("a symlink pointing outside is refused", () => {
     fs.symlinkSync(path.join(outside, "evil.js"), path.join(transformsDir, "sneaky.js"));
-    expect(startError({ module: "sneaky.js" })).toBe('hooks.mappings[0].transform.module must stay inside hooks.transformsDir; "sneaky.js" resolves outside it through a symbolic link');
+    expect(startError({ module: "sneaky.js" })).toBe(
+      'hooks.mappings[0].transform.module must stay inside hooks.transformsDir; "sneaky.js" resolves outside it through a symbolic link',
+    );
   });
 
   test("a symlinked sub-directory pointing outside is refused", () => {

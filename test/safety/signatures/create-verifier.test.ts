@@ -35,12 +35,28 @@ async function signed(scheme: VerifyScheme, secret: string, body = BODY, tsS = N
       return { rawBody: body, headers: lower({ "X-Hub-Signature-256": await new Webhooks({ secret }).sign(body.toString("utf8")) }) };
     case "standard-webhooks": {
       const at = new Date(tsS * 1000);
-      return { rawBody: body, headers: lower({ "webhook-id": "msg_1", "webhook-timestamp": String(tsS), "webhook-signature": new StandardWebhook(secret).sign("msg_1", at, body.toString("utf8")) }) };
+      return {
+        rawBody: body,
+        headers: lower({
+          "webhook-id": "msg_1",
+          "webhook-timestamp": String(tsS),
+          "webhook-signature": new StandardWebhook(secret).sign("msg_1", at, body.toString("utf8")),
+        }),
+      };
     }
     case "stripe":
-      return { rawBody: body, headers: lower({ "Stripe-Signature": stripe.webhooks.generateTestHeaderString({ payload: body.toString("utf8"), secret, timestamp: tsS }) }) };
+      return {
+        rawBody: body,
+        headers: lower({ "Stripe-Signature": stripe.webhooks.generateTestHeaderString({ payload: body.toString("utf8"), secret, timestamp: tsS }) }),
+      };
     case "slack":
-      return { rawBody: body, headers: lower({ "X-Slack-Request-Timestamp": String(tsS), "X-Slack-Signature": `v0=${hex(secret, Buffer.concat([Buffer.from(`v0:${tsS}:`), body]))}` }) };
+      return {
+        rawBody: body,
+        headers: lower({
+          "X-Slack-Request-Timestamp": String(tsS),
+          "X-Slack-Signature": `v0=${hex(secret, Buffer.concat([Buffer.from(`v0:${tsS}:`), body]))}`,
+        }),
+      };
     case "shopify":
       return { rawBody: body, headers: lower({ "X-Shopify-Hmac-Sha256": b64(secret, body) }) };
     case "hmac-sha256":
@@ -96,7 +112,11 @@ describe("createVerifier", () => {
     const req = await signed(scheme, SECRET[scheme]);
     const headers = { ...req.headers };
     delete headers[SIG_HEADER[scheme].toLowerCase()];
-    expect(verifierFor(scheme)({ ...req, headers })).toEqual({ code: "invalid_signature", header: SIG_HEADER[scheme], message: `${SIG_HEADER[scheme]} is missing` });
+    expect(verifierFor(scheme)({ ...req, headers })).toEqual({
+      code: "invalid_signature",
+      header: SIG_HEADER[scheme],
+      message: `${SIG_HEADER[scheme]} is missing`,
+    });
   });
 
   it.each(SCHEMES)("%s: signed with another secret → invalid_signature, and the message shows no expected value", async (scheme) => {
@@ -136,10 +156,17 @@ describe("createVerifier", () => {
   describe.each(Object.keys(TIMESTAMP_HEADER) as Array<keyof typeof TIMESTAMP_HEADER>)("%s timestamps", (scheme) => {
     it("301 s old with the default tolerance → signature_expired naming the header", async () => {
       const failure = verifierFor(scheme)(await signed(scheme, SECRET[scheme], BODY, NOW_S - 301));
-      expect(failure).toEqual({ code: "signature_expired", header: TIMESTAMP_HEADER[scheme], message: `${TIMESTAMP_HEADER[scheme]} is 301 s old; signatures older than 300 s are refused` });
+      expect(failure).toEqual({
+        code: "signature_expired",
+        header: TIMESTAMP_HEADER[scheme],
+        message: `${TIMESTAMP_HEADER[scheme]} is 301 s old; signatures older than 300 s are refused`,
+      });
     });
     it("301 s in the future → signature_expired", async () => {
-      expect(verifierFor(scheme)(await signed(scheme, SECRET[scheme], BODY, NOW_S + 301))).toMatchObject({ code: "signature_expired", header: TIMESTAMP_HEADER[scheme] });
+      expect(verifierFor(scheme)(await signed(scheme, SECRET[scheme], BODY, NOW_S + 301))).toMatchObject({
+        code: "signature_expired",
+        header: TIMESTAMP_HEADER[scheme],
+      });
     });
     it("299 s old is fresh; toleranceSeconds widens the window", async () => {
       expect(verifierFor(scheme)(await signed(scheme, SECRET[scheme], BODY, NOW_S - 299))).toBeUndefined();
@@ -155,7 +182,10 @@ describe("createVerifier", () => {
     const sig = new SvixWebhook(SW_SECRET).sign("msg_svix", at, BODY.toString("utf8"));
     const req = { rawBody: BODY, headers: { "svix-id": "msg_svix", "svix-timestamp": String(NOW_S), "svix-signature": sig } };
     expect(verifierFor("standard-webhooks")(req)).toBeUndefined();
-    expect(verifierFor("standard-webhooks")({ ...req, headers: { ...req.headers, "svix-id": "msg_other" } })).toMatchObject({ code: "invalid_signature", header: "svix-signature" });
+    expect(verifierFor("standard-webhooks")({ ...req, headers: { ...req.headers, "svix-id": "msg_other" } })).toMatchObject({
+      code: "invalid_signature",
+      header: "svix-signature",
+    });
   });
 
   it("standard-webhooks: a signature list with one matching entry among others passes", async () => {

@@ -28,7 +28,10 @@ async function asNodeJoins(name: string, values: string[]): Promise<string> {
     return await new Promise<string>((resolve, reject) => {
       const req = http.request({ host: "127.0.0.1", port: (server.address() as AddressInfo).port, method: "POST" }, (res) => {
         let text = "";
-        res.setEncoding("utf8").on("data", (c: string) => (text += c)).on("end", () => resolve(text));
+        res
+          .setEncoding("utf8")
+          .on("data", (c: string) => (text += c))
+          .on("end", () => resolve(text));
       });
       req.on("error", reject);
       for (const v of values) req.appendHeader(name, v);

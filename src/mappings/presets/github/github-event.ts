@@ -20,10 +20,7 @@ import {
 import { plainObject as obj } from "../../../core/plain-object";
 import { num, repoName, str, type Json } from "./payload-reader";
 
-export type GithubDecision =
-  | { kind: "pong" }
-  | { kind: "skip"; reason: string }
-  | { kind: "run"; message: string; sessionKey: string };
+export type GithubDecision = { kind: "pong" } | { kind: "skip"; reason: string } | { kind: "run"; message: string; sessionKey: string };
 
 /** Conclusions of a completed workflow run that are reported by default. */
 export const FAILED_CONCLUSIONS: ReadonlySet<string> = new Set(["failure", "timed_out", "startup_failure"]);
@@ -48,7 +45,12 @@ export const GITHUB_DEFAULT_EVENTS: readonly string[] = Object.keys(BUILDERS);
 /** `hook:github:<owner>/<repo>#<n>` for issues and pull requests, else `hook:github:<owner>/<repo>`. */
 export function githubSessionKey(event: string, p: Json): string {
   const repo = repoName(p) || "unknown";
-  const n = event === "issues" || event === "issue_comment" ? num(obj(p.issue).number) : event === "pull_request" || event === "pull_request_review" ? (num(p.number) ?? num(obj(p.pull_request).number)) : undefined;
+  const n =
+    event === "issues" || event === "issue_comment"
+      ? num(obj(p.issue).number)
+      : event === "pull_request" || event === "pull_request_review"
+        ? (num(p.number) ?? num(obj(p.pull_request).number))
+        : undefined;
   return n === undefined ? `hook:github:${repo}` : `hook:github:${repo}#${n}`;
 }
 
@@ -56,7 +58,8 @@ export function githubSessionKey(event: string, p: Json): string {
 export function decideGithubEvent(event: string, payload: Json, extraEvents: readonly string[] = []): GithubDecision {
   if (event === "ping") return { kind: "pong" };
   // Own entries only: the event is the sender's header, and "toString" or "__proto__" must not find Object.prototype's.
-  const builder = (Object.hasOwn(BUILDERS, event) ? BUILDERS[event] : undefined) ?? (extraEvents.includes(event) ? (p: Json) => genericMessage(event, p) : undefined);
+  const builder =
+    (Object.hasOwn(BUILDERS, event) ? BUILDERS[event] : undefined) ?? (extraEvents.includes(event) ? (p: Json) => genericMessage(event, p) : undefined);
   if (!builder) return { kind: "skip", reason: event === "" ? "no X-GitHub-Event header" : `event ${event} is not handled (add it to hooks.github.events)` };
   if (event === "workflow_run" && !extraEvents.includes("workflow_run")) {
     const run = obj(payload.workflow_run);
@@ -65,6 +68,11 @@ export function decideGithubEvent(event: string, payload: Json, extraEvents: rea
     }
   }
   const text = builder(payload);
-  const message = Array.from(text).length > MAX_MESSAGE_CHARS ? `${Array.from(text).slice(0, MAX_MESSAGE_CHARS - 1).join("")}…` : text;
+  const message =
+    Array.from(text).length > MAX_MESSAGE_CHARS
+      ? `${Array.from(text)
+          .slice(0, MAX_MESSAGE_CHARS - 1)
+          .join("")}…`
+      : text;
   return { kind: "run", message, sessionKey: githubSessionKey(event, payload) };
 }

@@ -25,7 +25,11 @@ const bodyBlock = (label: string, text: unknown): string | false => {
 export function pushMessage(p: Json): string {
   const repo = repoName(p);
   const ref = str(p.ref);
-  const branch = ref.startsWith("refs/heads/") ? `branch ${oneLine(ref.slice(11), LINE)}` : ref.startsWith("refs/tags/") ? `tag ${oneLine(ref.slice(10), LINE)}` : oneLine(ref, LINE);
+  const branch = ref.startsWith("refs/heads/")
+    ? `branch ${oneLine(ref.slice(11), LINE)}`
+    : ref.startsWith("refs/tags/")
+      ? `tag ${oneLine(ref.slice(10), LINE)}`
+      : oneLine(ref, LINE);
   const who = oneLine(str(obj(p.pusher).name), 100) || actor(p);
   if (p.deleted === true) return lines(`GitHub push to ${repo}: ${who} deleted ${branch}.`, link(p.compare) && `Link: ${link(p.compare)}`);
   const commits = arr(p.commits).map(obj);
@@ -36,7 +40,12 @@ export function pushMessage(p: Json): string {
     return `- ${sha} ${first}${author ? ` (${author})` : ""}`;
   });
   const more = commits.length > MAX_COMMITS_LISTED ? `- … and ${commits.length - MAX_COMMITS_LISTED} more` : false;
-  const what = commits.length === 0 ? (p.created === true ? `created ${branch}` : `pushed to ${branch} (no new commits)`) : `pushed ${commits.length} commit${commits.length === 1 ? "" : "s"} to ${branch}${p.forced === true ? " (force-push)" : ""}`;
+  const what =
+    commits.length === 0
+      ? p.created === true
+        ? `created ${branch}`
+        : `pushed to ${branch} (no new commits)`
+      : `pushed ${commits.length} commit${commits.length === 1 ? "" : "s"} to ${branch}${p.forced === true ? " (force-push)" : ""}`;
   return lines(`GitHub push to ${repo}: ${who} ${what}.`, ...listed, more || undefined, link(p.compare) && `Compare: ${link(p.compare)}`);
 }
 
@@ -56,7 +65,10 @@ export function pullRequestMessage(p: Json): string {
 
 export function issuesMessage(p: Json): string {
   const issue = obj(p.issue);
-  const labels = arr(issue.labels).map((l) => oneLine(str(obj(l).name), 50)).filter(Boolean).slice(0, 10);
+  const labels = arr(issue.labels)
+    .map((l) => oneLine(str(obj(l).name), 50))
+    .filter(Boolean)
+    .slice(0, 10);
   return lines(
     `GitHub issue #${num(issue.number) ?? "?"} in ${repoName(p)} ${oneLine(str(p.action), 40)} by ${actor(p)}.`,
     `Title: ${oneLine(str(issue.title), TITLE)}`,

@@ -45,7 +45,12 @@ describe("decideGithubEvent", () => {
   });
 
   it("push that deletes a tag says so", () => {
-    expect(runOf("push", exampleOf("push", (x) => x.deleted === true)).message).toMatch(/^GitHub push to Codertocat\/Hello-World: Codertocat deleted tag simple-tag\./);
+    expect(
+      runOf(
+        "push",
+        exampleOf("push", (x) => x.deleted === true),
+      ).message,
+    ).toMatch(/^GitHub push to Codertocat\/Hello-World: Codertocat deleted tag simple-tag\./);
   });
 
   it("issues.opened: number, title, body excerpt, link; session key per issue", () => {
@@ -72,7 +77,7 @@ describe("decideGithubEvent", () => {
   it("a comment and a review on the same pull request share its session with the pull request events", () => {
     const pr = exampleOf("pull_request", action("opened"));
     const review = exampleOf("pull_request_review");
-    expect(githubSessionKey("pull_request_review", review)).toBe(`hook:github:Codertocat/Hello-World#${((review.pull_request as Payload).number as number)}`);
+    expect(githubSessionKey("pull_request_review", review)).toBe(`hook:github:Codertocat/Hello-World#${(review.pull_request as Payload).number as number}`);
     expect(githubSessionKey("pull_request", pr)).toMatch(/^hook:github:Codertocat\/Hello-World#\d+$/);
     const comment = exampleOf("issue_comment", action("created"));
     expect(githubSessionKey("issue_comment", comment)).toBe(`hook:github:Codertocat/Hello-World#${(comment.issue as Payload).number as number}`);
