@@ -151,7 +151,14 @@ describe("crash suite: kill -9 while accepting and running", () => {
     }
     expect(replays).toBeGreaterThan(0);
 
-    // Every accepted run reaches a terminal state.
+    // Run summaries reach the main session wrapped as untrusted content (SPEC §5.3).
+    const summariesIn = (journal: JournalEntry[]) =>
+      journal.filter((e) => e.type === "system_event" && e.sessionKey === "main").map((e) => wrappedContent(String(e.text)));
+    const summariesOf = (summaries: string[], req: Req) => summaries.filter((t) => t.startsWith(`Hook R${req.i}: `) || t.startsWith(`Hook R${req.i} (`));
+
+    // Every accepted run reaches a terminal state, and then its summary the main session: a run's outcome is
+    // recorded (summary pending) before its summary is posted, so a run can read finished a moment before
+    // its summary is in the journal.
     const ids = [...accepted.keys()];
     const finalStatus = new Map<string, string>();
     await until(
@@ -163,21 +170,22 @@ describe("crash suite: kill -9 while accepting and running", () => {
           const status = (res.body!.run as { status: string }).status;
           if (status !== "queued" && status !== "running") finalStatus.set(id, status);
         }
-        return finalStatus.size === ids.length;
+        if (finalStatus.size < ids.length) return false;
+        const summaries = summariesIn(gw!.journal());
+        return [...accepted.values()].every((req) => summariesOf(summaries, req).length > 0);
       },
-      "every accepted run to finish",
+      "every accepted run to finish and its summary to reach the main session",
       { timeoutMs: 120_000 },
     );
 
     const journal = gw!.journal();
-    // Run summaries reach the main session wrapped as untrusted content (SPEC §5.3).
-    const summaries = journal.filter((e) => e.type === "system_event" && e.sessionKey === "main").map((e) => wrappedContent(String(e.text)));
+    const summaries = summariesIn(journal);
     const counts = { succeeded: 0, interrupted: 0 };
     for (const [id, req] of accepted) {
       const status = finalStatus.get(id)!;
       expect(["succeeded", "interrupted"]).toContain(status);
       counts[status as keyof typeof counts]++;
-      const mine = summaries.filter((t) => t.startsWith(`Hook R${req.i}: `) || t.startsWith(`Hook R${req.i} (`));
+      const mine = summariesOf(summaries, req);
       // Reported exactly once, in the form that matches its status.
       expect(mine).toHaveLength(1);
       if (status === "succeeded") expect(mine[0]!.startsWith(`Hook R${req.i}: echo: `)).toBe(true);
@@ -194,7 +202,11 @@ describe("crash suite: kill -9 while accepting and running", () => {
     expect(accepted.size).toBe(TOTAL);
     for (const [key, set] of runIdsByKey) {
       expect({ key, runs: set.size }).toEqual({ key, runs: 1 });
-      const rows = queryPluginDb<{ n: number }>(gw!.stateDir, "SELECT COUNT(*) AS n FROM runs WHERE idempotency_key = ?", JSON.stringify(["/hooks/agent", key]));
+      const rows = queryPluginDb<{ n: number }>(
+        gw!.stateDir,
+        "SELECT COUNT(*) AS n FROM runs WHERE idempotency_key = ?",
+        JSON.stringify(["/hooks/agent", key]),
+      );
       expect({ key, rows: rows[0]!.n }).toEqual({ key, rows: 1 });
     }
     // Requests whose answer was lost to a kill and that were retried produced one run each.
