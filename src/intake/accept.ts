@@ -147,11 +147,11 @@ export function createAccept(deps: AcceptDeps): Accept {
       return fail(e, { ...idempotencyKey, ...(selection ? { mappingId: selection.mappingId, ...event } : {}) });
     }
     if (waiting) response = { ...(await waiting.finish(response)), ...(response.replayed ? { replayed: true } : {}) };
-    const did = response.replayed || !effect ? replayedEffect(response) : effect;
+    const outcomeEffect = response.replayed || !effect ? replayedEffect(response) : effect;
     const { replayed, ...answer } = response;
     return {
       ...answer,
-      outcome: outcome({ ...did, stage: "accept", authenticated: true, ...(replayed ? { replayed: true } : {}), ...idempotencyKey, ...event }),
+      outcome: outcome({ ...outcomeEffect, stage: "accept", authenticated: true, ...(replayed ? { replayed: true } : {}), ...idempotencyKey, ...event }),
     };
   };
 }

@@ -75,7 +75,7 @@ export interface HookPipelineDeps {
 }
 
 /** What the core needs from the adapter. */
-export interface RequestIo {
+export interface RequestConnection {
   /** Reads the body within the limits (413/408 as errors). */
   readBody(): Promise<Result<Buffer>>;
   /** Registers what to do when the client disconnects. */
@@ -89,20 +89,20 @@ export interface Handled {
 }
 
 export interface HookPipeline {
-  handle(req: HookRequest, io: RequestIo): Promise<Handled>;
+  handle(req: HookRequest, connection: RequestConnection): Promise<Handled>;
   /** Reports the answered request (log, events, metrics). */
-  report(rec: RequestRecord, handled: Handled): void;
+  report(record: RequestRecord, handled: Handled): void;
   /** Records the request in the ledger once its answer is written. */
-  finished(req: HookRequest, rec: RequestRecord, handled: Handled): void;
+  finished(req: HookRequest, record: RequestRecord, handled: Handled): void;
   /** Reports a request whose client went away before it was answered. */
-  aborted(rec: RequestRecord): void;
+  aborted(record: RequestRecord): void;
   /**
    * The client went away before the answer was written. A request that took effect
    * (its run stored) is still reported and recorded, as 2xx with `clientGone`
    * (SPEC §11: every request that reaches a hook route is recorded); any other is
    * reported as aborted.
    */
-  clientGone(req: HookRequest, rec: RequestRecord, handled: Handled): void;
+  clientGone(req: HookRequest, record: RequestRecord, handled: Handled): void;
 }
 
 /** The one accept path of a runtime: live requests and replay share it. */
@@ -126,35 +126,35 @@ export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
   const readDeps = { ledger: deps.ledger, runs: deps.runs, logger };
 
   /** The answer of the first stage that answers (the order of docs/architecture.md#request-lifecycle). */
-  async function answerOf(req: HookRequest, io: RequestIo): Promise<Handled> {
+  async function answerOf(req: HookRequest, connection: RequestConnection): Promise<Handled> {
     const admitted = admission.admit(req);
     if (admitted.kind === "answer") return { answer: admitted.answer };
     const { route, headers, verifier } = admitted;
     if (isLedgerRoute(route)) return { answer: withHeaders(await serveRead(req, route, readDeps), headers) };
     const encodingRefused = unsupportedEncoding(req.headers["content-encoding"]);
     if (encodingRefused) return { answer: withHeaders(refusal(encodingRefused, "body", !verifier), headers) };
-    const body = await io.readBody();
+    const body = await connection.readBody();
     if (!body.ok) return { answer: withHeaders(refusal(body.error, "body", !verifier), { ...headers, Connection: "close" }) };
     const rawBody = body.value;
     const badSignature = verifier && admission.verifySignature(req, verifier, rawBody, headers);
     if (badSignature) return { answer: withHeaders(badSignature, headers), rawBody };
-    const answer = await accept(req, route, rawBody, { idempotency: true, verifiedBy: verifier, onClientGone: io.onClientGone });
+    const answer = await accept(req, route, rawBody, { idempotency: true, verifiedBy: verifier, onClientGone: connection.onClientGone });
     return { answer: withHeaders(answer, headers), rawBody };
   }
 
   /** Answers name the keys where the host keeps them, also as the ledger records them. */
-  async function handle(req: HookRequest, io: RequestIo): Promise<Handled> {
-    const handled = await answerOf(req, io);
+  async function handle(req: HookRequest, connection: RequestConnection): Promise<Handled> {
+    const handled = await answerOf(req, connection);
     return deps.keys ? { ...handled, answer: answerNamingKeys(handled.answer, deps.keys) } : handled;
   }
 
-  const report: HookPipeline["report"] = (rec, { answer, rawBody }) => {
-    if (rawBody) rec.bodyBytes = rawBody.length;
-    reporter.report(rec, answer.status, answer.outcome);
+  const report: HookPipeline["report"] = (record, { answer, rawBody }) => {
+    if (rawBody) record.bodyBytes = rawBody.length;
+    reporter.report(record, answer.status, answer.outcome);
   };
-  const finished: HookPipeline["finished"] = (req, rec, { answer, rawBody }) => {
+  const finished: HookPipeline["finished"] = (req, record, { answer, rawBody }) => {
     recorder?.finished(req, {
-      receivedAt: rec.startedAt,
+      receivedAt: record.startedAt,
       status: answer.status,
       outcome: answer.outcome,
       ...(rawBody ? { rawBody } : {}),
@@ -167,19 +167,19 @@ export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
     handle,
     report,
     finished,
-    aborted: (rec) => reporter.aborted(rec),
-    clientGone(req, rec, handled) {
+    aborted: (record) => reporter.aborted(record),
+    clientGone(req, record, handled) {
       const { answer } = handled;
-      if (answer.status >= 300 || !tookEffect(answer.outcome)) return reporter.aborted(rec);
+      if (answer.status >= 300 || !tookEffect(answer.outcome)) return reporter.aborted(record);
       const gone: Handled = { ...handled, answer: { ...answer, outcome: { ...answer.outcome, clientGone: true } } };
       logger.info("hook request accepted; the client went away before the answer", {
-        requestId: rec.requestId,
-        hook: rec.hook,
+        requestId: record.requestId,
+        hook: record.hook,
         status: answer.status,
         runIds: answer.outcome.runIds,
       });
-      report(rec, gone);
-      finished(req, rec, gone);
+      report(record, gone);
+      finished(req, record, gone);
     },
   };
 }

@@ -30,9 +30,9 @@ export interface RequestRecord {
 
 export interface RequestReporter {
   /** Logs, counts and announces an answered request, from its one Outcome. */
-  report(rec: RequestRecord, status: number, outcome: Outcome): void;
+  report(record: RequestRecord, status: number, outcome: Outcome): void;
   /** The client went away before a response was sent. */
-  aborted(rec: RequestRecord): void;
+  aborted(record: RequestRecord): void;
 }
 
 export interface RequestReporterOptions {
@@ -51,51 +51,52 @@ export function createRequestReporter(options: RequestReporterOptions): RequestR
   // Refusals are logged once per client, code and window, with a count (refusal-log.ts): anyone can send them.
   const refusals = createRefusalLog({ logger, clock });
   /** Seconds the request took: monotonic when its start was marked, else from the clock. */
-  const seconds = (rec: RequestRecord): number => Math.max(0, rec.startedHr !== undefined ? hrClock() - rec.startedHr : clock() - rec.startedAt) / 1000;
+  const seconds = (record: RequestRecord): number =>
+    Math.max(0, record.startedHr !== undefined ? hrClock() - record.startedHr : clock() - record.startedAt) / 1000;
 
-  const base = (rec: RequestRecord, status: number) => ({
-    requestId: rec.requestId,
-    hook: rec.hook,
+  const base = (record: RequestRecord, status: number) => ({
+    requestId: record.requestId,
+    hook: record.hook,
     status,
-    bytes: rec.bodyBytes ?? 0,
-    latencyMs: Math.max(0, clock() - rec.startedAt),
-    client: rec.client,
+    bytes: record.bodyBytes ?? 0,
+    latencyMs: Math.max(0, clock() - record.startedAt),
+    client: record.client,
   });
 
-  function accepted(rec: RequestRecord, status: number, o: Outcome & { kind: AcceptedKind }): void {
+  function accepted(record: RequestRecord, status: number, o: Outcome & { kind: AcceptedKind }): void {
     const runId = o.runIds.length === 1 && o.kind === "agent" ? o.runIds[0] : undefined;
     const replayed = o.replayed === true ? true : undefined;
-    metrics?.answered(rec.hook, status, seconds(rec), { replayed: replayed === true });
+    metrics?.answered(record.hook, status, seconds(record), { replayed: replayed === true });
     // Per request: at debug (the decision is the 2xx itself). Refusals stay at warn/error. No meta is built for a discarded line.
     if (logger.isLevelEnabled?.("debug") !== false) {
-      logger.debug("hook request accepted", { ...base(rec, status), kind: o.kind, mappingId: o.mappingId, runId, replayed });
+      logger.debug("hook request accepted", { ...base(record, status), kind: o.kind, mappingId: o.mappingId, runId, replayed });
     }
     if (emitter.listenerCount("request:accepted") === 0) return;
-    emitter.emit("request:accepted", { requestId: rec.requestId, hook: rec.hook ?? "", mappingId: o.mappingId, status, kind: o.kind, runId, replayed });
+    emitter.emit("request:accepted", { requestId: record.requestId, hook: record.hook ?? "", mappingId: o.mappingId, status, kind: o.kind, runId, replayed });
   }
 
-  function rejected(rec: RequestRecord, status: number, code: ErrorCode): void {
-    metrics?.answered(rec.hook, status, seconds(rec));
-    refusals.refused({ ...base(rec, status), code, method: rec.method, url: rec.url });
-    emitter.emit("request:rejected", { requestId: rec.requestId, hook: rec.hook, status, code });
+  function rejected(record: RequestRecord, status: number, code: ErrorCode): void {
+    metrics?.answered(record.hook, status, seconds(record));
+    refusals.refused({ ...base(record, status), code, method: record.method, url: record.url });
+    emitter.emit("request:rejected", { requestId: record.requestId, hook: record.hook, status, code });
   }
 
   return {
-    report(rec, status, o) {
-      if (rec.reported) return;
-      rec.reported = true;
-      if (o.kind === "refused") return rejected(rec, status, o.code ?? "internal_error");
+    report(record, status, o) {
+      if (record.reported) return;
+      record.reported = true;
+      if (o.kind === "refused") return rejected(record, status, o.code ?? "internal_error");
       if (o.kind === "served") {
-        metrics?.answered(rec.hook, status, seconds(rec));
-        logger.debug("run status served", base(rec, status));
+        metrics?.answered(record.hook, status, seconds(record));
+        logger.debug("run status served", base(record, status));
         return;
       }
-      accepted(rec, status, o as Outcome & { kind: AcceptedKind });
+      accepted(record, status, o as Outcome & { kind: AcceptedKind });
     },
-    aborted(rec) {
-      if (rec.reported) return;
-      rec.reported = true;
-      logger.info("hook request aborted by the client", { ...base(rec, 0), method: rec.method, url: rec.url });
+    aborted(record) {
+      if (record.reported) return;
+      record.reported = true;
+      logger.info("hook request aborted by the client", { ...base(record, 0), method: record.method, url: record.url });
     },
   };
 }

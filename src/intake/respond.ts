@@ -66,7 +66,7 @@ function notFound(config: HooksConfig, name: string) {
 
 export function createRespond(deps: RespondDeps): Respond {
   const { config, dispatcher } = deps;
-  const vctx: ValidationContext = { runtime: deps.runtime, config, idGen: deps.idGen };
+  const validation: ValidationContext = { runtime: deps.runtime, config, idGen: deps.idGen };
 
   async function dispatch(input: RespondInput, action: HookAction, source: ActionSource, waitable = true): Promise<Responded> {
     const mapping = source.mappingId !== undefined ? { mapping: source.mappingId } : {};
@@ -107,12 +107,12 @@ export function createRespond(deps: RespondDeps): Respond {
       const fan = await dispatchFanOut(
         { items: outcome.items, mappingId, idempotencyKey: input.idempotencyKey, source: (item) => source(item.allowUnsafeExternalContent) },
         dispatcher,
-        vctx,
+        validation,
       );
       const response = outcome.response ? rendered(outcome.response({ runs: fan.runs, events: fan.events }), fan.response) : fan.response;
       return { response, effect: { kind: "batch", mappingId, runIds: fan.runs.map((r) => r.runId) } };
     }
-    const action = validateAction(outcome.raw, vctx, `action of mapping ${mappingId}`);
+    const action = validateAction(outcome.raw, validation, `action of mapping ${mappingId}`);
     if (!action.ok) throw action.error;
     const answer = await dispatch(input, action.value, source(outcome.allowUnsafeExternalContent), outcome.response === undefined);
     if (!outcome.response) return answer;
@@ -132,7 +132,7 @@ export function createRespond(deps: RespondDeps): Respond {
         return dispatch(input, action.value, direct);
       }
       case "agent": {
-        const action = validateAgent(input.payload, vctx);
+        const action = validateAgent(input.payload, validation);
         if (!action.ok) throw action.error;
         return dispatch(input, action.value, direct);
       }

@@ -61,14 +61,14 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
       return false;
     }
     // A finished run's state not stored yet goes with this change (summary-retry.ts).
-    const owed = retry.unrecorded.get(id);
+    const unstoredChange = retry.unrecorded.get(id);
     try {
-      store.update(id, owed ? { ...owed.patch, ...patch } : patch);
+      store.update(id, unstoredChange ? { ...unstoredChange.patch, ...patch } : patch);
       retry.unrecorded.delete(id);
       return true;
     } catch (e) {
       logger.error("run state could not be stored", { runId: id, transition, code: "store_failed", error: e instanceof Error ? e.message : String(e) });
-      if (owed) retry.owe(id, patch, owed.transition);
+      if (unstoredChange) retry.owe(id, patch, unstoredChange.transition);
       return false;
     }
   }

@@ -30,7 +30,7 @@ export interface SummaryRetry {
   readonly unreported: Map<string, Unreported>;
   /** State changes of finished runs not stored yet, by run id: the queue's next write of the run carries them. */
   readonly unrecorded: Map<string, { patch: RunPatch; transition: string }>;
-  /** Keeps a state change that could not be stored (merged with what is owed already) and schedules a round. */
+  /** Keeps a state change that could not be stored (merged with what is unstoredChange already) and schedules a round. */
   owe(id: string, patch: RunPatch, transition: string): void;
   /** Schedules a retry round in `delayMs` (once). */
   schedule(): void;
@@ -64,9 +64,9 @@ export function createSummaryRetry(opts: SummaryRetryOptions): SummaryRetry {
 
   async function retryUnreported(): Promise<void> {
     // The final states first: a summary marked posted must not leave its run's row behind it.
-    for (const [id, owed] of [...unrecorded]) {
+    for (const [id, unstoredChange] of [...unrecorded]) {
       if (!opts.isStarted()) return;
-      opts.persist(id, {}, owed.transition);
+      opts.persist(id, {}, unstoredChange.transition);
     }
     for (const [id, run] of [...unreported]) {
       if (!opts.isStarted()) return;

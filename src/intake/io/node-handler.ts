@@ -76,9 +76,9 @@ export function createHookHandler(deps: HookPipelineDeps): HttpRouteHandler {
       else pipeline.aborted(record);
     });
     // A client already gone (while a large body waited a turn before its dispatch) stops the wait at once.
-    const io = { readBody: () => readBody(req, body), onClientGone: (stop: () => void) => (gone ? stop() : void res.once("close", stop)) };
+    const connection = { readBody: () => readBody(req, body), onClientGone: (stop: () => void) => (gone ? stop() : void res.once("close", stop)) };
     pipeline
-      .handle(request, io)
+      .handle(request, connection)
       .catch((e: unknown): Handled => {
         const cause = e instanceof Error ? { error: e.message, stack: e.stack } : { error: String(e) };
         logger.error("hook request failed with an unexpected error", { requestId, hook: request.hook, ...cause });

@@ -45,14 +45,14 @@ function itemsRefused(problems: ErrorDetail[], codes: ReadonlySet<HookError["cod
   );
 }
 
-export async function dispatchFanOut(input: FanOutInput, dispatcher: Dispatcher, vctx: ValidationContext): Promise<FanOutResult> {
+export async function dispatchFanOut(input: FanOutInput, dispatcher: Dispatcher, validation: ValidationContext): Promise<FanOutResult> {
   const agents: Array<{ index: number; action: AgentAction; source: ActionSource; idempotencyKey?: string }> = [];
   const wakes: Array<{ action: WakeAction; source: ActionSource }> = [];
   const problems: ErrorDetail[] = [];
   const codes = new Set<HookError["code"]>();
   for (const item of input.items) {
     if (!item.raw) continue;
-    const v = validateAction(item.raw, vctx, `item ${item.index} of mapping ${input.mappingId}`);
+    const v = validateAction(item.raw, validation, `item ${item.index} of mapping ${input.mappingId}`);
     if (!v.ok) {
       codes.add(v.error.code);
       for (const d of v.error.details ?? [{ field: "", message: v.error.message }])
@@ -85,7 +85,7 @@ export async function dispatchFanOut(input: FanOutInput, dispatcher: Dispatcher,
     response: withNotApplied(
       { status: runs.length > 0 ? 202 : 200, body: { ok: true, runs, events: wakes.length, mapping: input.mappingId } },
       agents.map((a) => a.action),
-      vctx.runtime,
+      validation.runtime,
     ),
   };
 }
