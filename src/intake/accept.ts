@@ -29,7 +29,7 @@ import type { HookRoute, LedgerRoute } from "../core/hook-route";
 import { requestIdempotencyKey } from "./idempotency/mapping-idempotency-key";
 import type { WaitGate } from "./responses/prefer-wait";
 import { refusal, type Answer, type HookRequest } from "./hook-request";
-import type { Effect, Respond } from "./respond";
+import type { Effect, Respond } from "./validate-and-dispatch";
 
 export interface AcceptDeps {
   config: HooksConfig;

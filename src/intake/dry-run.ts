@@ -30,7 +30,7 @@ import { RESERVED_HOOK_NAMES } from "../mappings/match";
 import { MAPPED_FALLBACK_CHANNEL } from "../runs/delivery";
 import { createAccept } from "./accept";
 import { hookRequestOf, type Answer } from "./hook-request";
-import { createRespond } from "./respond";
+import { createRespond } from "./validate-and-dispatch";
 
 export type { DryRunFailure };
 

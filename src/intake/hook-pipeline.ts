@@ -33,8 +33,8 @@ import { createAdmission } from "./admit";
 import { answerNamingKeys, refusal, type Answer, type HookRequest } from "./hook-request";
 import { tookEffect } from "../core/outcome";
 import type { RatePolicy } from "./rate-policy";
-import { serveRead } from "./read";
-import { createRespond } from "./respond";
+import { answerLedgerRoute } from "./ledger-route-answer";
+import { createRespond } from "./validate-and-dispatch";
 
 export interface HookPipelineDeps {
   config: ResolvedHooksConfig;
@@ -130,7 +130,7 @@ export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
     const admitted = admission.admit(req);
     if (admitted.kind === "answer") return { answer: admitted.answer };
     const { route, headers, verifier } = admitted;
-    if (isLedgerRoute(route)) return { answer: withHeaders(await serveRead(req, route, readDeps), headers) };
+    if (isLedgerRoute(route)) return { answer: withHeaders(await answerLedgerRoute(req, route, readDeps), headers) };
     const encodingRefused = unsupportedEncoding(req.headers["content-encoding"]);
     if (encodingRefused) return { answer: withHeaders(refusal(encodingRefused, "body", !verifier), headers) };
     const body = await connection.readBody();

@@ -58,7 +58,7 @@ function compileField(mapping: MappingConfig, field: TemplateField, key: string)
   }
 }
 
-/** The roots a `response` gets from the effect (respond.ts): an agent run's, a fan-out's; a wake's none. */
+/** The roots a `response` gets from the effect (src/intake/validate-and-dispatch.ts): an agent run's, a fan-out's; a wake's none. */
 const AGENT_ROOTS = ["runId", "sessionKey"] as const;
 const BATCH_ROOTS = ["runs", "events"] as const;
 

@@ -6,7 +6,7 @@
  */
 import { createAccept, SPLIT_AFTER_PARSE_BYTES } from "../../src/intake/accept";
 import type { HookRequest } from "../../src/intake/hook-request";
-import type { Respond } from "../../src/intake/respond";
+import type { Respond } from "../../src/intake/validate-and-dispatch";
 import { countLoopTurns, type LoopTurns } from "../helpers/loop-turns";
 import { resolvedConfig } from "../helpers/resolved-config";
 

@@ -10,7 +10,7 @@ import type { LedgerRoute } from "../core/hook-route";
 import { serveLedgerRoute, type LedgerRouteDeps } from "./ledger/ledger-routes";
 import { refusal, type Answer, type HookRequest } from "./hook-request";
 
-export async function serveRead(req: HookRequest, route: LedgerRoute, deps: LedgerRouteDeps): Promise<Answer> {
+export async function answerLedgerRoute(req: HookRequest, route: LedgerRoute, deps: LedgerRouteDeps): Promise<Answer> {
   try {
     const response = await serveLedgerRoute(route, req.query, req.client, deps);
     return { ...response, outcome: outcome({ kind: "served", stage: "read", authenticated: true }) };
