@@ -132,3 +132,6 @@ export interface PipelineMetrics {
   /** A request on a verified path whose signature was refused (missing, wrong or expired). */
   signatureFailed(scheme: string): void;
 }
+
+/** The pipeline's metrics where the host keeps none, passed visibly (a host metrics port absent, the Postgres store): nothing is counted. */
+export const NO_METRICS: PipelineMetrics = Object.freeze({ answered() {}, signatureFailed() {} });

@@ -24,7 +24,7 @@ import { createQueryTokenWarner } from "./auth/query-token-warner";
 import type { SignatureGate } from "./auth/signature-gate";
 import type { HandshakeGate } from "./handshake";
 import { isLedgerRoute } from "../core/hook-route";
-import type { LedgerAccess } from "./ledger";
+import { NO_LEDGER, type LedgerAccess, type NoLedger } from "./ledger";
 import { createDeliveryRecorder } from "./delivery-recorder";
 import { createRequestReporter, type RequestRecord } from "./request-reporter";
 import type { WaitGate } from "./responses/prefer-wait";
@@ -48,8 +48,8 @@ export interface HookPipelineDeps {
   idempotency?: IdempotencyGuard;
   /** Run lookup for `GET {path}/runs/<id>`. */
   runs?: RunLookup;
-  /** The delivery ledger (SPEC §11): records each hook request; serves `runs`, `deliveries` and replay. */
-  ledger?: LedgerAccess;
+  /** The delivery ledger (SPEC §11): records each hook request; serves `runs`, `deliveries` and replay. A host without one passes NO_LEDGER. */
+  ledger: LedgerAccess | NoLedger;
   /** True once the gateway is stopping: new requests get 503 `shutting_down`. */
   isShuttingDown?: () => boolean;
   /** Verified paths (SPEC §10): requests there are authenticated by signature, not by the hook token. */
@@ -60,8 +60,8 @@ export interface HookPipelineDeps {
   waits?: WaitGate;
   /** Per-client request limits, applied once the credential passed. */
   ratePolicy?: RatePolicy;
-  /** Every answered request and refused signature (SPEC §11). */
-  metrics?: PipelineMetrics;
+  /** Every answered request and refused signature (SPEC §11). A host that keeps no metrics passes NO_METRICS. */
+  metrics: PipelineMetrics;
   /** Milliseconds since the epoch; default Date.now. */
   clock?: () => number;
   /** Default session-key uuids; default crypto.randomUUID. */
@@ -122,15 +122,16 @@ export function createHookPipeline(deps: HookPipelineDeps): HookPipeline {
   const admission = createAdmission({ ...deps, authenticator, shouldWarnQueryToken: createQueryTokenWarner({ clock }) });
   const accept = deps.accept ?? createAcceptFor(deps);
   const reporter = createRequestReporter({ logger, emitter: deps.emitter, clock, metrics: deps.metrics });
-  const recorder = deps.ledger && createDeliveryRecorder({ ledger: deps.ledger, logger, clock });
-  const readDeps = { ledger: deps.ledger, runs: deps.runs, logger };
+  const ledger = deps.ledger === NO_LEDGER ? undefined : deps.ledger;
+  const recorder = ledger && createDeliveryRecorder({ ledger, logger, clock });
+  const ledgerRouteDeps = { ledger, runs: deps.runs, logger };
 
   /** The answer of the first stage that answers (the order of docs/architecture.md#request-lifecycle). */
   async function answerOf(req: HookRequest, connection: RequestConnection): Promise<Handled> {
     const admitted = admission.admit(req);
     if (admitted.kind === "answer") return { answer: admitted.answer };
     const { route, headers, verifier } = admitted;
-    if (isLedgerRoute(route)) return { answer: withHeaders(await answerLedgerRoute(req, route, readDeps), headers) };
+    if (isLedgerRoute(route)) return { answer: withHeaders(await answerLedgerRoute(req, route, ledgerRouteDeps), headers) };
     const encodingRefused = unsupportedEncoding(req.headers["content-encoding"]);
     if (encodingRefused) return { answer: withHeaders(refusal(encodingRefused, "body", !verifier), headers) };
     const body = await connection.readBody();

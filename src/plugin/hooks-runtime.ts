@@ -40,6 +40,7 @@ import { createRunWaiters } from "../runs/run-waiters";
 import type { PluginLogs } from "../logging/logger";
 import type { SecretValues } from "../host-contract/redaction";
 import { createHookMetrics, type HookMetrics } from "./hook-metrics";
+import { NO_METRICS } from "../core/ports";
 import type { KeyNamer } from "../host-contract/config-keys";
 
 export interface HooksRuntimeOptions {
@@ -190,7 +191,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
     runs: queue,
     ratePolicy: createRatePolicy(config, { logger: logs.forModule("rate-limit") }),
     isShuttingDown,
-    metrics,
+    metrics: metrics ?? NO_METRICS,
     keys: opts.keys,
   });
 

@@ -34,6 +34,7 @@ import { createRatePolicy } from "../intake/rate-policy";
 import { createAcceptFor } from "../intake/hook-pipeline";
 import { createHookHandler } from "../intake/io/node-handler";
 import type { LedgerAccess } from "../intake/ledger";
+import { NO_METRICS } from "../core/ports";
 import type { LedgerStore } from "../store/ledger-store";
 import type { RunLister } from "../store/run-list";
 import type { ModuleLogger } from "../core/logger";
@@ -127,6 +128,8 @@ export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<Hooks
     runs: { get: (id) => store.runs.get(id) },
     ratePolicy: createRatePolicy(config, { logger: logs.forModule("rate-limit") }),
     isShuttingDown,
+    // The hook metrics are not counted over the Postgres store (yet).
+    metrics: NO_METRICS,
     keys: opts.keys,
   });
 

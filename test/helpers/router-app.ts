@@ -1,7 +1,8 @@
 /**
  * The hooks route's handler alone, routed to as a host does (test/helpers/route-host.ts:
  * `config.path` to the handler, the host's own 404 elsewhere), with a fake host runtime
- * and a recording dispatcher. Captures the plugin's events.
+ * and a recording dispatcher; no ledger and no metrics (NO_LEDGER, NO_METRICS, passed visibly). Captures
+ * the plugin's events.
  */
 import type { RequestListener } from "node:http";
 import type { ResolvedHooksConfig } from "../../src/config/types";
@@ -9,7 +10,8 @@ import { createPluginEmitter, type PluginEmitter, type PluginEvents } from "../.
 import { createHookHandler } from "../../src/intake/io/node-handler";
 import type { HookPipelineDeps } from "../../src/intake/hook-pipeline";
 import { routeHost } from "./route-host";
-import type { Dispatcher } from "../../src/core/ports";
+import { NO_METRICS, type Dispatcher } from "../../src/core/ports";
+import { NO_LEDGER } from "../../src/intake/ledger";
 import { createPluginLogger } from "../../src/logging/logger";
 import { createFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host";
 import { createRecordingDispatcher, type RecordingDispatcher } from "./recording-dispatcher";
@@ -73,6 +75,8 @@ export function createRouterApp(options: RouterAppOptions = {}): RouterApp {
     clock: options.clock,
     idGen: options.idGen,
     throttleTables: options.throttleTables,
+    ledger: NO_LEDGER,
+    metrics: NO_METRICS,
   });
   const app = routeHost([{ prefix: config.path, handler }], { trustProxy: options.trustProxy });
 

@@ -63,6 +63,14 @@ export interface LedgerAccess {
   secrets?: SecretValues;
 }
 
+/**
+ * The ledger of a host that keeps none, passed visibly as the pipeline's `ledger`: nothing is recorded;
+ * `runs` and `deliveries` list nothing, a delivery and its replay are 404 `delivery_not_found`, a bulk
+ * replay 503 `storage_unavailable`.
+ */
+export const NO_LEDGER = Symbol("no delivery ledger");
+export type NoLedger = typeof NO_LEDGER;
+
 /** Header carrying the id of the delivery a replay recorded. */
 export const DELIVERY_ID_HEADER = "X-Delivery-Id";
 
