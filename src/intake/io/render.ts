@@ -8,12 +8,10 @@ import type { ServerResponse } from "node:http";
 import type { HookError } from "../../core/errors";
 import type { HookResponse } from "../../core/ports";
 import { writeJson } from "../../host-contract/json-response";
-import { REPLAYED_HEADER } from "../idempotency/idempotency-guard";
 
-/** Writes a handler's response; a replay gets `Idempotent-Replayed: true`. */
-export function renderHookResponse(res: ServerResponse, response: HookResponse & { replayed?: boolean }): void {
-  const headers = response.replayed ? { ...(response.headers ?? {}), [REPLAYED_HEADER]: "true" } : response.headers;
-  writeJson(res, response.status, response.body, headers);
+/** Writes a handler's response (an idempotent replay's `Idempotent-Replayed: true` is among its headers already: idempotency-guard.ts). */
+export function renderHookResponse(res: ServerResponse, response: HookResponse): void {
+  writeJson(res, response.status, response.body, response.headers);
 }
 
 /** Writes `{ ok: false, code, error, details? }` with the error's status and headers. */
