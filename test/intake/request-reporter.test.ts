@@ -9,7 +9,7 @@ function recordingLogger() {
   return { lines, logger: { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") } as unknown as ModuleLogger };
 }
 
-const rec = (): RequestRecord => ({
+const requestRecord = (): RequestRecord => ({
   requestId: "r1",
   startedAt: 1000,
   client: "127.0.0.1",
@@ -27,7 +27,7 @@ describe("createRequestReporter", () => {
     const events: unknown[] = [];
     emitter.on("request:accepted", (e) => events.push(e));
     const reporter = createRequestReporter({ logger, emitter, clock: () => 1250 });
-    const r = rec();
+    const r = requestRecord();
     reporter.report(r, 202, outcome({ kind: "agent", stage: "accept", authenticated: true, runIds: ["run-1"] }));
     reporter.report(r, 202, outcome({ kind: "agent", stage: "accept", authenticated: true, runIds: ["run-1"] }));
     reporter.report(r, 500, outcome({ kind: "refused", stage: "accept", code: "internal_error" }));
@@ -43,8 +43,8 @@ describe("createRequestReporter", () => {
     const events: unknown[] = [];
     emitter.on("request:rejected", (e) => events.push(e));
     const reporter = createRequestReporter({ logger, emitter, clock: () => 1000 });
-    reporter.report(rec(), 401, outcome({ kind: "refused", stage: "credential", code: "unauthorized" }));
-    reporter.report(rec(), 503, outcome({ kind: "refused", stage: "accept", authenticated: true, code: "overloaded" }));
+    reporter.report(requestRecord(), 401, outcome({ kind: "refused", stage: "credential", code: "unauthorized" }));
+    reporter.report(requestRecord(), 503, outcome({ kind: "refused", stage: "accept", authenticated: true, code: "overloaded" }));
     expect(lines.map((l) => l[0])).toEqual(["warn", "error"]);
     expect(lines[0][2]).toMatchObject({ code: "unauthorized", url: "/hooks/wake?token=[REDACTED]", method: "POST" });
     expect(events).toEqual([
