@@ -52,7 +52,7 @@ interface Row {
 }
 
 function toIdempotencyRecord(row: Row): IdempotencyRecord {
-  const rec: IdempotencyRecord = {
+  const record: IdempotencyRecord = {
     scope: row.scope,
     key: row.key,
     bodyHash: row.body_hash,
@@ -64,15 +64,15 @@ function toIdempotencyRecord(row: Row): IdempotencyRecord {
     const response: HookResponse = { status: row.status };
     if (row.body !== null) response.body = JSON.parse(row.body);
     if (row.headers !== null) response.headers = JSON.parse(row.headers) as Record<string, string>;
-    rec.response = response;
+    record.response = response;
   }
-  return rec;
+  return record;
 }
 
 export interface IdempotencyStore {
   get(scope: string, key: string): IdempotencyRecord | undefined;
   /** Inserts a pending record (detaching runs left from an expired use of the key); false when one already exists for (scope, key). */
-  insertPending(rec: { scope: string; key: string; bodyHash: string; createdAt: number; expiresAt: number }): boolean;
+  insertPending(pending: { scope: string; key: string; bodyHash: string; createdAt: number; expiresAt: number }): boolean;
   /** Stores the response of a pending record and marks it complete. */
   complete(scope: string, key: string, response: HookResponse): void;
   remove(scope: string, key: string): void;
@@ -138,10 +138,10 @@ export function createIdempotencyStore(db: SqliteDatabase): IdempotencyStore {
       const row = selectOne.get(scope, key);
       return row ? toIdempotencyRecord(row) : undefined;
     },
-    insertPending(rec) {
-      if (insert.run(rec).changes !== 1) return false;
+    insertPending(pending) {
+      if (insert.run(pending).changes !== 1) return false;
       // Runs carrying the key now are from a use that expired: they are not this request's.
-      const runKey = runIdempotencyKey(rec.scope, rec.key);
+      const runKey = runIdempotencyKey(pending.scope, pending.key);
       detachRuns.run(runKey, `${runKey}#`, `${runKey}$`);
       return true;
     },

@@ -17,8 +17,8 @@ export interface RecordedLog {
 /** A module logger that records what it is given. */
 export function recordingLogger(module = "test"): { logger: ModuleLogger; lines: RecordedLog[]; close(): void } {
   const lines: RecordedLog[] = [];
-  const rec = (level: string) => (message: string, meta?: Record<string, unknown>) => void lines.push({ level, message, meta });
-  const host: HostLogger = { debug: rec("debug"), info: rec("info"), warn: rec("warn"), error: rec("error") };
+  const logAt = (level: string) => (message: string, meta?: Record<string, unknown>) => void lines.push({ level, message, meta });
+  const host: HostLogger = { debug: logAt("debug"), info: logAt("info"), warn: logAt("warn"), error: logAt("error") };
   const logs = createPluginLogger(host);
   return { logger: logs.forModule(module), lines, close: () => logs.close() };
 }

@@ -53,7 +53,7 @@ export interface LoggedLine {
 /** A ModuleLogger that records every line. */
 export function captureLogger(): ModuleLogger & { lines: LoggedLine[]; at(level: LoggedLine["level"]): LoggedLine[] } {
   const lines: LoggedLine[] = [];
-  const rec =
+  const logAt =
     (level: LoggedLine["level"]) =>
     (message: unknown, meta?: unknown): ModuleLogger => {
       lines.push({ level, message: String(message), meta: meta as Record<string, unknown> | undefined });
@@ -62,10 +62,10 @@ export function captureLogger(): ModuleLogger & { lines: LoggedLine[]; at(level:
   const logger = {
     lines,
     at: (level: LoggedLine["level"]) => lines.filter((l) => l.level === level),
-    debug: rec("debug"),
-    info: rec("info"),
-    warn: rec("warn"),
-    error: rec("error"),
+    debug: logAt("debug"),
+    info: logAt("info"),
+    warn: logAt("warn"),
+    error: logAt("error"),
   };
   return logger as unknown as ModuleLogger & { lines: LoggedLine[]; at(level: LoggedLine["level"]): LoggedLine[] };
 }

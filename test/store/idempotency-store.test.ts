@@ -18,32 +18,31 @@ describe("IdempotencyStore.resolvePending", () => {
   let n = 0;
   const run = (idempotencyKey: string, sessionKey: string) => {
     n++;
-    const rec = runRecord({
+    return runRecord({
       id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
       seq: n,
       action: agentAction({ sessionKey }),
       source: actionSource({ hook: "batch", mappingId: "batch" }),
       idempotencyKey,
     });
-    return rec;
   };
 
   it("a fan-out's pending record is completed with the 202 listing its runs by index, so a retry replays it instead of starting the batch again", () => {
     pending("b-1");
     const key = runIdempotencyKey(SCOPE, "b-1");
-    const recs = [run(`${key}#2`, "hook:c"), run(`${key}#0`, "hook:a"), run(`${key}#1`, "hook:b")];
-    createSqliteRunStore(t.database).insertAll(recs);
-    const rec = createIdempotencyStore(t.database.db).resolvePending(SCOPE, "b-1");
-    expect([rec?.state, rec?.response]).toEqual([
+    const fanOut = [run(`${key}#2`, "hook:c"), run(`${key}#0`, "hook:a"), run(`${key}#1`, "hook:b")];
+    createSqliteRunStore(t.database).insertAll(fanOut);
+    const record = createIdempotencyStore(t.database.db).resolvePending(SCOPE, "b-1");
+    expect([record?.state, record?.response]).toEqual([
       "complete",
       {
         status: 202,
         body: {
           ok: true,
           runs: [
-            { index: 0, runId: recs[1]!.id, sessionKey: "hook:a" },
-            { index: 1, runId: recs[2]!.id, sessionKey: "hook:b" },
-            { index: 2, runId: recs[0]!.id, sessionKey: "hook:c" },
+            { index: 0, runId: fanOut[1]!.id, sessionKey: "hook:a" },
+            { index: 1, runId: fanOut[2]!.id, sessionKey: "hook:b" },
+            { index: 2, runId: fanOut[0]!.id, sessionKey: "hook:c" },
           ],
           events: 0,
           mapping: "batch",
@@ -62,11 +61,11 @@ describe("IdempotencyStore.resolvePending", () => {
 
   it("a single run's pending record still gets that run's 202", () => {
     pending("one");
-    const rec = run(runIdempotencyKey(SCOPE, "one"), "hook:one");
-    createSqliteRunStore(t.database).insert(rec);
+    const single = run(runIdempotencyKey(SCOPE, "one"), "hook:one");
+    createSqliteRunStore(t.database).insert(single);
     expect(createIdempotencyStore(t.database.db).resolvePending(SCOPE, "one")?.response).toEqual({
       status: 202,
-      body: { ok: true, runId: rec.id, sessionKey: "hook:one", mapping: "batch" },
+      body: { ok: true, runId: single.id, sessionKey: "hook:one", mapping: "batch" },
     });
   });
 

@@ -40,7 +40,7 @@ export interface Journal {
   readonly file: string;
   /** Appends one line (after what is staged in the group commit); throws a StorageWriteError (nothing written) when it cannot be stored. */
   append(record: JournalRecord): JournalEntry;
-  /** The line of `record` and the file, for a change staged in the group commit (`commit.stage([[…], journal.staged(rec)])`). */
+  /** The line of `record` and the file, for a change staged in the group commit (`commit.stage([[…], journal.staged(record)])`). */
   staged(record: JournalRecord): readonly [LineFile, string];
   close(): void;
 }

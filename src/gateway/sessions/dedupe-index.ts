@@ -22,14 +22,14 @@ function bump(map: Map<string, number>, key: string, by: number): void {
   else map.delete(key);
 }
 
-export function createDedupeIndex(rec: Readonly<SessionRecord>): DedupeIndex {
+export function createDedupeIndex(session: Readonly<SessionRecord>): DedupeIndex {
   const pending = new Map<string, number>();
   const recent = new Map<string, number>();
-  for (const e of rec.pending) {
+  for (const e of session.pending) {
     const k = dedupeKeyOf(e);
     if (k !== undefined) bump(pending, k, 1);
   }
-  for (const k of rec.recentDedupeKeys ?? []) bump(recent, k, 1);
+  for (const k of session.recentDedupeKeys ?? []) bump(recent, k, 1);
   return {
     has: (key) => pending.has(key) || recent.has(key),
     added(ev) {

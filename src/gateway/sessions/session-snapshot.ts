@@ -9,7 +9,7 @@
  *
  * @example
  *   const snap = readSnapshot(file, "sessions/main-0a1b2c.json"); // undefined when missing
- *   writeSnapshot(file, "sessions/main-0a1b2c.json", { ...rec, seq: 12 });
+ *   writeSnapshot(file, "sessions/main-0a1b2c.json", { ...session, seq: 12 });
  */
 import fs from "node:fs";
 import path from "node:path";

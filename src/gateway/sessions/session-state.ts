@@ -12,7 +12,8 @@ import type { SessionRecord } from "./session-types";
 export const MAX_RECENT_DEDUPE_KEYS = 1000;
 
 export interface SessionState {
-  rec: SessionRecord;
+  /** The session itself (key, pending events, history, route): what its snapshot holds. */
+  session: SessionRecord;
   /** Sequence number of the last logged operation (or of the snapshot). */
   seq: number;
   /** Entries on disk (snapshot's events + messages, plus each logged operation's weight). */
@@ -25,28 +26,28 @@ export interface SessionState {
   dedupe: DedupeIndex;
 }
 
-export function newSessionState(rec: SessionRecord, seq: number, file: string, name: string, log: LineFile): SessionState {
-  return { rec, seq, stored: live(rec), file, name, log, dedupe: createDedupeIndex(rec) };
+export function newSessionState(session: SessionRecord, seq: number, file: string, name: string, log: LineFile): SessionState {
+  return { session, seq, stored: live(session), file, name, log, dedupe: createDedupeIndex(session) };
 }
 
 export const weight = (op: SessionOp): number => (op.op === "history" ? op.messages.length : 1);
-export const live = (rec: SessionRecord): number => rec.pending.length + rec.history.length;
+export const live = (session: SessionRecord): number => session.pending.length + session.history.length;
 
 /** Applies one operation to the session in memory; returns how many events it removed. */
 export function applyOp(st: SessionState, op: SessionOp, maxHistory: number): number {
-  const rec = st.rec;
+  const session = st.session;
   switch (op.op) {
     case "create":
       return 0;
     case "enqueue":
-      rec.pending.push(op.ev);
+      session.pending.push(op.ev);
       st.dedupe.added(op.ev);
       return 0;
     case "consume": {
       const drop = new Set(op.ids);
       const kept = [];
       const consumedKeys: string[] = [];
-      for (const e of rec.pending) {
+      for (const e of session.pending) {
         if (!drop.has(e.id)) {
           kept.push(e);
           continue;
@@ -56,36 +57,36 @@ export function applyOp(st: SessionState, op: SessionOp, maxHistory: number): nu
         if (k !== undefined) consumedKeys.push(k);
       }
       if (consumedKeys.length > 0) {
-        const all = [...(rec.recentDedupeKeys ?? []), ...consumedKeys];
+        const all = [...(session.recentDedupeKeys ?? []), ...consumedKeys];
         const cut = Math.max(0, all.length - MAX_RECENT_DEDUPE_KEYS);
         st.dedupe.recentChanged(consumedKeys, all.slice(0, cut));
-        rec.recentDedupeKeys = all.slice(cut);
+        session.recentDedupeKeys = all.slice(cut);
       }
-      const removed = rec.pending.length - kept.length;
-      rec.pending = kept;
+      const removed = session.pending.length - kept.length;
+      session.pending = kept;
       return removed;
     }
     case "history":
-      rec.history.push(...op.messages);
-      if (rec.history.length > maxHistory) rec.history.splice(0, rec.history.length - maxHistory);
+      session.history.push(...op.messages);
+      if (session.history.length > maxHistory) session.history.splice(0, session.history.length - maxHistory);
       return 0;
     case "route":
-      rec.lastRoute = { ...op.route };
+      session.lastRoute = { ...op.route };
       return 0;
     case "heartbeat":
-      if (op.reason === null) delete rec.heartbeatRequested;
-      else rec.heartbeatRequested = op.reason;
+      if (op.reason === null) delete session.heartbeatRequested;
+      else session.heartbeatRequested = op.reason;
       return 0;
   }
 }
 
 /** Reverts a staged enqueue whose line could not be stored (the newest first, so it is at or near the end). */
 export function revertEnqueue(st: SessionState, id: string, seqBefore: number): void {
-  let i = st.rec.pending.length - 1;
-  while (i >= 0 && st.rec.pending[i]!.id !== id) i--;
+  let i = st.session.pending.length - 1;
+  while (i >= 0 && st.session.pending[i]!.id !== id) i--;
   if (i >= 0) {
-    st.dedupe.removed(st.rec.pending[i]!);
-    st.rec.pending.splice(i, 1);
+    st.dedupe.removed(st.session.pending[i]!);
+    st.session.pending.splice(i, 1);
   }
   st.seq = seqBefore;
   st.stored -= 1;

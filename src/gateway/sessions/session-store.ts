@@ -104,9 +104,9 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
    * empties the log. Throws StorageWriteError when the snapshot cannot be written.
    */
   const compact = (st: SessionState) => {
-    writeSnapshot(st.file, st.name, { ...st.rec, seq: st.seq }, { sync: opts.sync });
+    writeSnapshot(st.file, st.name, { ...st.session, seq: st.seq }, { sync: opts.sync });
     truncateSessionLog(sessionLogFile(st.file));
-    st.stored = live(st.rec);
+    st.stored = live(st.session);
   };
 
   /** Compaction is an optimisation: when it fails (disk full) the log keeps every change and it is tried again later. */
@@ -114,12 +114,12 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     try {
       compact(st);
     } catch (e) {
-      opts.logger?.warn("session snapshot not rewritten; its log keeps the changes until it can be", { session: st.rec.key, error: (e as Error).message });
+      opts.logger?.warn("session snapshot not rewritten; its log keeps the changes until it can be", { session: st.session.key, error: (e as Error).message });
     }
   };
 
   const compactWhenDue = (st: SessionState) => {
-    if (st.stored > 2 * live(st.rec) + logSlack && commit.staged === 0) compactIfPossible(st);
+    if (st.stored > 2 * live(st.session) + logSlack && commit.staged === 0) compactIfPossible(st);
   };
 
   /**
@@ -139,7 +139,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
           st.log.truncate(before);
         } catch (undo) {
           opts.logger?.error("a change whose companion write failed could not be removed from the session log; it is cut before the next change", {
-            session: st.rec.key,
+            session: st.session.key,
             error: (undo as Error).message,
           });
         }
@@ -209,7 +209,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     const st = newSessionState({ key, createdAt: now().toISOString(), pending: [], history: [] }, 0, file, nameOf(file), logOf(key, file));
     // On disk before it is used: a session whose first line could not be written does not exist.
     try {
-      record(st, { op: "create", key, createdAt: st.rec.createdAt });
+      record(st, { op: "create", key, createdAt: st.session.createdAt });
     } catch (e) {
       st.log.close();
       removeEmptyLog(sessionLogFile(file));
@@ -225,9 +225,9 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     has: (key) => load(key) !== undefined,
     get: (key) => {
       commit.flush();
-      return getOrCreate(key).rec;
+      return getOrCreate(key).session;
     },
-    pendingCount: (key) => load(key)?.rec.pending.length ?? 0,
+    pendingCount: (key) => load(key)?.session.pending.length ?? 0,
     enqueue(key, text, meta, alongside) {
       const ev: PendingSystemEvent = { id: newId(), ts: now().toISOString(), text, ...(meta ? { meta } : {}) };
       record(getOrCreate(key), { op: "enqueue", ev }, alongside && (() => alongside(ev)));
@@ -253,7 +253,7 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
       commit.flush();
       const st = getOrCreate(key);
       const wanted = new Set(ids);
-      const present = st.rec.pending.filter((e) => wanted.has(e.id)).map((e) => e.id);
+      const present = st.session.pending.filter((e) => wanted.has(e.id)).map((e) => e.id);
       return present.length > 0 ? record(st, { op: "consume", ids: present }) : 0;
     },
     appendHistory(key, messages) {
@@ -264,13 +264,13 @@ export function createSessionStore(opts: SessionStoreOptions): SessionStore {
     },
     setHeartbeatRequested(key, reason) {
       const st = getOrCreate(key);
-      if (st.rec.heartbeatRequested === reason) return;
+      if (st.session.heartbeatRequested === reason) return;
       record(st, { op: "heartbeat", reason: reason ?? null });
     },
     remove(key) {
       commit.flush();
       const st = load(key);
-      if (st && st.rec.pending.length > 0) return false;
+      if (st && st.session.pending.length > 0) return false;
       cache.delete(key);
       const file = fileOf(key);
       fs.rmSync(sessionLogFile(file), { force: true });

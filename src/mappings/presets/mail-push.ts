@@ -28,8 +28,8 @@ function checkMessage(m: unknown, at: string, problems: ErrorDetail[]): MailPush
     problems.push({ field: at, message: `${at} must be an object with from, subject and snippet` });
     return undefined;
   }
-  const rec = m as Record<string, unknown>;
-  const field = (name: string): unknown => (Object.hasOwn(rec, name) ? rec[name] : undefined);
+  const fields = m as Record<string, unknown>;
+  const field = (name: string): unknown => (Object.hasOwn(fields, name) ? fields[name] : undefined);
   const before = problems.length;
   const from = field("from");
   if (typeof from !== "string" || from.trim() === "") problems.push({ field: `${at}.from`, message: `${at}.from must be a non-empty string` });

@@ -71,14 +71,14 @@ describe("session store: storage faults", () => {
 
   it("a snapshot rewrite that fails on a full disk only postpones the compaction: the change is kept and no temp file is left", () => {
     const dir = tmp();
-    const rec = recorder();
-    const s = createSessionStore({ dir, newId: ids(), logSlack: 0, logger: rec.logger });
+    const logged = recorder();
+    const s = createSessionStore({ dir, newId: ids(), logSlack: 0, logger: logged.logger });
     s.enqueue("main", "a");
     const logLine = fs.readFileSync(logOf(dir, "main"), "utf8").length;
     // Room for the consume line, not for the snapshot the compaction after it writes.
     disk = fullDiskAfter(logLine);
     expect(s.consume("main", ["e1"])).toBe(1);
-    expect(rec.lines.map((l) => l.message)).toEqual(["session snapshot not rewritten; its log keeps the changes until it can be"]);
+    expect(logged.lines.map((l) => l.message)).toEqual(["session snapshot not rewritten; its log keeps the changes until it can be"]);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     disk.free();
     expect(createSessionStore({ dir }).get("main").pending).toEqual([]);
@@ -128,12 +128,12 @@ describe("session store: damaged state at load", () => {
     a.enqueue("main", "one");
     fs.appendFileSync(logOf(dir, "main"), '{"s":2,"op":"enqueue","ev":{"id":"x","te{"s":2,"op":"enq\n');
     a.enqueue("main", "three");
-    const rec = recorder();
-    const b = createSessionStore({ dir, logger: rec.logger });
+    const logged = recorder();
+    const b = createSessionStore({ dir, logger: logged.logger });
     expect(b.get("main").pending.map((e) => e.text)).toEqual(["one", "three"]);
     const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
     // Line 1 is the session's create line.
-    expect(rec.lines).toEqual([{ level: "warn", message: `session log ${name} line 3 is not valid JSON; skipped`, meta: { session: "main", line: 3 } }]);
+    expect(logged.lines).toEqual([{ level: "warn", message: `session log ${name} line 3 is not valid JSON; skipped`, meta: { session: "main", line: 3 } }]);
   });
 
   it("regression: a session log whose create line was damaged lost its pending events without a word, and every event enqueued after (read as a new session); now they are replayed with a warning", () => {
@@ -144,12 +144,12 @@ describe("session store: damaged state at load", () => {
     const lines = fs.readFileSync(logOf(dir, "main"), "utf8").split("\n");
     lines[0] = lines[0]!.slice(0, 20); // the create line garbled (damage from outside: the gateway writes whole lines)
     fs.writeFileSync(logOf(dir, "main"), lines.join("\n"));
-    const rec = recorder();
-    const b = createSessionStore({ dir, newId: () => "e3", logger: rec.logger });
+    const logged = recorder();
+    const b = createSessionStore({ dir, newId: () => "e3", logger: logged.logger });
     expect(b.get("main").pending.map((e) => e.text)).toEqual(["one", "two"]);
     b.enqueue("main", "three");
     const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
-    expect(rec.lines.map((l) => l.message)).toEqual([`session log ${name} line 1 is not valid JSON; skipped`]);
+    expect(logged.lines.map((l) => l.message)).toEqual([`session log ${name} line 1 is not valid JSON; skipped`]);
     const c = createSessionStore({ dir });
     expect(c.get("main").pending.map((e) => `${e.id}:${e.text}`)).toEqual(["e1:one", "e2:two", "e3:three"]);
     expect(c.keys()).toEqual(["main"]);
@@ -161,11 +161,11 @@ describe("session store: damaged state at load", () => {
     a.enqueue("main", "one");
     fs.appendFileSync(logOf(dir, "main"), '{"s":3,"op":"enqueue","eu":{"id":"x"}}\n{"s":4,"op":"history"}\n{"s":5,"op":"consume","ids":"e1"}\n');
     a.enqueue("main", "two");
-    const rec = recorder();
-    const b = createSessionStore({ dir, logger: rec.logger });
+    const logged = recorder();
+    const b = createSessionStore({ dir, logger: logged.logger });
     expect(b.get("main").pending.map((e) => e.text)).toEqual(["one", "two"]);
     const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
-    expect(rec.lines.map((l) => l.message)).toEqual([
+    expect(logged.lines.map((l) => l.message)).toEqual([
       `session log ${name} line 3 is not a well-formed enqueue operation; skipped`,
       `session log ${name} line 4 is not a well-formed history operation; skipped`,
       `session log ${name} line 5 is not a well-formed consume operation; skipped`,
@@ -194,10 +194,10 @@ describe("session store: damaged state at load", () => {
     const leftover = `${path.join(dir, sessionFileName("main"))}.4242.tmp`;
     fs.writeFileSync(leftover, '{"key":"main","pending":[{"id":"e1","te');
     fs.writeFileSync(path.join(dir, "notes.txt"), "not ours");
-    const rec = recorder();
-    const b = createSessionStore({ dir, logger: rec.logger });
+    const logged = recorder();
+    const b = createSessionStore({ dir, logger: logged.logger });
     expect(fs.existsSync(leftover)).toBe(false);
-    expect(rec.lines.map((l) => l.message)).toEqual(["removed 1 temp file(s) of session snapshot rewrites cut short by a crash from sessions/"]);
+    expect(logged.lines.map((l) => l.message)).toEqual(["removed 1 temp file(s) of session snapshot rewrites cut short by a crash from sessions/"]);
     expect(fs.existsSync(path.join(dir, "notes.txt"))).toBe(true);
     expect(b.get("main").pending.map((e) => e.text)).toEqual(["one"]);
   });
@@ -206,13 +206,13 @@ describe("session store: damaged state at load", () => {
     const dir = path.join(tmp(), "sessions");
     createSessionStore({ dir, newId: ids() }).enqueue("main", "one");
     fs.appendFileSync(logOf(dir, "main"), '{"s":2,"op":"enq');
-    const rec = recorder();
+    const logged = recorder();
     expect(
-      createSessionStore({ dir, logger: rec.logger })
+      createSessionStore({ dir, logger: logged.logger })
         .get("main")
         .pending.map((e) => e.text),
     ).toEqual(["one"]);
     const name = `sessions/${sessionLogFile(sessionFileName("main"))}`;
-    expect(rec.lines.map((l) => l.message)).toEqual([`session log ${name} ended in a torn line (a write cut short by a crash); dropped its 16 bytes`]);
+    expect(logged.lines.map((l) => l.message)).toEqual([`session log ${name} ended in a torn line (a write cut short by a crash); dropped its 16 bytes`]);
   });
 });

@@ -12,10 +12,10 @@ export interface LoggedLine {
 
 export function createTestLogger(): { logger: ModuleLogger; lines: LoggedLine[]; text(): string; close(): void } {
   const lines: LoggedLine[] = [];
-  const rec = (level: string) => (message: string, meta?: Record<string, unknown>) => {
+  const logAt = (level: string) => (message: string, meta?: Record<string, unknown>) => {
     lines.push({ level, message, meta });
   };
-  const root = createPluginLogger({ debug: rec("debug"), info: rec("info"), warn: rec("warn"), error: rec("error") });
+  const root = createPluginLogger({ debug: logAt("debug"), info: logAt("info"), warn: logAt("warn"), error: logAt("error") });
   return {
     logger: root.forModule("mail"),
     lines,
