@@ -12,7 +12,8 @@
  *
  * Finished runs are bounded by age and count (`retentionDays`, `maxFinished`;
  * run-prune.ts): pruned when the store is created and then every `pruneIntervalMs`
- * on an unref'd timer that stops when the database closes.
+ * on an unref'd timer that stops when the database closes, in steps of at most
+ * RUN_PRUNE_STEP_ROWS runs, one per turn of the event loop (setImmediate).
  *
  * Damaged rows (action or source not valid JSON, or missing a field the queue
  * needs) are skipped by `listByStatus` with a warning naming the database file and
@@ -75,15 +76,29 @@ export function createSqliteRunStore(database: PluginDatabase, options: SqliteRu
     maxFinished: options.maxFinished ?? DEFAULT_MAX_FINISHED_RUNS,
     clock,
   });
-  prune();
-  const pruneTimer = setInterval(() => {
-    if (!db.open) return clearInterval(pruneTimer);
+  let pruning = false;
+  /** One step (at most RUN_PRUNE_STEP_ROWS runs), then the next on a later turn while a limit is still passed: never one long block. */
+  const pruneSteps = (removed = 0): void => {
+    if (!db.open) return void (pruning = false);
     try {
-      const removed = prune();
-      if (removed > 0) options.logger?.debug("finished runs pruned", { removed });
+      const r = prune();
+      if (r.more) return void setImmediate(pruneSteps, removed + r.removed);
+      if (removed + r.removed > 0) options.logger?.debug("finished runs pruned", { removed: removed + r.removed });
     } catch (e) {
       options.logger?.warn("pruning finished runs failed", { error: (e as Error).message, code: (e as { code?: string }).code });
     }
+    pruning = false;
+  };
+  const pruneInBackground = (): void => {
+    if (pruning) return;
+    pruning = true;
+    pruneSteps();
+  };
+  // At start: the first step now, the rest from the next turn on.
+  pruneInBackground();
+  const pruneTimer = setInterval(() => {
+    if (!db.open) return clearInterval(pruneTimer);
+    pruneInBackground();
   }, options.pruneIntervalMs ?? 60_000);
   pruneTimer.unref();
 
