@@ -41,9 +41,10 @@ export interface RunPruneStep {
 
 /** Returns the pruning step: deletes at most RUN_PRUNE_STEP_ROWS finished runs past their age or count, in one statement. */
 export function createRunPruner(db: SqliteDatabase, opts: RunPruneOptions): () => RunPruneStep {
-  // The oldest finished runs past the age, by when they finished (the runs_finished_at index).
+  // The oldest finished runs past the age, by when they finished: in the runs_finished_at index's order (ties by rowid), so
+  // the step reads its rows from the low end of the index and sorts nothing (`, seq` made it sort every run of a tie).
   const byAge = db.prepare<[string, number]>(
-    `DELETE FROM runs WHERE seq IN (SELECT seq FROM runs WHERE finished_at IS NOT NULL AND finished_at < ? AND ${FINISHED} ORDER BY finished_at, seq LIMIT ?)`,
+    `DELETE FROM runs WHERE seq IN (SELECT seq FROM runs WHERE finished_at IS NOT NULL AND finished_at < ? AND ${FINISHED} ORDER BY finished_at LIMIT ?)`,
   );
   const count = db.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM runs WHERE ${FINISHED}`);
   // The oldest finished runs beyond maxFinished, by acceptance order.
