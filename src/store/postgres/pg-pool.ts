@@ -4,8 +4,9 @@
  * so a stuck server never holds a request for ever) and its failures turned into the
  * store's terms (pg-errors.ts). An idle connection the server dropped (a Postgres
  * restart) is reported on the pool's `error` event — logged, never an uncaught
- * exception — and replaced by a new one at the next query: the store recovers without
- * a restart of the gateway.
+ * exception — and replaced by a new one at the next query; one lost while a
+ * `transaction` holds it fails that transaction and is not given back. The store
+ * recovers without a restart of the gateway.
  *
  * The url's password is never logged: `describeUrl()` names host, port and database only.
  *
@@ -90,6 +91,12 @@ export function openPgPool(options: PgPoolOptions): PgPool {
         throw asStorageFault(e);
       }
       let broken: unknown;
+      // The pool listens for the errors of idle connections only: a connection lost while checked out (Postgres stopped
+      // in the middle of a transaction) emits `error` on the client, an uncaught exception without this listener.
+      const lost = (e: Error): void => {
+        broken = e;
+      };
+      client.on("error", lost);
       try {
         await client.query("BEGIN");
         const result = await work(client);
@@ -103,7 +110,8 @@ export function openPgPool(options: PgPoolOptions): PgPool {
         }
         throw asStorageFault(e);
       } finally {
-        // A connection whose rollback failed is not given back to the pool.
+        client.off("error", lost);
+        // A connection that was lost or whose rollback failed is not given back to the pool.
         client.release(broken instanceof Error ? broken : undefined);
       }
     },
