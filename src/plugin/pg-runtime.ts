@@ -7,7 +7,8 @@
  *   side, idempotency by the store's unique key (pg-idempotency-guard.ts): each request's
  *   record, runs and wakes in the turn's one statement (pg-accept.ts); wakes are stored for
  *   the consumer's main session; the ledger row of each answered request joins a later
- *   turn's statement. `Prefer: wait` is not applied (answered 202 at once): the run is
+ *   turn's statement, kept and written again when Postgres was unavailable
+ *   (pg-ledger-writer.ts). `Prefer: wait` is not applied (answered 202 at once): the run is
  *   committed only with the answer, and another process may run it.
  * - **Reads**: `GET {path}/runs/<id>`, `runs`, `deliveries`, `deliveries/<id>` (search by
  *   Postgres full text) read Postgres (pg-runs.ts, pg-ledger.ts).
@@ -29,6 +30,7 @@ import { createRunExecutor } from "../runs/executor";
 import { createRunIntake } from "../runs/run-intake";
 import { createRunConsumer, type RunConsumer } from "../runs/run-consumer";
 import { openPostgresStore, type PostgresStore } from "../store/postgres/pg-store";
+import { createPgLedgerWriter, type PgLedgerWriter } from "../store/postgres/pg-ledger-writer";
 import { createPgIdempotencyGuard } from "../intake/idempotency/pg-idempotency-guard";
 import { createRatePolicy } from "../intake/rate-policy";
 import { createAcceptFor } from "../intake/hook-pipeline";
@@ -54,12 +56,10 @@ const remote = (what: string) => (): never => {
   throw Object.assign(new Error(`${what} is not read synchronously from the Postgres store`), { code: "PG_NOT_SYNCHRONOUS" });
 };
 
-/** The ledger's write side over the group commit: each answered request's row joins a later turn's statement. */
-function pgLedgerStore(store: PostgresStore, logger: ModuleLogger): LedgerStore {
+/** The ledger's write side over the group commit: each answered request's row joins a later turn's statement, again after an outage. */
+function pgLedgerStore(writer: PgLedgerWriter): LedgerStore {
   return {
-    record(entry) {
-      store.accept.stage({ delivery: entry }).catch((e: unknown) => logger.error("delivery not recorded in the ledger", { error: (e as Error).message }));
-    },
+    record: (entry) => writer.record(entry),
     flush: () => undefined,
     prune: () => 0,
     list: remote("the delivery list"),
@@ -95,8 +95,9 @@ export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<Hooks
   const queue = createRunIntake({ store: receiver, config: config.runs, mainKey: runtime.sessions.mainKey, logger: logs.forModule("runs"), isShuttingDown });
   const dispatcher = createDispatcher({ config, runtime, queue, wakes: receiver, isShuttingDown, logger: logs.forModule("dispatch") });
   const accept = createAcceptFor({ config, runtime, dispatcher, mappings: opts.mappings, idempotency: guard });
+  const ledgerWriter = createPgLedgerWriter({ accept: store.accept, logger: logs.forModule("ledger") });
   const ledger: LedgerAccess = {
-    store: pgLedgerStore(store, logs.forModule("ledger")),
+    store: pgLedgerStore(ledgerWriter),
     runs: notSynchronous,
     reads: { list: (q) => store.ledger.list(q), get: (id) => store.ledger.get(id), runs: (q) => store.runs.list(q) },
     replay: async () => {
@@ -166,6 +167,7 @@ export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<Hooks
       stopping = true;
       background.stop();
       await consumer?.stop(config.runs.shutdownGraceSeconds * 1000);
+      await ledgerWriter.stop();
       await store.close();
     },
   };

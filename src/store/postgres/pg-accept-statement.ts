@@ -86,6 +86,8 @@ d AS (
     status int, code text, latency_ms int, idempotency_key text, run_id text, run_ids text, replay_of text, headers text, body text, response text,
     event text, repeat boolean, waited boolean, response_headers text, refused boolean)
   WHERE x.item NOT IN (SELECT item FROM lost) ORDER BY x.ord
+  -- A ledger row written again after an outage (pg-ledger-writer.ts) whose first statement did commit: stored once.
+  ON CONFLICT (id) DO NOTHING
   RETURNING id, seq),
 b AS (
   UPDATE ${S}.deliveries t SET times = t.times + x.n, last_at = x.last_at
