@@ -8,7 +8,8 @@
  * - runs each through the executor (turn → delivery → outcome recorded with its summary
  *   pending → summary on the main session), **renewing its lease** every third of it;
  *   a write after its lease was taken over is refused by the store, and then the run is
- *   neither recorded nor reported here (the consumer that took it over does that);
+ *   neither recorded nor reported here (the consumer that took it over does that); an
+ *   outcome the store could not take (Postgres restarted) is tried again until it can;
  * - **takes over** runs whose lease expired (their consumer died) and follows §7's rule
  *   for a run found running (`interruptedFate`, recovery.ts): reported `interrupted`, or
  *   queued again with `retryInterrupted` — never run by two consumers at once;
@@ -25,6 +26,7 @@
  *   const consumer = createRunConsumer({ runs, wakes, executor, runtime, owner, leaseMs: 30_000, ... });
  *   await consumer.start(); consumer.wake(); await consumer.stop(10_000);
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { HostRuntime } from "../host-contract/host-api";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginEmitter } from "../core/events";
@@ -35,6 +37,7 @@ import type { KeyNamer } from "../host-contract/config-keys";
 import { interruptedFate } from "./recovery";
 import { failureSummary } from "./summary";
 import { safeEmit } from "./safe-emit";
+import { storageFaultCode } from "../core/storage-fault";
 
 export interface RunConsumerOptions {
   runs: ClaimedRuns;
@@ -65,6 +68,8 @@ export interface RunConsumer {
 }
 
 const WAKE_BATCH = 100;
+/** Longest delay between two tries of recording an outcome while the store is unavailable. */
+const RECORD_RETRY_MAX_MS = 2000;
 
 export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
   const { runs, wakes, executor, runtime, owner, leaseMs, logger, emitter } = options;
@@ -79,20 +84,34 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
   const failed = (what: string) => (e: unknown) =>
     logger.warn(`${what} failed; tried again at the next wake-up`, { error: (e as Error).message, code: (e as { code?: string }).code });
 
-  /** Records a terminal outcome with its summary pending, while the lease holds. */
-  async function record(run: RunRecord, outcome: RunOutcome): Promise<void | "lost"> {
-    const held = await runs.finish(run.id, owner, {
+  /**
+   * Records a terminal outcome with its summary pending, while the lease holds. The store
+   * unavailable (Postgres restarted) is waited out: tried again with a growing delay until it
+   * answers, the run still in progress here (so neither claimed again nor taken over by this
+   * process), unless it is cut off (stop, lease lost) meanwhile.
+   */
+  async function record(run: RunRecord, outcome: RunOutcome, signal: AbortSignal): Promise<void | "lost"> {
+    const patch = {
       status: outcome.status,
       finishedAt: isoAt(clock),
       summary: outcome.summary,
       summaryPending: true,
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
-    });
-    if (!held) return "lost";
+    };
+    for (let delayMs = 100; ; delayMs = Math.min(delayMs * 2, RECORD_RETRY_MAX_MS)) {
+      try {
+        return (await runs.finish(run.id, owner, patch)) ? undefined : "lost";
+      } catch (e) {
+        if (storageFaultCode(e) === undefined || signal.aborted) throw e;
+        if (delayMs === 100)
+          logger.warn("recording the run outcome failed: the store is unavailable; tried again until it answers", { runId: run.id, code: storageFaultCode(e) });
+        await sleep(delayMs, undefined, { signal }).catch(() => undefined);
+      }
+    }
   }
 
   async function execute(run: RunRecord, abort: AbortController): Promise<void> {
-    const outcome = await executor.execute(run, abort.signal, (o) => record(run, o));
+    const outcome = await executor.execute(run, abort.signal, (o) => record(run, o, abort.signal));
     if (outcome.cancelled || outcome.lost) return;
     options.onOutcome?.(run, outcome);
     // Posted: the outbox flag goes (a failure leaves it for the next start, whose re-post the dedupe key makes harmless).
@@ -138,6 +157,8 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
     const byOwner = new Map<string | undefined, number>();
     for (const t of taken) byOwner.set(t.previousOwner, (byOwner.get(t.previousOwner) ?? 0) + 1);
     for (const { run, previousOwner } of taken) {
+      // Its lease expired while the store was unavailable, but it is still in progress here (its outcome waits to be recorded): not dead.
+      if (inProgress.has(run.id)) continue;
       const fate = interruptedFate(run, { retryInterrupted: options.retryInterrupted, besideOthers: (byOwner.get(previousOwner) ?? 0) > 1 }, options.keys);
       if (fate.kind === "requeue") {
         if (await runs.requeue(run.id, owner, fate.patch)) {

@@ -147,4 +147,29 @@ describePostgres("the run consumer of a shared store", () => {
     expect(host.heartbeats).toEqual([{ reason: "hook:wake" }]);
     await until(async () => (await store.wakes.pending()) === 0, "the wakes deleted");
   });
+
+  it("an outcome Postgres could not take (stopped while the turn ran) is recorded once it is back: succeeded, not interrupted, its summary posted once, no restart", async () => {
+    const store = await fx.open(undefined, { connectTimeoutMs: 1000 });
+    let release!: () => void;
+    const slow = createFakeHost({
+      runTurn: () => new Promise<RunTurnResult>((r) => (release = () => r({ status: "ok", reply: "done while Postgres was down" }))),
+    });
+    const [id] = (await stage(store, ["hook:a"], 1)).get("hook:a")!;
+    await consumer(store, slow, { leaseMs: 600 }).start();
+    await until(() => slow.turns.length === 1, "the turn running");
+    await fx.cluster().stop("fast");
+    release();
+    await until(
+      () => fx.logs.lines.some((l) => /recording the run outcome failed: the store is unavailable/.test(l.message)),
+      "the outcome waiting for the store",
+    );
+    // Down for longer than the lease: the run's lease has expired when Postgres is back (setup, not an assertion).
+    await new Promise((r) => setTimeout(r, 1000));
+    await fx.cluster().start();
+    await until(async () => (await store.runs.get(id!).catch(() => undefined))?.status === "succeeded", "the run succeeded", { timeoutMs: 15_000 });
+    await until(async () => !(await store.runs.get(id!))?.summaryPending, "its summary posted and its flag cleared");
+    // Posted once, as succeeded: the lease that expired meanwhile was not taken for a dead consumer's.
+    expect(slow.systemEvents.filter((e) => e.meta?.runId === id).map((e) => e.text.includes("(interrupted)"))).toEqual([false]);
+    expect(fx.logs.lines.some((l) => /reported interrupted/.test(l.message) && l.meta?.runId === id)).toBe(false);
+  });
 });
