@@ -4,7 +4,8 @@
  * deliveries through the balancer, a fifth of them retried under the same key (haproxy
  * round-robins, so the retry reaches the other receiver), one receiver kill -9'd mid-stream.
  * Every delivery answered 2xx has exactly one run, and it ends succeeded on the consumer;
- * keyed retries dedupe across receivers (the same run id, Idempotent-Replayed).
+ * keyed retries dedupe across receivers (the same run id, Idempotent-Replayed); the runs of
+ * one session key start in acceptance order (`seq`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -181,6 +182,13 @@ describePostgres("two receivers behind haproxy and one consumer over one Postgre
         timeoutMs: 120_000,
       },
     );
+    // Per-session order kept: the runs of one sessionKey started in acceptance order (seq; one consumer, whose claims are serialized).
+    expect(
+      await sql(
+        `SELECT count(*) FROM (SELECT started_at, lag(started_at) OVER (PARTITION BY session_key ORDER BY seq) AS prev_started FROM inbound_webhooks.runs) o
+         WHERE started_at < prev_started`,
+      ),
+    ).toBe("0");
     const runIds = new Set(ok.map((r) => r.runId));
     expect(Number(await sql(`SELECT count(*) FROM inbound_webhooks.runs WHERE id IN (${[...runIds].map((id) => `'${id}'`).join(",")})`))).toBe(DELIVERIES);
     const refused = [...answers.values()].flat().length - ok.length;
