@@ -85,9 +85,9 @@ describePostgres("Postgres stopped and started under load, behind a receiver and
     const url = await pg.createDatabase();
     const db = new URL(url).pathname.slice(1);
     const env = { PG_URL: url };
-    const receiver = await startGateway({ config: pgConfig(), env, args: ["--role", "receiver"] });
+    const receiver = await startGateway({ config: pgConfig(), env, args: ["--role", "receiver"], startTimeoutMs: 60_000 });
     gateways.push(receiver);
-    const consumer = await startGateway({ config: pgConfig(), env });
+    const consumer = await startGateway({ config: pgConfig(), env, startTimeoutMs: 60_000 });
     gateways.push(consumer);
     const pids = [receiver.child.pid, consumer.child.pid];
     const detail = () =>

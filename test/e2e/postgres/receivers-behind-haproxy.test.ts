@@ -120,11 +120,11 @@ describePostgres("two receivers behind haproxy and one consumer over one Postgre
     const db = new URL(url).pathname.slice(1);
     const env = { PG_URL: url };
     const [a, b] = await Promise.all([
-      startGateway({ config: pgConfig(), env, args: ["--role", "receiver"] }),
-      startGateway({ config: pgConfig(), env, args: ["--role", "receiver"] }),
+      startGateway({ config: pgConfig(), env, args: ["--role", "receiver"], startTimeoutMs: 60_000 }),
+      startGateway({ config: pgConfig(), env, args: ["--role", "receiver"], startTimeoutMs: 60_000 }),
     ]);
     gateways.push(a!, b!);
-    const consumer = await startGateway({ config: pgConfig(), env });
+    const consumer = await startGateway({ config: pgConfig(), env, startTimeoutMs: 60_000 });
     gateways.push(consumer);
     proxy = await startHaproxy([a!.port, b!.port]);
     const base = `http://127.0.0.1:${proxy.port}`;
