@@ -14,7 +14,7 @@ import { operatorStatus } from "./http/operator-status";
 import { loadPlugins, type LoadedPlugins } from "./plugins/plugin-loader";
 import { createGatewayApp } from "./http/create-app";
 import { dashboardHostRule } from "./http/dashboard-hosts";
-import type { createGatewayMetrics } from "./metrics/gateway-metrics";
+import type { createPrometheusMetrics } from "../host-contract/prometheus-metrics";
 import { createOperatorThrottle } from "./http/operator-throttle";
 import { createDashboard } from "./ui/ui-router";
 import { createLoginCodes } from "./ui/login-codes";
@@ -23,7 +23,7 @@ import type { JournalRecord } from "./journal/journal";
 import { readJournalTail } from "./journal/journal-tail";
 
 type Log = ReturnType<GatewayLogger["child"]>;
-type Metrics = ReturnType<typeof createGatewayMetrics>;
+type Metrics = ReturnType<typeof createPrometheusMetrics>;
 
 /** Discovers and loads the enabled plugins; each one's verdict is a journal line. */
 export function loadGatewayPlugins(

@@ -27,7 +27,7 @@ import type { LoadedPlugins, PluginReport } from "./plugins/plugin-loader";
 import { buildGatewayApp, createServiceSteps, loadGatewayPlugins } from "./gateway-steps";
 import { bindWarning } from "./bind-warning";
 import { createClientErrorHandler } from "./http/client-error";
-import { createGatewayMetrics } from "./metrics/gateway-metrics";
+import { createPrometheusMetrics } from "../host-contract/prometheus-metrics";
 import { ensurePortFree, portInUse } from "./http/port-check";
 import { acquireStateDirLock } from "./state-dir-lock";
 import { MAIN_SESSION_KEY } from "./runtime";
@@ -156,7 +156,7 @@ async function startOnStateDir(opts: StartGatewayOptions, authToken: string | un
   const { logger, log, host, journalLine } = openHost(opts);
   host.events.emit("gateway", { phase: "starting" });
 
-  const metrics = createGatewayMetrics({ logger: log });
+  const metrics = createPrometheusMetrics({ logger: log });
   let plugins: LoadedPlugins;
   try {
     plugins = loadGatewayPlugins({ config, builtinDir: opts.builtinDir, host, logger, metrics }, journalLine);

@@ -10,7 +10,7 @@ import { createGatewayApp } from "../../src/gateway/http/create-app";
 import { createDashboard } from "../../src/gateway/ui/ui-router";
 import { createInspectorRoute, type InspectorRoute } from "../../src/inspector/inspector-route";
 import { createUiSessionStore } from "../../src/gateway/ui/ui-sessions";
-import { createGatewayMetrics } from "../../src/gateway/metrics/gateway-metrics";
+import { createPrometheusMetrics } from "../../src/host-contract/prometheus-metrics";
 import { createOperatorThrottle } from "../../src/gateway/http/operator-throttle";
 import type { HostLogger } from "../../src/host-contract/host-api";
 import type { JournalEntry } from "../../src/gateway/journal/journal";
@@ -95,7 +95,7 @@ export function uiApp(
     ...(opts.keepAliveMs !== undefined ? { keepAliveMs: opts.keepAliveMs } : {}),
     ...(opts.hosts ? { hosts: opts.hosts } : {}),
   });
-  const metrics = createGatewayMetrics({ logger: quiet });
+  const metrics = createPrometheusMetrics({ logger: quiet });
   const app = createGatewayApp({
     routes: opts.routes ?? [],
     logger: opts.logger ?? quiet,

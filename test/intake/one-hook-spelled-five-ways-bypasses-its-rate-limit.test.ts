@@ -10,7 +10,7 @@
  * on the fake host, with the real gateway metrics registry.
  */
 import request from "supertest";
-import { createGatewayMetrics } from "../../src/gateway/metrics/gateway-metrics";
+import { createPrometheusMetrics } from "../../src/host-contract/prometheus-metrics";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../helpers/plugin-app";
 import { labelValues, parseScrape, sample } from "../helpers/prometheus-scrape";
 import { until } from "../helpers/until";
@@ -32,9 +32,9 @@ async function rawPost(app: PluginApp["app"], path: string, headers: Record<stri
 
 describe("one hook spelled five ways bypasses its rate limit (issue 20)", () => {
   let plugin: PluginApp;
-  let registry: ReturnType<typeof createGatewayMetrics>;
+  let registry: ReturnType<typeof createPrometheusMetrics>;
   beforeEach(async () => {
-    registry = createGatewayMetrics({ logger: silent });
+    registry = createPrometheusMetrics({ logger: silent });
     plugin = await startPluginApp({
       metrics: registry.forPlugin("inbound-webhooks"),
       hooks: {

@@ -4,14 +4,14 @@
  * only when the ledger is wired.
  */
 import { createPluginEmitter } from "../../src/core/events";
-import { createGatewayMetrics } from "../../src/gateway/metrics/gateway-metrics";
+import { createPrometheusMetrics } from "../../src/host-contract/prometheus-metrics";
 import { createHookMetrics, MAX_ADMITTED_HOOKS } from "../../src/plugin/hook-metrics";
 import { familyType, histogramCount, labelValues, parseScrape, sample } from "../helpers/prometheus-scrape";
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 function setup(extra: { ledgerEntries?: () => number } = {}) {
-  const registry = createGatewayMetrics({ logger: silent });
+  const registry = createPrometheusMetrics({ logger: silent });
   const emitter = createPluginEmitter();
   let now = 1000;
   const recorder = createHookMetrics({

@@ -15,9 +15,8 @@
  *   (frame-channel.ts, `/inbound-webhooks-frame`), as the sandboxed frame's own requests may carry no cookie.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { HostLogger } from "../../host-contract/host-api";
-import type { HostMetrics, MetricDefinition } from "../../host-contract/metrics";
+import type { PrometheusMetrics } from "../../host-contract/prometheus-metrics";
 import type { OperatorRouteRegistration } from "../../host-contract/operator-route";
 import { writeError, writeJson } from "../../host-contract/json-response";
 import { pathBelow } from "../../host-contract/route-path";
@@ -29,45 +28,6 @@ export const OPERATOR_PREFIX = "/inbound-webhooks";
 /** The Control UI tab's frame: the inspector's pages. */
 export const INSPECTOR_PATH = `${OPERATOR_PREFIX}/ui`;
 
-/** The plugin's instruments and the process metrics, in a registry of this activation (never prom-client's global one). */
-export function createOpenClawMetrics(logger: HostLogger): { metrics: HostMetrics; registry: Registry } {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const registers = [registry];
-  const named = <T>(kind: string, d: MetricDefinition, make: () => T): T => {
-    try {
-      return make();
-    } catch (e) {
-      throw new Error(`metrics.${kind}(${JSON.stringify(d?.name)}) refused: ${(e as Error).message}`);
-    }
-  };
-  const base = (d: MetricDefinition) => ({ name: d.name, help: d.help, labelNames: [...(d.labelNames ?? [])], registers });
-  const metrics: HostMetrics = {
-    counter: (d) => named("counter", d, () => new Counter(base(d))),
-    histogram: (d) => named("histogram", d, () => new Histogram({ ...base(d), buckets: [...d.buckets] })),
-    gauge: (d) =>
-      named("gauge", d, () => {
-        const read = d.collect;
-        if (read && (d.labelNames?.length ?? 0) > 0) throw new Error("a gauge with collect() takes no labels");
-        return new Gauge({
-          ...base(d),
-          ...(read
-            ? {
-                collect(this: Gauge) {
-                  try {
-                    this.set(read());
-                  } catch (e) {
-                    logger.debug("a gauge's collect() failed; its last value is kept", { metric: d.name, error: (e as Error).message });
-                  }
-                },
-              }
-            : {}),
-        });
-      }),
-  };
-  return { metrics, registry };
-}
-
 /** The client's address the route hands on (OpenClaw's trusted-proxy rule, http-route.ts). */
 type AddressOf = (req: IncomingMessage) => string;
 
@@ -77,7 +37,7 @@ type AddressOf = (req: IncomingMessage) => string;
  */
 export function operatorSurfaceRoutes(opts: {
   routes: readonly OperatorRouteRegistration[];
-  registry: Registry;
+  registry: PrometheusMetrics;
   clientAddress: AddressOf;
   logger: HostLogger;
   /** The command that calls an operator method through the gateway, when the methods are OpenClaw gateway methods (gateway-methods.ts). */
@@ -100,7 +60,7 @@ export function operatorSurfaceRoutes(opts: {
     const path = pathBelow(OPERATOR_PREFIX, url) ?? "";
     if (path === "/metrics") {
       if (!readOnly(req, res)) return;
-      void opts.registry.metrics().then(
+      void opts.registry.render().then(
         (text) => {
           res.statusCode = 200;
           res.setHeader("Content-Type", opts.registry.contentType);

@@ -38,7 +38,8 @@ import { openToOthersWarning } from "../../host-contract/private-fs";
 import { openClawPresetPlugins } from "./preset-plugins";
 import { openClawConfigFile, openClawSectionStore } from "./section-store";
 import type { OperatorRouteRegistration } from "../../host-contract/operator-route";
-import { createOpenClawMetrics, INSPECTOR_PATH, operatorSurfaceRoutes } from "./operator-surface";
+import { INSPECTOR_PATH, operatorSurfaceRoutes } from "./operator-surface";
+import { createPrometheusMetrics } from "../../host-contract/prometheus-metrics";
 import { gatewayCallCommand, registerGatewayMethods } from "./gateway-methods";
 import { clientAddressResolver } from "../../host-contract/client-address";
 import { loadDetachedWork, type DetachedWork } from "./detached-work";
@@ -110,7 +111,7 @@ export function register(api: OpenClawPluginApi): void {
   const operatorRoutes: OperatorRouteRegistration[] = [];
   // The plugin's instruments, served at /inbound-webhooks/metrics: only for the running gateway (a CLI's registration serves nothing).
   const serving = api.registrationMode === undefined || api.registrationMode === "full";
-  const instruments = serving ? createOpenClawMetrics(logger) : undefined;
+  const instruments = serving ? createPrometheusMetrics({ logger }) : undefined;
   // Preset plugins installed into OpenClaw (read from their manifests, never run), as the embedded gateway hands them over.
   const found = openClawPresetPlugins(api.config, stateRoot, configDir);
   const presets: HookPresetContribution[] = [...found.presets];
@@ -135,7 +136,7 @@ export function register(api: OpenClawPluginApi): void {
     events,
     runtime: createOpenClawHostRuntime({ runtime, config: api.config, entry, scope, detachedWork }),
     hostApiVersion: HOST_API_VERSION,
-    ...(instruments ? { metrics: instruments.metrics } : {}),
+    ...(instruments ? { metrics: instruments.forPlugin(PLUGIN_ID) } : {}),
     registerHttpRoute: (route) => void routes.push(route),
     registerOperatorRoute: (route) => void operatorRoutes.push(route),
     registerService: (service) => void services.push(service),
@@ -155,7 +156,7 @@ export function register(api: OpenClawPluginApi): void {
   const collisions = routes.flatMap((route) => hooksPathCollision(route.prefix, api.config) ?? []);
   if (collisions.length > 0) throw Object.assign(new Error(collisions.join("\n")), { name: "ConfigError" });
   for (const route of routes) api.registerHttpRoute(openClawRoute(route, api.config));
-  if (instruments) registerOperatorSurface(api, operatorRoutes, instruments.registry, logger);
+  if (instruments) registerOperatorSurface(api, operatorRoutes, instruments, logger);
   if (clis.length > 0) {
     api.registerCli(({ program }) => addToOpenClawCli(program, clis), { descriptors: [OPENCLAW_CLI_DESCRIPTOR] });
   }

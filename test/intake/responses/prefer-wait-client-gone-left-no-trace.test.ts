@@ -9,7 +9,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
-import { createGatewayMetrics } from "../../../src/gateway/metrics/gateway-metrics";
+import { createPrometheusMetrics } from "../../../src/host-contract/prometheus-metrics";
 import { startPluginApp, TEST_TOKEN, type PluginApp } from "../../helpers/plugin-app";
 import { parseScrape, sample } from "../../helpers/prometheus-scrape";
 import { until } from "../../helpers/until";
@@ -27,7 +27,7 @@ afterEach(async () => {
 describe("a Prefer: wait sender that gives up", () => {
   it("left an accepted, executed run with no ledger row and no metric: now a 202 row marked client_went_away, linked to the run, and counted", async () => {
     let finishRun!: () => void;
-    const registry = createGatewayMetrics({ logger: quiet });
+    const registry = createPrometheusMetrics({ logger: quiet });
     h = await startPluginApp({
       hooks: { rateLimit: { enabled: false } },
       metrics: registry.forPlugin("inbound-webhooks"),

@@ -1,6 +1,6 @@
-/** The gateway's registry: one per instance, process metrics included, plugin declarations checked. */
-import { createGatewayMetrics } from "../../../src/gateway/metrics/gateway-metrics";
-import { familyType, parseScrape, sample } from "../../helpers/prometheus-scrape";
+/** The hosts' registry: one per gateway or plugin activation, process metrics included, plugin declarations checked. */
+import { createPrometheusMetrics } from "../../src/host-contract/prometheus-metrics";
+import { familyType, parseScrape, sample } from "../helpers/prometheus-scrape";
 
 function recordingLogger() {
   const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
@@ -8,10 +8,10 @@ function recordingLogger() {
   return { warnings, logger: { debug: noop, info: noop, error: noop, warn: (m: string, meta?: Record<string, unknown>) => void warnings.push([m, meta]) } };
 }
 
-describe("createGatewayMetrics", () => {
+describe("createPrometheusMetrics", () => {
   it("keeps one registry per gateway: the same name in two gateways does not clash, and each counts its own", async () => {
-    const a = createGatewayMetrics(recordingLogger());
-    const b = createGatewayMetrics(recordingLogger());
+    const a = createPrometheusMetrics(recordingLogger());
+    const b = createPrometheusMetrics(recordingLogger());
     a.forPlugin("p").counter({ name: "p_things_total", help: "Things." }).inc(2);
     b.forPlugin("p").counter({ name: "p_things_total", help: "Things." }).inc(5);
     expect(sample(parseScrape(await a.render()), "p_things_total")).toBe(2);
@@ -21,20 +21,20 @@ describe("createGatewayMetrics", () => {
   });
 
   it("refuses a name declared twice, naming the plugin and the metric", () => {
-    const m = createGatewayMetrics(recordingLogger());
+    const m = createPrometheusMetrics(recordingLogger());
     m.forPlugin("first").counter({ name: "shared_total", help: "x" });
     expect(() => m.forPlugin("second").gauge({ name: "shared_total", help: "x" })).toThrow(/^plugin second: metrics\.gauge\("shared_total"\) refused: /);
   });
 
   it("refuses an invalid metric name and a collected gauge with labels", () => {
-    const m = createGatewayMetrics(recordingLogger());
+    const m = createPrometheusMetrics(recordingLogger());
     expect(() => m.forPlugin("p").counter({ name: "bad name", help: "x" })).toThrow(/^plugin p: metrics\.counter\("bad name"\) refused: /);
     expect(() => m.forPlugin("p").gauge({ name: "p_g", help: "x", labelNames: ["a"], collect: () => 1 })).toThrow(/a gauge with collect\(\) takes no labels/);
   });
 
   it("reads a collected gauge at each scrape; a collect() that throws keeps the last value and warns once", async () => {
     const { logger, warnings } = recordingLogger();
-    const m = createGatewayMetrics({ logger });
+    const m = createPrometheusMetrics({ logger });
     let value: number | Error = 3;
     m.forPlugin("p").gauge({
       name: "p_depth",
@@ -54,7 +54,7 @@ describe("createGatewayMetrics", () => {
   });
 
   it("binds labelled series for hot paths", async () => {
-    const m = createGatewayMetrics(recordingLogger());
+    const m = createPrometheusMetrics(recordingLogger());
     const c = m.forPlugin("p").counter({ name: "p_req_total", help: "x", labelNames: ["hook", "status"] });
     const ok = c.labels("wake", "200");
     ok.inc();

@@ -1,20 +1,23 @@
 /**
- * The gateway's metrics registry (SPEC §11): one prom-client `Registry` per
- * gateway instance — never prom-client's global one, so several gateways in one
- * process (tests) keep their own — with the default process metrics, and the
- * host side of the metrics port (`PluginApi.metrics`) each plugin declares its
- * instruments through. `GET /metrics` (create-app.ts) renders it.
+ * The host side of the metrics port over prom-client (SPEC §11), for both hosts:
+ * one `Registry` per host instance — never prom-client's global one, so several
+ * gateways or plugin activations in one process (tests, OpenClaw's reloads) keep
+ * their own — with the default process metrics; each plugin declares its
+ * instruments through `forPlugin(id)` (`PluginApi.metrics`), and a refusal names
+ * the plugin and the metric. The embedded gateway's `GET /metrics`
+ * (gateway/http/create-app.ts) and OpenClaw's `/inbound-webhooks/metrics`
+ * (hosts/openclaw/operator-surface.ts) render it.
  *
  * @example
- *   const metrics = createGatewayMetrics({ logger });
+ *   const metrics = createPrometheusMetrics({ logger });
  *   loadPlugins({ ..., metrics: metrics.forPlugin });
  *   res.type(metrics.contentType).send(await metrics.render());
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { HostLogger } from "../../host-contract/host-api";
-import type { GaugeDefinition, HistogramDefinition, HostMetrics, MetricDefinition } from "../../host-contract/metrics";
+import type { HostLogger } from "./host-api";
+import type { GaugeDefinition, HistogramDefinition, HostMetrics, MetricDefinition } from "./metrics";
 
-export interface GatewayMetrics {
+export interface PrometheusMetrics {
   /** The metrics port handed to one plugin; its errors name the plugin. */
   forPlugin(pluginId: string): HostMetrics;
   /** `text/plain; version=0.0.4; charset=utf-8` (Prometheus text format). */
@@ -34,7 +37,7 @@ function declare<T>(pluginId: string, kind: string, name: unknown, make: () => T
 
 const definitionOf = (d: MetricDefinition, registers: Registry[]) => ({ name: d.name, help: d.help, labelNames: [...(d.labelNames ?? [])], registers });
 
-export function createGatewayMetrics(opts: { logger: HostLogger }): GatewayMetrics {
+export function createPrometheusMetrics(opts: { logger: HostLogger }): PrometheusMetrics {
   const register = new Registry();
   collectDefaultMetrics({ register });
   const registers = [register];
