@@ -42,7 +42,7 @@ export interface BulkReplayResult {
 
 export interface BulkReplayer {
   /** Counts what a filter would replay. Throws a HookError (400) for a bad filter or one over the cap. */
-  preview(query: Record<string, string>): BulkReplayPreview;
+  preview(query: Record<string, string>): Promise<BulkReplayPreview>;
   /** Replays the previewed matches once (query: the filter and `confirm`). Throws a HookError (400/409) when it replays nothing. */
   replay(query: Record<string, string>, client: string): Promise<BulkReplayResult>;
 }

@@ -260,7 +260,7 @@ export interface HookInspector {
    */
   replay(id: string): Promise<ReplayResult | undefined>;
   /** Optional (bulk replay by filter, src/intake/bulk-replay.ts): what the filter would replay; throws the API's HookError (a bad filter, over the cap). */
-  previewBulkReplay?(filter: BulkReplayFilter): BulkReplayPreview;
+  previewBulkReplay?(filter: BulkReplayFilter): Promise<BulkReplayPreview>;
   /** Optional: replays what the preview of `confirm` counted, once; throws the API's HookError (changed, expired). */
   bulkReplay?(filter: BulkReplayFilter, confirm: string): Promise<BulkReplayResult>;
   listRuns(query: RunQuery): RunSummary[];

@@ -84,7 +84,7 @@ export function mountBulkReplayPages(router: Router, opts: BulkReplayPagesOption
     sendUiError(req, res, e.status, e.code, e.message);
   };
 
-  router.get("/deliveries/replay", (req, res) => {
+  router.get("/deliveries/replay", async (req, res) => {
     const { inspector } = opts;
     const base = res.locals.base;
     if (req.query.result !== undefined) {
@@ -106,7 +106,7 @@ export function mountBulkReplayPages(router: Router, opts: BulkReplayPagesOption
     if (!inspector.previewBulkReplay) return sendUiError(req, res, 404, "not_found", "This plugin offers no bulk replay.");
     let preview: BulkReplayPreview;
     try {
-      preview = inspector.previewBulkReplay(filter);
+      preview = await inspector.previewBulkReplay(filter);
     } catch (e) {
       return refused(req, res, e);
     }

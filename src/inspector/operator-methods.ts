@@ -71,7 +71,7 @@ export function operatorMethods(opts: { inspector: HookInspector; logger: HostLo
       const { previewBulkReplay, bulkReplay } = opts.inspector;
       if (!previewBulkReplay || !bulkReplay) throw methodRefusal(404, "not_found", "This plugin offers no bulk replay.");
       try {
-        if (typeof params.confirm !== "string") return { ok: true, preview: previewBulkReplay(filter) };
+        if (typeof params.confirm !== "string") return { ok: true, preview: await previewBulkReplay(filter) };
         const result = await bulkReplay(filter, params.confirm);
         opts.logger.info("operator method bulk replay", { count: result.count, failed: result.failed, repeated: result.repeated });
         return { ok: true, replay: result };

@@ -23,13 +23,13 @@
  *
  * @example
  *   const bulk = createBulkReplayer({ ledger, replay });
- *   const p = bulk.preview({ hook: "github", status: "5xx" });        // { count: 20, confirm: "…", … }
+ *   const p = await bulk.preview({ hook: "github", status: "5xx" });        // { count: 20, confirm: "…", … }
  *   await bulk.replay({ hook: "github", status: "5xx", confirm: p.confirm }, "127.0.0.1");
  */
 import crypto from "node:crypto";
 import { HookError, hookErrors } from "../core/errors";
-import type { LedgerStore } from "../store/ledger-store";
 import type { LedgerListQuery } from "../store/ledger-rows";
+import type { DeliverySummary } from "../core/inspection";
 import { parseBulkReplayQuery } from "./ledger/ledger-query";
 import type { Replayer } from "./ledger/ledger-routes";
 import type { BulkReplayer, BulkReplayFilter, BulkReplayItem, BulkReplayResult } from "../core/bulk-replay";
@@ -45,8 +45,16 @@ const KEPT_RESULTS = 64;
 /** `<process>.<until, base 36>.<count>.<hmac>`: fixed character sets between the dots (no backtracking). */
 const CONFIRM_FORM = /^([0-9a-f]{8})\.([0-9a-z]{1,11})\.(\d{1,4})\.([0-9a-f]{32})$/;
 
+/** What a bulk replay reads of the ledger: the SQLite ledger, or Postgres (pg-ledger.ts). */
+export interface BulkReplayLedger {
+  /** Newest first. */
+  list(query: LedgerListQuery): DeliverySummary[] | undefined | Promise<DeliverySummary[] | undefined>;
+  /** Writes the rows already answered (their group commit), so a preview counts them. */
+  flush(): void | Promise<void>;
+}
+
 export interface BulkReplayerDeps {
-  ledger: Pick<LedgerStore, "list" | "flush">;
+  ledger: BulkReplayLedger;
   /** The single replay (src/intake/replay.ts). */
   replay: Replayer;
   clock?: () => number;
@@ -66,12 +74,12 @@ export function createBulkReplayer(deps: BulkReplayerDeps): BulkReplayer {
   const processId = crypto.randomBytes(4).toString("hex");
   const answered = new Map<string, { expires: number; result: Promise<BulkReplayResult> }>();
 
-  function matches(list: LedgerListQuery, until: number): Matches {
+  async function matches(list: LedgerListQuery, until: number): Promise<Matches> {
     // Rows of the current group commit are written first, so a preview counts what was answered before it.
-    deps.ledger.flush();
-    const originals = deps.ledger.list({ ...list, until, originals: true, limit: MAX_BULK_REPLAY + 1 }) ?? [];
+    await deps.ledger.flush();
+    const originals = (await deps.ledger.list({ ...list, until, originals: true, limit: MAX_BULK_REPLAY + 1 })) ?? [];
     if (originals.length > MAX_BULK_REPLAY) throw hookErrors.bulkReplayTooLarge({ count: `more than ${MAX_BULK_REPLAY}`, max: MAX_BULK_REPLAY });
-    const all = deps.ledger.list({ ...list, until, limit: MAX_BULK_REPLAY * 2 + 1 }) ?? [];
+    const all = (await deps.ledger.list({ ...list, until, limit: MAX_BULK_REPLAY * 2 + 1 })) ?? [];
     return { ids: originals.map((d) => d.id).reverse(), notReplayable: Math.max(0, all.length - originals.length) };
   }
 
@@ -108,11 +116,11 @@ export function createBulkReplayer(deps: BulkReplayerDeps): BulkReplayer {
   }
 
   return {
-    preview(query) {
+    async preview(query) {
       const q = parseBulkReplayQuery(query);
       if (!q.ok) throw q.error;
       const until = clock();
-      const m = matches(q.value.list, until);
+      const m = await matches(q.value.list, until);
       return {
         filter: q.value.filter,
         count: m.ids.length,
@@ -139,7 +147,7 @@ export function createBulkReplayer(deps: BulkReplayerDeps): BulkReplayer {
       const until = parseInt(form[2]!, 36);
       if (form[1] !== processId || until > now || now - until >= BULK_PREVIEW_TTL_MS)
         throw hookErrors.bulkReplayExpired({ minutes: BULK_PREVIEW_TTL_MS / 60_000 });
-      const m = matches(q.value.list, until);
+      const m = await matches(q.value.list, until);
       if (mac(q.value.list, until, m.ids) !== form[4]) throw hookErrors.bulkReplayChanged({ previewed: Number(form[3]), now: m.ids.length });
       const result = replayAll(m.ids, client, q.value.filter);
       answered.set(confirm, { expires: until + BULK_PREVIEW_TTL_MS, result });

@@ -18,7 +18,7 @@
  */
 import type { ResolvedHooksConfig } from "../config/types";
 import { hookErrors, HookError } from "../core/errors";
-import type { LedgerStore } from "../store/ledger-store";
+import type { LedgerEntry, StoredDelivery } from "../store/ledger-rows";
 import type { SignatureGate } from "./auth/signature-gate";
 import { allowedMethod, hookName, isLedgerRoute, methodNotAllowed } from "../core/hook-route";
 import type { Accept } from "./accept";
@@ -27,11 +27,20 @@ import { hookRequestOf, refusal, type Answer } from "./hook-request";
 import { deliveryId } from "./ledger/delivery-id";
 import type { Replayer } from "./ledger/ledger-routes";
 
+/**
+ * What a replay needs of the ledger: the stored delivery, read from the store (the SQLite
+ * ledger, or Postgres: pg-ledger.ts), and the write of the replay's own row (the group commit's).
+ */
+export interface ReplayLedger {
+  get(id: string): StoredDelivery | undefined | Promise<StoredDelivery | undefined>;
+  record(entry: LedgerEntry): void;
+}
+
 export interface ReplayerDeps {
   config: ResolvedHooksConfig;
   /** The accept path live requests take (src/intake/accept.ts). */
   accept: Accept;
-  ledger: LedgerStore;
+  ledger: ReplayLedger;
   /** The verified paths: a replay on one is marked verified (its signed message id keys idempotency as it did live). */
   signatures?: Pick<SignatureGate, "forHook">;
   clock?: () => number;
@@ -40,15 +49,13 @@ export interface ReplayerDeps {
   onUnexpected?: (e: unknown) => void;
 }
 
-type Stored = NonNullable<ReturnType<LedgerStore["get"]>>;
-
 export function createReplayer(deps: ReplayerDeps): Replayer {
   const { config, ledger } = deps;
   const clock = deps.clock ?? Date.now;
   const idGen = deps.idGen ?? (() => deliveryId(clock()));
 
   /** The stored request through the accept path (verification already done, idempotency off). */
-  async function run(stored: Stored, requestId: string, client: string): Promise<Answer> {
+  async function run(stored: StoredDelivery, requestId: string, client: string): Promise<Answer> {
     // Below hooks.path by today's rule, as its live request was routed (hookRequestOf); recorded under another hooks.path: 404.
     if (pathBelow(config.path, stored.url) === undefined) return refusal(hookErrors.replayPathNotBelow({ hooksPath: config.path }), "route", true);
     const req = hookRequestOf({ requestId, method: stored.method, url: stored.url, headers: { ...stored.headers }, client }, config.path);
@@ -66,7 +73,7 @@ export function createReplayer(deps: ReplayerDeps): Replayer {
   }
 
   return async function replay(id, client) {
-    const stored = ledger.get(id);
+    const stored = await ledger.get(id);
     if (!stored) throw hookErrors.deliveryNotFound();
     if (stored.refused === true) throw hookErrors.deliveryRefusedAtAuthentication({ code: stored.code ?? String(stored.status) });
     if (!stored.bodyStored) throw hookErrors.deliveryBodyNotStored();

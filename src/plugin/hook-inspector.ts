@@ -12,7 +12,7 @@ import type { HooksConfig } from "../config/types";
 import type { HostRuntime } from "../host-contract/host-api";
 import type { DeliverySummary, DryRunView, HookInspector, HooksSummary, MappingSummary, RunSummary } from "../core/inspection";
 import { dryRunHook } from "../intake/dry-run";
-import { hookErrors } from "../core/errors";
+import { HookError, hookErrors } from "../core/errors";
 import { flatQuery } from "../intake/request-input";
 import { formatDryRun } from "../mappings/dry-run-report";
 import type { MappingDescription, MappingEngine } from "../mappings/engine";
@@ -88,11 +88,18 @@ export function createHookInspector(deps: HookInspectorDeps): PluginInspector {
     },
     async replay(id) {
       const ledger = deps.ledger();
-      if (!ledger || !ledger.store.get(id)) return undefined;
-      const r = await ledger.replay(id, "inspector");
+      if (!ledger) return undefined;
+      let r;
+      try {
+        r = await ledger.replay(id, "inspector");
+      } catch (e) {
+        // The replay's own read found no such delivery (one read, whatever the store).
+        if (e instanceof HookError && e.code === "delivery_not_found") return undefined;
+        throw e;
+      }
       return { deliveryId: r.deliveryId, status: r.response.status, body: r.response.body };
     },
-    previewBulkReplay(filter) {
+    async previewBulkReplay(filter) {
       const ledger = deps.ledger();
       if (!ledger) throw hookErrors.ledgerUnreadable();
       return ledger.bulkReplay.preview(stringQuery(filter));

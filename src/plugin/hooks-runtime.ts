@@ -28,8 +28,7 @@ import { createRatePolicy } from "../intake/rate-policy";
 import { createAcceptFor } from "../intake/hook-pipeline";
 import { createHookHandler } from "../intake/io/node-handler";
 import type { LedgerAccess } from "../intake/ledger";
-import { createReplayer } from "../intake/replay";
-import { createBulkReplayer } from "../intake/bulk-replay";
+import { replayAccessOf } from "./replay-access";
 import { createLedgerStore, type LedgerStore } from "../store/ledger-store";
 import type { Accept } from "../intake/accept";
 import { createRunLister } from "../store/run-list";
@@ -100,23 +99,10 @@ function outboxOf(opts: HooksRuntimeOptions, db: PluginDatabase): SessionOutbox 
 
 /** The ledger as the routes read it: the store, the run listing, replay and bulk replay through the one accept path. */
 function ledgerAccessOf(opts: HooksRuntimeOptions, db: PluginDatabase, store: LedgerStore, accept: Accept): LedgerAccess {
-  const log = opts.logs.forModule("ledger");
-  const replay = createReplayer({
-    config: opts.config,
-    ledger: store,
-    accept,
-    signatures: opts.signatures,
-    onUnexpected: (e) => log.error("replay failed with an unexpected error", { error: e instanceof Error ? e.message : String(e) }),
-  });
   return {
     store,
     runs: createRunLister(db),
-    replay,
-    bulkReplay: createBulkReplayer({
-      ledger: store,
-      replay,
-      onUnreadable: (id, e) => log.error("a delivery of a bulk replay could not be read", { deliveryId: id, error: (e as Error)?.message }),
-    }),
+    ...replayAccessOf(opts, store, accept),
     hiddenHeaders: verifiedHeaderNames(opts.mappings.verifications()),
     secrets: opts.secrets,
   };

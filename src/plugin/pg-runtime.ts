@@ -12,19 +12,23 @@
  *   committed only with the answer, and another process may run it.
  * - **Reads**: `GET {path}/runs/<id>`, `runs`, `deliveries`, `deliveries/<id>` (search by
  *   Postgres full text) read Postgres (pg-runs.ts, pg-ledger.ts).
+ * - **Replay** (`deliveries/<id>/replay`, bulk `deliveries/replay`): the SQLite path's code
+ *   (replay.ts, bulk-replay.ts, through replay-access.ts) over Postgres's
+ *   reads; the replayed request takes the accept path above, its row the ledger writer.
  * - **Consumer** (the normal role only): claims runs under a lease, runs them, hands stored
  *   wakes to the host's main session (run-consumer.ts), woken by LISTEN/NOTIFY and a poll.
  *   A receiver (`gateway start --role receiver`) runs no agent turn.
  * - **Background**: the ledger's search index, and pruning of the ledger, finished runs and
  *   expired keys, each in small statements.
  *
- * Not served over Postgres yet: replay of a stored delivery and the dashboard's reads
- * (503 `storage_unavailable` / empty), docs/scale.md.
+ * Not served over Postgres yet: the dashboard's reads (empty; src/plugin/index.ts gives
+ * the inspector no ledger over a remote store), docs/scale.md.
  */
 import { verifiedHeaderNames } from "../mappings/path-verifications";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { HooksRuntimeOptions, HooksRuntime } from "./hooks-runtime";
+import { replayAccessOf } from "./replay-access";
 import { createDispatcher } from "../runs/dispatcher";
 import { createRunExecutor } from "../runs/executor";
 import { createRunIntake } from "../runs/run-intake";
@@ -36,6 +40,7 @@ import { createRatePolicy } from "../intake/rate-policy";
 import { createAcceptFor } from "../intake/hook-pipeline";
 import { createHookHandler } from "../intake/io/node-handler";
 import type { LedgerAccess } from "../intake/ledger";
+import type { Accept } from "../intake/accept";
 import { NO_METRICS } from "../core/ports";
 import type { LedgerStore } from "../store/ledger-store";
 import type { RunLister } from "../store/run-list";
@@ -77,6 +82,28 @@ const notSynchronous: RunLister = { list: remote("the run list"), get: remote("a
 /** A consumer's name in its leases: unique per process. */
 const ownerName = (): string => `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 
+/** The ledger routes' access over Postgres: its reads, and replay as over SQLite (one rule: replay.ts, bulk-replay.ts) with the replay's row by the group commit. */
+function pgLedgerAccess(opts: PgRuntimeOptions, store: PostgresStore, writer: PgLedgerWriter, accept: Accept): LedgerAccess {
+  return {
+    store: pgLedgerStore(writer),
+    runs: notSynchronous,
+    reads: { list: (q) => store.ledger.list(q), get: (id) => store.ledger.get(id), runs: (q) => store.runs.list(q) },
+    ...replayAccessOf(
+      opts,
+      {
+        get: (id) => store.ledger.get(id),
+        record: (entry) => writer.record(entry),
+        list: (q) => store.ledger.list(q),
+        // The rows already answered are written first, so a bulk replay's preview counts them.
+        flush: () => store.accept.drain(),
+      },
+      accept,
+    ),
+    hiddenHeaders: verifiedHeaderNames(opts.mappings.verifications()),
+    secrets: opts.secrets,
+  };
+}
+
 export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<HooksRuntime> {
   const { config, runtime, emitter, logs } = opts;
   const storeConfig = config.store.kind === "postgres" ? config.store : undefined;
@@ -96,24 +123,7 @@ export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<Hooks
   const dispatcher = createDispatcher({ config, runtime, queue, wakes: receiver, isShuttingDown, logger: logs.forModule("dispatch") });
   const accept = createAcceptFor({ config, runtime, dispatcher, mappings: opts.mappings, idempotency: guard });
   const ledgerWriter = createPgLedgerWriter({ accept: store.accept, logger: logs.forModule("ledger") });
-  const ledger: LedgerAccess = {
-    store: pgLedgerStore(ledgerWriter),
-    runs: notSynchronous,
-    reads: { list: (q) => store.ledger.list(q), get: (id) => store.ledger.get(id), runs: (q) => store.runs.list(q) },
-    replay: async () => {
-      throw Object.assign(new Error("replay is not served over the Postgres store yet"), { code: "PG_REPLAY_UNSUPPORTED" });
-    },
-    bulkReplay: {
-      preview: () => {
-        throw Object.assign(new Error("bulk replay is not served over the Postgres store yet"), { code: "PG_REPLAY_UNSUPPORTED" });
-      },
-      replay: async () => {
-        throw Object.assign(new Error("bulk replay is not served over the Postgres store yet"), { code: "PG_REPLAY_UNSUPPORTED" });
-      },
-    },
-    hiddenHeaders: verifiedHeaderNames(opts.mappings.verifications()),
-    secrets: opts.secrets,
-  };
+  const ledger = pgLedgerAccess(opts, store, ledgerWriter, accept);
   const handler = createHookHandler({
     config,
     runtime,

@@ -43,9 +43,9 @@ function setup(n: number) {
   return { rows, replayed, clock, bulk: createBulkReplayer({ ledger, replay, clock: clock.now }), replay, ledger };
 }
 
-const refusal = (fn: () => unknown): HookError => {
+const refusal = async (fn: () => Promise<unknown>): Promise<HookError> => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof HookError) return e;
     throw e;
@@ -54,9 +54,9 @@ const refusal = (fn: () => unknown): HookError => {
 };
 
 describe("createBulkReplayer", () => {
-  it(`more than ${MAX_BULK_REPLAY} matches: 400 bulk_replay_too_large naming the limit`, () => {
+  it(`more than ${MAX_BULK_REPLAY} matches: 400 bulk_replay_too_large naming the limit`, async () => {
     const { bulk } = setup(MAX_BULK_REPLAY + 1);
-    const e = refusal(() => bulk.preview({ hook: "ci" }));
+    const e = await refusal(() => bulk.preview({ hook: "ci" }));
     expect([e.status, e.code, e.message]).toEqual([
       400,
       "bulk_replay_too_large",
@@ -66,7 +66,7 @@ describe("createBulkReplayer", () => {
 
   it(`exactly ${MAX_BULK_REPLAY} matches are previewed and replayed, oldest first`, async () => {
     const { bulk, replayed } = setup(MAX_BULK_REPLAY);
-    const p = bulk.preview({ hook: "ci" });
+    const p = await bulk.preview({ hook: "ci" });
     expect(p.count).toBe(MAX_BULK_REPLAY);
     expect(p.ids).toEqual(Array.from({ length: 20 }, (_, i) => `d${i}`));
     const r = await bulk.replay({ hook: "ci", confirm: p.confirm }, "cli");
@@ -77,7 +77,7 @@ describe("createBulkReplayer", () => {
 
   it("a delivery arriving after the preview is not replayed by its confirmation", async () => {
     const { bulk, rows, replayed, clock } = setup(3);
-    const p = bulk.preview({ hook: "ci" });
+    const p = await bulk.preview({ hook: "ci" });
     clock.advance(1000);
     rows.push(row("late", clock.now()));
     const r = await bulk.replay({ hook: "ci", confirm: p.confirm }, "cli");
@@ -87,7 +87,7 @@ describe("createBulkReplayer", () => {
 
   it("a confirm older than 15 minutes, or of another process: 409 bulk_replay_expired, nothing replayed", async () => {
     const { bulk, clock, replayed, ledger, replay } = setup(3);
-    const p = bulk.preview({ hook: "ci" });
+    const p = await bulk.preview({ hook: "ci" });
     const restarted = createBulkReplayer({ ledger, replay, clock: clock.now });
     await expect(restarted.replay({ hook: "ci", confirm: p.confirm }, "cli")).rejects.toMatchObject({ status: 409, code: "bulk_replay_expired" });
     clock.advance(15 * 60_000);
@@ -108,7 +108,7 @@ describe("createBulkReplayer", () => {
         return { deliveryId: `new-${id}`, response: { status: 202, body: { ok: true } } };
       },
     });
-    const p = bulk.preview({ hook: "ci" });
+    const p = await bulk.preview({ hook: "ci" });
     const r = await bulk.replay({ hook: "ci", confirm: p.confirm }, "cli");
     expect(r).toMatchObject({ count: 2, failed: 1 });
     expect(r.replayed).toEqual([

@@ -15,6 +15,7 @@
  * A store that cannot be read answers 503 `storage_unavailable`.
  */
 import { hookErrors, HookError } from "../../core/errors";
+import { STORAGE_RETRY_AFTER_SECONDS, storageFaultCode } from "../../core/storage-fault";
 import type { HookResponse, RunLookup } from "../../core/ports";
 import type { ModuleLogger } from "../../core/logger";
 import type { LedgerStore } from "../../store/ledger-store";
@@ -80,14 +81,15 @@ export interface LedgerRouteDeps {
   logger: ModuleLogger;
 }
 
-/** A read of the store; a failure (disk, damaged table) becomes 503 `storage_unavailable`, logged without content. */
+/** A read of the store; a failure (disk, damaged table, Postgres down) becomes 503 `storage_unavailable` (a storage fault's with `Retry-After`), logged without content. */
 async function read<T>(logger: ModuleLogger, what: string, fn: () => T | Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     if (e instanceof HookError) throw e;
     logger.error(`${what} could not be read`, { error: (e as Error).message, code: (e as { code?: string }).code });
-    throw hookErrors.ledgerUnreadable({ cause: e });
+    // The storage failed (a disk, Postgres down): retryable, as a write's storage_unavailable is.
+    throw hookErrors.ledgerUnreadable(storageFaultCode(e) ? { cause: e, headers: { "Retry-After": String(STORAGE_RETRY_AFTER_SECONDS) } } : { cause: e });
   }
 }
 

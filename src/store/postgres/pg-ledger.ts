@@ -83,6 +83,9 @@ export function createPgLedger(pool: PgPool): PgLedger {
       if (q.hook !== undefined) where.push(`hook = ${p(pgText(q.hook))}`);
       if (q.status !== undefined) where.push(`status BETWEEN ${p(q.status[0])} AND ${p(q.status[1])}`);
       if (q.since !== undefined) where.push(`received_at >= ${p(q.since)}`);
+      if (q.until !== undefined) where.push(`received_at <= ${p(q.until)}`);
+      // What a replay can run again (bulk replay): the SQLite ledger's rule (ledger-rows.ts).
+      if (q.originals === true) where.push("replay_of IS NULL AND NOT refused AND body_stored");
       const match = q.search === undefined ? undefined : tsQuery(q.search);
       if (match !== undefined) where.push(`search @@ to_tsquery('simple', ${p(match)})`);
       const sql = `SELECT ${SUMMARY_COLUMNS} FROM ${S}.deliveries${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ${p(q.limit)}`;

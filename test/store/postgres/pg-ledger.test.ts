@@ -48,6 +48,29 @@ describePostgres("Postgres store: the delivery ledger", () => {
     expect(await store.ledger.count()).toBe(4);
   });
 
+  it("lists up to `until`, and with `originals` only what a replay can run again (a bulk replay's matches, the SQLite ledger's rule)", async () => {
+    const store = await fx.open();
+    const t = Date.now() - 10_000;
+    const original = entry({ receivedAt: t });
+    const rows = [
+      original,
+      entry({ receivedAt: t + 1, replayOf: original.id }),
+      entry({ receivedAt: t + 2, status: 401, refused: true }),
+      entry({ receivedAt: t + 3, body: undefined }),
+      entry({ receivedAt: t + 5000 }),
+    ];
+    await write(store, rows);
+    const ids = async (q: { until?: number; originals?: boolean }) => (await store.ledger.list({ limit: 10, ...q }))!.map((d) => d.id);
+    expect(await ids({ until: t + 3 })).toEqual(
+      rows
+        .slice(0, 4)
+        .map((r) => r.id)
+        .reverse(),
+    );
+    expect(await ids({ originals: true })).toEqual([rows[4]!.id, original.id]);
+    expect(await ids({ until: t + 3, originals: true })).toEqual([original.id]);
+  });
+
   it("finds deliveries by the words of their hook, event, status and body once indexed (prefixes too), and takes no query syntax", async () => {
     const store = await fx.open();
     const rows = [
