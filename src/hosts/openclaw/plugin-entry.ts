@@ -138,7 +138,9 @@ export function register(api: OpenClawPluginApi): void {
     hostApiVersion: HOST_API_VERSION,
     ...(instruments ? { metrics: instruments.forPlugin(PLUGIN_ID) } : {}),
     registerHttpRoute: (route) => void routes.push(route),
-    registerOperatorRoute: (route) => void operatorRoutes.push(route),
+    // Only for the running gateway: a CLI's registration serves no operator route, and building the inspector's
+    // pages would load Express (its lazy file) at every `openclaw inbound-webhooks …` command (docs/openclaw.md "CLI time").
+    ...(serving ? { registerOperatorRoute: (route: OperatorRouteRegistration) => void operatorRoutes.push(route) } : {}),
     registerService: (service) => void services.push(service),
     registerCli: (registrar) => void clis.push(registrar),
     registerPresetProvider: (preset) => void presets.push({ ...preset, pluginId: PLUGIN_ID }),

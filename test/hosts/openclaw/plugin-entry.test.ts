@@ -10,6 +10,7 @@ import path from "node:path";
 import request from "supertest";
 import plugin, { CONVERSATION_ACCESS_MISSING, NOT_AVAILABLE_IN_OPENCLAW } from "../../../src/hosts/openclaw/plugin-entry";
 import type { OpenClawHttpRoute, OpenClawPluginApi, OpenClawService } from "../../../src/hosts/openclaw/openclaw-api";
+import * as inspectorRoute from "../../../src/inspector/inspector-route";
 import { tempDir } from "../../helpers/temp-dir";
 import { until } from "../../helpers/until";
 
@@ -136,6 +137,23 @@ describe("the OpenClaw entry", () => {
       await fake.services[0]!.stop?.({ stateDir: state.dir, logger: fake.api.logger });
       hooks.close();
       operator.close();
+    }
+  });
+
+  // Regression: OpenClaw's CLI registration ("cli-metadata", every `openclaw inbound-webhooks …` command) built the
+  // inspector's pages, loading Express, though a CLI serves no route (0.5 s of the command under the profiler).
+  it("a CLI registration built the inspector's pages (loading Express) at every command: only the serving one does", () => {
+    const pages = jest.spyOn(inspectorRoute, "createInspectorRoute");
+    try {
+      const cli = fakeOpenClaw(state.dir, { token: TOKEN });
+      plugin.register({ ...cli.api, registrationMode: "cli-metadata" });
+      expect(pages).not.toHaveBeenCalled();
+      expect(cli.clis).toEqual(["inbound-webhooks"]);
+      expect(cli.gatewayRoutes).toEqual([]);
+      plugin.register(fakeOpenClaw(state.dir, { token: TOKEN }).api);
+      expect(pages).toHaveBeenCalledTimes(1);
+    } finally {
+      pages.mockRestore();
     }
   });
 
