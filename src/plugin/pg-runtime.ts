@@ -67,6 +67,8 @@ function pgLedgerStore(writer: PgLedgerWriter): LedgerStore {
     record: (entry) => writer.record(entry),
     flush: () => undefined,
     prune: () => 0,
+    // Indexed by the background (createBackground), not through this store.
+    index: () => 0,
     list: remote("the delivery list"),
     get: remote("a delivery"),
     deliveryOfRun: remote("a run's delivery"),

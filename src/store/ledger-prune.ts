@@ -21,7 +21,7 @@
  * the commit of the runs accepted in that turn).
  *
  * @example
- *   const pruner = createLedgerPruner(db, { retentionDays: 7, maxEntries: 10_000, clock: Date.now });
+ *   const pruner = createLedgerPruner(db, { retentionDays: 7, maxEntries: 10_000, clock: Date.now, indexedThrough: () => indexer.indexedThrough });
  *   let counts = pruner.read();
  *   while (pruner.needed(counts)) counts = pruner.prune(counts).counts; // a step per turn, in the store
  */
@@ -75,10 +75,10 @@ export const PRUNE_STEP_ANY_ROWS = Math.floor(PRUNE_STEP_BYTES / (SEARCH_BODY_CH
  * Deletes, in the caller's transaction, the first rows (in `order`, by `where`: its
  * parameter, if any, comes first) that fit in one step — at most `limit` (≤ PRUNE_STEP_ROWS)
  * and while their costs add up to at most PRUNE_STEP_BYTES (the first row always) — with
- * their search index entries first. The statement walks only those rows, from the low end of
+ * their search index entries first (those it holds: up to its watermark). The statement walks only those rows, from the low end of
  * an index. `run()` answers how many rows went.
  */
-function deleting(db: SqliteDatabase, where: string, order: string): { run(args: number[]): number } {
+function deleting(db: SqliteDatabase, where: string, order: string, indexedThrough: () => number): { run(args: number[]): number } {
   const key = order === "seq" ? "seq" : `${order}, seq`;
   const first = (columns: string) => `SELECT ${columns} FROM deliveries${where ? ` WHERE ${where}` : ""} ORDER BY ${key} LIMIT ?`;
   const running = `SELECT seq, cost, SUM(cost) OVER (ORDER BY ${key} ROWS UNBOUNDED PRECEDING) AS upto FROM (${first(`seq, ${order === "seq" ? "" : `${order}, `}${COST} AS cost`)})`;
@@ -92,21 +92,25 @@ function deleting(db: SqliteDatabase, where: string, order: string): { run(args:
   return {
     run(args) {
       const s = args.at(-1)! <= PRUNE_STEP_ANY_ROWS ? few : many;
-      s.unindex.run(...args);
+      // Only the rows the index holds are taken out of it (up to its watermark): a row stored and not yet indexed has no entry.
+      s.unindex.run(...args, indexedThrough());
       return s.remove.run(...args).changes;
     },
   };
 }
 
-export function createLedgerPruner(db: SqliteDatabase, opts: { retentionDays: number; maxEntries: number; clock: () => number }): LedgerPruner {
+export function createLedgerPruner(
+  db: SqliteDatabase,
+  opts: { retentionDays: number; maxEntries: number; clock: () => number; /** The search index's watermark (ledger-index.ts). */ indexedThrough: () => number },
+): LedgerPruner {
   const share = refusedShare(opts.maxEntries);
   const countAll = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries");
   const countRefused = db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE refused = 1");
   const oldestStmt = db.prepare<[], { t: number | null }>("SELECT MIN(received_at) AS t FROM deliveries");
   // A step deletes one kind of row: past the age, refused beyond their share (or beyond maxEntries), the oldest beyond maxEntries.
-  const pruneAge = deleting(db, "received_at < ?", "received_at");
-  const pruneOldestRefused = deleting(db, "refused = 1", "seq");
-  const pruneOldest = deleting(db, "", "seq");
+  const pruneAge = deleting(db, "received_at < ?", "received_at", opts.indexedThrough);
+  const pruneOldestRefused = deleting(db, "refused = 1", "seq", opts.indexedThrough);
+  const pruneOldest = deleting(db, "", "seq", opts.indexedThrough);
   const cutoff = (): number => opts.clock() - opts.retentionDays * DAY_MS;
   const read = (): LedgerCounts => ({ rows: countAll.get()?.n ?? 0, refused: countRefused.get()?.n ?? 0, oldest: oldestStmt.get()?.t ?? undefined });
   const needed = (c: LedgerCounts): boolean => c.rows > opts.maxEntries || c.refused > share || (c.oldest !== undefined && c.oldest < cutoff());

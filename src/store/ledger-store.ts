@@ -7,8 +7,7 @@
  * window (25 ms) are written as one write of the database's group commit
  * (`database.batch`, write-batch.ts): the transaction of the turn that also stores the
  * runs and idempotency records of the requests parsed in it — under load, no commit of
- * its own. A failed write (a
- * dropped or damaged table) fails alone: the batch's other writes are kept, the
+ * its own. A failed write (a dropped or damaged table) fails alone: the batch's other writes are kept, the
  * failure is logged — the error only, never a header or a body — and these rows are
  * dropped: the ledger is diagnostic, runs are not.
  *
@@ -23,6 +22,9 @@
  * clock. No step runs in the write itself (it shares the turn's commit with the runs
  * accepted in it), and no turn holds the loop for a prune of every row past retention.
  *
+ * Nor is a row indexed for search in that write: that comes later, in bounded steps
+ * (ledger-index.ts); a search first indexes what is still waiting.
+ *
  * @example
  *   const ledger = createLedgerStore(database, { logger, ...config.ledger });
  *   ledger.record(entry); // written on the next turn
@@ -30,7 +32,7 @@
 import type { PluginDatabase } from "./database";
 import type { ModuleLogger } from "../core/logger";
 import type { DeliverySummary } from "../core/inspection";
-import { SEARCH_INDEX_INSERT } from "./migrations";
+import { createLedgerIndexer, indexInBackground } from "./ledger-index";
 import { ensureLedgerTable } from "./ledger-table";
 import { createLedgerPruner, refusedShare, type LedgerCounts } from "./ledger-prune";
 import { createRefusalFolder, refusedEntry } from "./ledger-refused";
@@ -68,7 +70,9 @@ export interface LedgerStore {
   flush(): void;
   /** Deletes rows older than the retention and beyond `maxEntries` now, step after step (tests, tools); returns how many. */
   prune(): number;
-  /** Newest first; undefined when `before` names no delivery. Throws when the table cannot be read. */
+  /** Indexes every row not yet in the search index now, step after step (tests, tools); returns how many. Throws what SQLite threw. */
+  index(): number;
+  /** Newest first; undefined when `before` names no delivery. A search first indexes the rows not yet indexed (at most SEARCH_CATCH_UP_STEPS steps). Throws when the table cannot be read. */
   list(query: LedgerListQuery): DeliverySummary[] | undefined;
   get(id: string): StoredDelivery | undefined;
   /** The delivery that started a run, when the ledger knows it. */
@@ -101,16 +105,15 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
       .map(() => "?")
       .join(", ")})`,
   );
-  // The search index, written with the batch's rows (no trigger: migration 6).
-  const index = db.prepare(SEARCH_INDEX_INSERT);
-  /**
-   * FTS5 keeps a statement's index terms in memory and writes them out at the next savepoint
-   * or at the commit: opening one (an empty nested transaction) writes them inside this
-   * write, so an index that cannot take them (damaged) fails the ledger's write alone, not
-   * the commit of the whole group with its runs.
-   */
-  const writeIndexOut = db.transaction(() => undefined);
-  const pruner = createLedgerPruner(db, { retentionDays: options.retentionDays, maxEntries: options.maxEntries, clock });
+  // The search index, written after the turn that committed the rows, in steps of its own (ledger-index.ts).
+  const indexer = createLedgerIndexer(db);
+  const background = indexInBackground(indexer, { logger, usable: () => db.open && !closed });
+  const pruner = createLedgerPruner(db, {
+    retentionDays: options.retentionDays,
+    maxEntries: options.maxEntries,
+    clock,
+    indexedThrough: () => indexer.indexedThrough,
+  });
   const folder = createRefusalFolder(db, refusedShare(options.maxEntries));
   /**
    * What pruning needs, kept in memory so that a write prunes only when it passed a
@@ -161,13 +164,11 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
   const writeRows = (batch: LedgerEntry[]): { written: LedgerEntry[]; counts: LedgerCounts } => {
     const after = { ...counts };
     const written: LedgerEntry[] = [];
-    let first: number | undefined;
     let last = 0;
     for (const entry of batch) {
       if (folder.fold(entry)) continue;
       const e = entry.refused ? refusedEntry(entry) : entry;
       const seq = Number(insert.run(...toRow(e, storeBodies)).lastInsertRowid);
-      first ??= seq;
       last = seq;
       folder.opened(e, seq);
       written.push(e);
@@ -175,11 +176,11 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
       if (e.refused) after.refused++;
       if (after.oldest === undefined || e.receivedAt < after.oldest) after.oldest = e.receivedAt;
     }
-    // The batch's rows are the only ones in seq's range: indexed in one statement.
-    if (first !== undefined) index.run(first, last);
-    writeIndexOut();
-    // No prune step here: this write shares the turn's commit with the runs accepted in it (issue 36: nothing a sender prices on
-    // the accept turn). A limit passed is pruned from the next turn on (pruneInBackground, once committed), a step per turn.
+    // Told before the commit (a search right after a flush, in the same turn, indexes these rows first); a rolled-back write
+    // only makes the next step find nothing.
+    if (last > 0) indexer.wrote(last);
+    // No index entry and no prune step here: this write shares the turn's commit with the runs accepted in it (issue 36: nothing a
+    // sender prices on the accept turn). The rows are indexed, and a limit passed pruned, from a later turn on, a step per turn.
     return { written, counts: after };
   };
 
@@ -229,6 +230,7 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
       .then(
         (result) => {
           counts = result.counts;
+          background.afterWrite();
           if (pruner.needed(counts)) pruneInBackground();
           notify(result.written);
         },
@@ -246,8 +248,14 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     if (db.open) database.batch.flush();
   }
 
-  const pruneTimer = setInterval(pruneInBackground, options.pruneIntervalMs ?? 60_000);
+  const pruneTimer = setInterval(() => {
+    pruneInBackground();
+    // Rows left above the watermark by a failed step (a full disk) are tried again.
+    background.soon();
+  }, options.pruneIntervalMs ?? 60_000);
   pruneTimer.unref();
+  // Rows stored and not indexed before a stop or a crash: indexed from the next turn on, never in the start itself.
+  background.soon();
 
   return {
     record(entry) {
@@ -263,7 +271,11 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
     prune() {
       return pruneNow();
     },
-    list: (q) => reader.list(q),
+    list(q) {
+      if (q.search !== undefined) background.catchUp();
+      return reader.list(q);
+    },
+    index: () => indexer.all(),
     get: (id) => reader.get(id),
     deliveryOfRun: (runId) => reader.deliveryOfRun(runId),
     count: () => reader.count(),
@@ -277,6 +289,7 @@ export function createLedgerStore(database: PluginDatabase, options: LedgerStore
       flush();
       closed = true;
       clearInterval(pruneTimer);
+      background.stop();
       listeners.clear();
     },
   };

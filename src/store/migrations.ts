@@ -99,7 +99,9 @@ export const LEDGER_REFUSED_SCHEMA = `
  * later (24 µs per ledger row with the triggers, 14 µs without; measured in
  * docs/performance.md). A crash or a full disk still loses a row and its index entry
  * together or neither. Also run after LEDGER_REFUSED_SCHEMA when the table is created
- * again (ledger-table.ts), which re-creates the triggers of migration 4.
+ * again (ledger-table.ts), which re-creates the triggers of migration 4. (Since issue 36
+ * the ledger writes a row's index entry after the turn that committed the row, in steps of
+ * its own: ledger-index.ts.)
  */
 export const LEDGER_INDEX_SCHEMA = `
   DROP TRIGGER IF EXISTS deliveries_fts_insert;
@@ -110,20 +112,22 @@ export const LEDGER_INDEX_SCHEMA = `
 const INDEXED_BODY = `CASE WHEN body_stored = 1 THEN substr(CAST(body AS TEXT), 1, ${SEARCH_BODY_CHARS}) END`;
 
 /**
- * Indexes the rows with `seq` from the first to the second parameter (a batch just
- * written), from the rows themselves: the values read back are the ones searchIndexDelete
- * gives FTS5 when they go (a number bound from JavaScript would be a REAL, "200.0", where
- * the row holds the INTEGER 200).
+ * Indexes the rows with `seq` above the first parameter and up to the second (a step of
+ * ledger-index.ts, after the accept turn), from the rows themselves: the values read back are
+ * the ones searchIndexDelete gives FTS5 when they go (a number bound from JavaScript would be a
+ * REAL, "200.0", where the row holds the INTEGER 200).
  */
-export const SEARCH_INDEX_INSERT = `INSERT INTO deliveries_fts (rowid, hook, event, status, body) SELECT seq, hook, event, status, ${INDEXED_BODY} FROM deliveries WHERE seq BETWEEN ? AND ?`;
+export const SEARCH_INDEX_INSERT = `INSERT INTO deliveries_fts (rowid, hook, event, status, body) SELECT seq, hook, event, status, ${INDEXED_BODY} FROM deliveries WHERE seq > ? AND seq <= ?`;
 
 /**
  * Takes the rows `select` (a query of `seq`s) finds out of the index, before they are
  * deleted: FTS5's 'delete' command with the values the row was indexed with (its hook,
- * event and status never change after the INSERT, nor its body).
+ * event and status never change after the INSERT, nor its body). Only rows up to the last
+ * parameter (the index's watermark, ledger-index.ts) are in the index: a row above it was
+ * never indexed, and a 'delete' of it would corrupt the contentless index (migration 7).
  */
 export function searchIndexDelete(select: string): string {
-  return `INSERT INTO deliveries_fts (deliveries_fts, rowid, hook, event, status, body) SELECT 'delete', seq, hook, event, status, ${INDEXED_BODY} FROM deliveries WHERE seq IN (${select})`;
+  return `INSERT INTO deliveries_fts (deliveries_fts, rowid, hook, event, status, body) SELECT 'delete', seq, hook, event, status, ${INDEXED_BODY} FROM deliveries WHERE seq IN (${select}) AND seq <= ?`;
 }
 
 /**

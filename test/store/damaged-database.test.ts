@@ -367,6 +367,9 @@ describe("openPluginDatabase: damaged state", () => {
         body: Buffer.from(`{"word":"w${i} heron"}`),
       });
     }
+    // Written and indexed (the index steps follow the write), so the index has blocks to damage.
+    ledger.flush();
+    expect(ledger.index()).toBe(50);
     ledger.close();
     database.close();
     // The index's blocks overwritten, by a connection allowed to write FTS5's own tables (the store's drivers are not).

@@ -8,6 +8,7 @@ import path from "node:path";
 import { openSqlite, type SqliteDatabase } from "../../src/store/sqlite-driver";
 import type { DeliverySummary } from "../../src/core/inspection";
 import { createLedgerStore, type LedgerEntry, type LedgerStore } from "../../src/store/ledger-store";
+import { INDEX_STEP_ROWS } from "../../src/store/ledger-index";
 import { LEDGER_INDEX_IDS_SCHEMA, MIGRATIONS, migrate } from "../../src/store/migrations";
 import { recordingLogger, tempDir } from "../helpers/temp-dir";
 import { until } from "../helpers/until";
@@ -300,7 +301,7 @@ describe("ledger store", () => {
     expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
   });
 
-  it("a full database (SQLITE_FULL while a batch is written) drops the batch's rows and index entries together: the index stays what the rows give, and recording resumes", async () => {
+  it("a full database (SQLITE_FULL while a batch or an index step is written) drops the batch's rows, never a stored row's index entry: the index stays what the rows give, and recording and indexing resume", async () => {
     ledger.close();
     ledger = make({ maxEntries: 60 });
     const big = (n: number) => Buffer.from(Array.from({ length: 300 }, (_, i) => `t${n}x${i}`).join(" "));
@@ -315,22 +316,91 @@ describe("ledger store", () => {
       for (let i = 0; i < 6; i++) ledger.record(entry(++n, { body: big(n), ...(i % 3 === 0 ? { refused: true, status: 429, client: "c" } : {}) }));
       await runScheduled();
       if (log.lines.slice(logged).some((l) => l.message.startsWith("delivery ledger write failed") && l.meta?.code === "SQLITE_FULL")) failed++;
+      const rows = ledger.count();
+      // The index steps with the same little room, or none: a step that does not fit changes nothing, and no row is lost.
+      if (round % 4 === 0) database.db.pragma(`max_page_count = ${database.db.pragmaValue("page_count") as number}`);
+      try {
+        ledger.index();
+      } catch (e) {
+        if ((e as { code?: string }).code !== "SQLITE_FULL") throw e;
+      }
+      expect(ledger.count()).toBe(rows);
       database.db.pragma("max_page_count = 1000000");
       const drift = indexDrift(database);
       if (drift.missing.length + drift.stale.length > 0) drifts.push(drift);
     }
     expect(failed).toBeGreaterThan(0);
+    ledger.index();
+    expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
     expect(drifts).toEqual([]);
     expect(ledger.count()).toBe(60);
     expect(ledger.list({ limit: 1, search: `t${n}x299` })!.map((d) => d.id)).toEqual([`d-${n}`]);
   });
 
-  it("regression: a search index damaged while running failed the whole group commit, a run staged with the ledger's rows included (FTS5 wrote the rows' index terms only at the commit); now the ledger write fails alone", async () => {
+  it("an index step that finds the disk full changes nothing: the rows stay stored, unindexed, and a later step indexes them (the accept turn's commit wrote no index entry)", async () => {
+    for (let i = 1; i <= 30; i++)
+      ledger.record(entry(i, { body: Buffer.from(`{"note":"sandpiper n${i} ${Array.from({ length: 400 }, (_, k) => `w${i}x${k}`).join(" ")}"}`) }));
+    ledger.flush();
+    // Committed with the turn's group commit (synchronously, in this turn), not indexed: that commit wrote no FTS row.
+    expect(ledger.count()).toBe(30);
+    expect(database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get()).toEqual({ n: 0 });
+    expect(database.db.pragmaValue("freelist_count")).toBe(0);
+    database.db.pragma(`max_page_count = ${database.db.pragmaValue("page_count") as number}`);
+    expect(() => ledger.index()).toThrow(expect.objectContaining({ code: "SQLITE_FULL" }));
+    // The background's try logs and waits (the next write or the timer).
+    expect(ledger.list({ limit: 1, search: "sandpiper" })).toEqual([]);
+    expect(log.lines.some((l) => l.message.startsWith("indexing the delivery ledger for search failed") && l.meta?.code === "SQLITE_FULL")).toBe(true);
+    expect(ledger.count()).toBe(30);
+    expect(database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get()).toEqual({ n: 0 });
+    database.db.pragma("max_page_count = 1000000");
+    expect(ledger.list({ limit: 50, search: "sandpiper" })!.length).toBe(30);
+    expect(ledger.list({ limit: 5, search: "n17" })!.map((d) => d.id)).toEqual(["d-17"]);
+    expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
+  });
+
+  it("a crash between the accept turn's commit and the index step leaves the rows stored and unindexed: the next start indexes them on a later turn, never in the start, and a search right after the start finds them", async () => {
+    for (let i = 1; i <= 700; i++) ledger.record(entry(i, { body: Buffer.from(`{"note":"curlew c${i}"}`) }));
+    ledger.flush();
+    // The process ends here (the file as a kill -9 leaves it: the group commit done, no index step yet, no close).
+    database.close();
+    ledger.close();
+    database = openPluginDatabase({ dir: tmp.dir, logger: log.logger });
+    const indexed = () => database.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get()!.n;
+    ledger = make({ maxEntries: 10_000 });
+    expect(indexed()).toBe(0);
+    expect(ledger.count()).toBe(700);
+    // From the next turn on, in steps (INDEX_STEP_ROWS rows each): the first turn indexes no more than one.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(indexed()).toBeGreaterThan(0);
+    expect(indexed()).toBeLessThanOrEqual(INDEX_STEP_ROWS);
+    expect(ledger.list({ limit: 5, search: "c700" })!.map((d) => d.id)).toEqual(["d-700"]);
+    expect(indexed()).toBe(700);
+    expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
+  });
+
+  it("a search right after a flush finds the rows just written (it first indexes what is pending), and rows pruned before their index step never reach FTS5's 'delete'", async () => {
+    ledger.close();
+    ledger = make({ maxEntries: 3 });
+    for (let i = 1; i <= 6; i++) ledger.record(entry(i, { body: Buffer.from(`{"note":"dunlin d${i}"}`) }));
+    ledger.flush();
+    expect(ledger.list({ limit: 10, search: "dunlin" })!.map((d) => d.id)).toEqual(["d-6", "d-5", "d-4", "d-3", "d-2", "d-1"]);
+    for (let i = 7; i <= 12; i++) ledger.record(entry(i, { body: Buffer.from(`{"note":"dunlin d${i}"}`) }));
+    ledger.flush();
+    // Pruned to 3 rows before any index step of rows 7–12: rows 1–6 leave the index, 7–9 go unindexed, 10–12 stay.
+    expect(ledger.prune()).toBe(9);
+    expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
+    expect(ledger.list({ limit: 10, search: "dunlin" })!.map((d) => d.id)).toEqual(["d-12", "d-11", "d-10"]);
+    expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
+    expect(database.db.prepare("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get()).toEqual({ n: 3 });
+  });
+
+  it("regression: a search index damaged while running failed the whole group commit, a run staged with the ledger's rows included (FTS5 wrote the rows' index terms only at the commit); now the accept turn's write touches no index: runs and rows are kept, and the index steps fail alone", async () => {
     ledger.close();
     ledger = make({ maxEntries: 10_000 });
     for (let batch = 0; batch < 3; batch++) {
       for (let i = 0; i < 20; i++) ledger.record(entry(batch * 100 + i));
       await runScheduled();
+      ledger.index();
     }
     const raw = writableShadowTables(database.file);
     raw.exec(DAMAGE_INDEX_SEGMENTS);
@@ -338,16 +408,24 @@ describe("ledger store", () => {
     database.db.exec("CREATE TABLE other_work (x TEXT)");
     const other = database.db.prepare("INSERT INTO other_work (x) VALUES ('run')");
     const refused: string[] = [];
+    const stepsFailed: string[] = [];
     for (let k = 0; k < 40; k++) {
       // The run first, the ledger's rows last in the group commit (ledger.flush() stages them and commits).
       const run = database.batch.stage(() => other.run());
       for (let i = 0; i < 5; i++) ledger.record(entry(1000 + k * 10 + i));
       ledger.flush();
       await run.catch((e: Error) => refused.push(e.message));
+      try {
+        ledger.index();
+      } catch (e) {
+        stepsFailed.push((e as Error).message);
+      }
     }
-    expect(log.lines.filter((l) => l.message.startsWith("delivery ledger write failed")).length).toBeGreaterThan(0);
+    expect(stepsFailed.length).toBeGreaterThan(0);
+    expect(log.lines.filter((l) => l.message.startsWith("delivery ledger write failed"))).toEqual([]);
     expect(refused).toEqual([]);
     expect(database.db.prepare("SELECT COUNT(*) AS n FROM other_work").get()).toEqual({ n: 40 });
+    expect(ledger.count()).toBe(260);
   });
 
   it("the search index holds exactly what indexing the rows afresh gives, after folded 429s, batches run again write by write, bodies that are not UTF-8, and pruning by count, share and age", async () => {
@@ -379,6 +457,8 @@ describe("ledger store", () => {
       if (round % 3 === 1) void database.batch.stage(() => other.run(1));
       await runScheduled();
       folded = Math.max(folded, maxTimes.get()!.t ?? 0);
+      // Every other round the rows of the last are pruned before their index step (none ever given to FTS5's 'delete').
+      if (round % 2 === 0) ledger.index();
       const drift = indexDrift(database);
       if (drift.missing.length + drift.stale.length > 0) drifts.push(drift);
       // 30 minutes a round: 429s of one round fold, and rows pass the retention of one day.
@@ -388,6 +468,8 @@ describe("ledger store", () => {
     expect(ledger.count()).toBe(20);
     expect(folded).toBeGreaterThan(1);
     expect(drifts).toEqual([]);
+    ledger.index();
+    expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
   });
 });
 
@@ -397,11 +479,14 @@ describe("ledger store", () => {
  */
 function indexDrift(database: PluginDatabase): { missing: string[]; stale: string[] } {
   const { db } = database;
+  // The rows up to the index's watermark (its highest rowid, ledger-index.ts): the ones above it are not indexed yet.
+  const through = db.prepare<[], { rowid: number }>("SELECT rowid FROM deliveries_fts ORDER BY rowid DESC LIMIT 1").get()?.rowid ?? 0;
   db.exec("CREATE VIRTUAL TABLE temp.live_terms USING fts5vocab(main, deliveries_fts, instance)");
   db.exec(
     `CREATE VIRTUAL TABLE fresh_fts USING fts5(hook, event, status, body, content='', detail=none); ${LEDGER_INDEX_IDS_SCHEMA.split("\n")
       .find((l) => l.includes("INSERT INTO deliveries_fts"))!
-      .replace("deliveries_fts", "fresh_fts")}`,
+      .replace("deliveries_fts", "fresh_fts")
+      .replace("FROM deliveries;", `FROM deliveries WHERE seq <= ${through};`)}`,
   );
   db.exec("CREATE VIRTUAL TABLE temp.fresh_terms USING fts5vocab(main, fresh_fts, instance)");
   const terms = (t: string) =>
