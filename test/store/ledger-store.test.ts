@@ -8,7 +8,7 @@ import path from "node:path";
 import { openSqlite, type SqliteDatabase } from "../../src/store/sqlite-driver";
 import type { DeliverySummary } from "../../src/core/inspection";
 import { createLedgerStore, type LedgerEntry, type LedgerStore } from "../../src/store/ledger-store";
-import { INDEX_STEP_ROWS } from "../../src/store/ledger-index";
+import { INDEX_STEP_ROWS, SEARCH_CATCH_UP_STEPS } from "../../src/store/ledger-index";
 import { LEDGER_INDEX_IDS_SCHEMA, MIGRATIONS, migrate } from "../../src/store/migrations";
 import { recordingLogger, tempDir } from "../helpers/temp-dir";
 import { until } from "../helpers/until";
@@ -375,6 +375,25 @@ describe("ledger store", () => {
     expect(indexed()).toBeLessThanOrEqual(INDEX_STEP_ROWS);
     expect(ledger.list({ limit: 5, search: "c700" })!.map((d) => d.id)).toEqual(["d-700"]);
     expect(indexed()).toBe(700);
+    expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
+  });
+
+  it("regression: a search behind a backlog of fresh rows indexed 16 steps (4 MiB of bodies) first and held the event loop 63 ms behind 10,000 rows of 64 KiB; now at most SEARCH_CATCH_UP_STEPS steps, the rest left to the background", async () => {
+    const rows = (2 * SEARCH_CATCH_UP_STEPS + 1) * INDEX_STEP_ROWS;
+    ledger.close();
+    ledger = make({ maxEntries: 10_000 });
+    for (let i = 1; i <= rows; i++) ledger.record(entry(i, { body: Buffer.from(`{"note":"godwit g${i}"}`) }));
+    ledger.flush();
+    const indexed = () => database.db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM deliveries_fts_docsize").get()!.n;
+    expect(indexed()).toBe(0);
+    // In the same turn as the flush: no background step has run, so the search's own steps are all there is.
+    expect(ledger.list({ limit: 1, search: "g1" })!.map((d) => d.id)).toEqual(["d-1"]);
+    expect(indexed()).toBe(SEARCH_CATCH_UP_STEPS * INDEX_STEP_ROWS);
+    // A second search indexes the next SEARCH_CATCH_UP_STEPS steps; the newest rows are found once the background indexed them.
+    expect(ledger.list({ limit: 1, search: `g${rows}` })).toEqual([]);
+    expect(indexed()).toBe(2 * SEARCH_CATCH_UP_STEPS * INDEX_STEP_ROWS);
+    ledger.index();
+    expect(ledger.list({ limit: 1, search: `g${rows}` })!.map((d) => d.id)).toEqual([`d-${rows}`]);
     expect(indexDrift(database)).toEqual({ missing: [], stale: [] });
   });
 

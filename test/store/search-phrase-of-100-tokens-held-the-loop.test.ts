@@ -51,6 +51,8 @@ describe("a search phrase of 100 tokens", () => {
     for (let n = 1; n <= 20; n++) ledger.record(entry(n, BODY));
     ledger.record(entry(21, Buffer.from('{"word":"b"}')));
     ledger.flush();
+    // Indexed whole (1.3 MiB of bodies: more than a search's own catch-up indexes), as the background does within a few turns.
+    ledger.index();
   });
   afterAll(() => {
     ledger.close();
