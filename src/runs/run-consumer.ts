@@ -12,7 +12,9 @@
  *   outcome the store could not take (Postgres restarted) is tried again until it can;
  * - **takes over** runs whose lease expired (their consumer died) and follows §7's rule
  *   for a run found running (`interruptedFate`, recovery.ts): reported `interrupted`, or
- *   queued again with `retryInterrupted` — never run by two consumers at once;
+ *   queued again with `retryInterrupted` — never run by two consumers at once; a run
+ *   leased to this consumer that it never started (the claim committed, its answer lost
+ *   when Postgres stopped) is queued again as it was: no turn of it ran;
  * - hands the **wakes** receivers stored to its host's main session (and a heartbeat for
  *   mode "now"), then deletes them; a consumer that dies in between leaves them to be
  *   handed again (the wake's id is the host's dedupe key);
@@ -75,6 +77,8 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
   const { runs, wakes, executor, runtime, owner, leaseMs, logger, emitter } = options;
   const clock = options.clock ?? systemClock;
   const inProgress = new Map<string, { run: RunRecord; abort: AbortController; done: Promise<void> }>();
+  /** Runs started here whose outcome is not recorded: one leased to this consumer and not among them was never started. */
+  const started = new Set<string>();
   let stopping = false;
   let claiming = false;
   let claimAgain = false;
@@ -112,6 +116,8 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
 
   async function execute(run: RunRecord, abort: AbortController): Promise<void> {
     const outcome = await executor.execute(run, abort.signal, (o) => record(run, o, abort.signal));
+    // Recorded, or no longer this consumer's (cancelled at a stop, lease lost): nothing of it is left to take over here.
+    started.delete(run.id);
     if (outcome.cancelled || outcome.lost) return;
     options.onOutcome?.(run, outcome);
     // Posted: the outbox flag goes (a failure leaves it for the next start, whose re-post the dedupe key makes harmless).
@@ -120,6 +126,7 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
 
   function launch(run: RunRecord): void {
     const abort = new AbortController();
+    started.add(run.id);
     const done = execute(run, abort)
       .catch((e: unknown) => void logger.error("run failed in the consumer", { runId: run.id, error: (e as Error).message }))
       .finally(() => {
@@ -159,6 +166,14 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
     for (const { run, previousOwner } of taken) {
       // Its lease expired while the store was unavailable, but it is still in progress here (its outcome waits to be recorded): not dead.
       if (inProgress.has(run.id)) continue;
+      if (previousOwner === owner && !started.has(run.id)) {
+        // Claimed by this consumer but never started: the claim committed and its answer was lost (Postgres stopped meanwhile).
+        if (await runs.requeue(run.id, owner, { attempts: Math.max((run.attempts ?? 1) - 1, 0) })) {
+          logger.warn("a run claimed while Postgres stopped was never started here (the claim's answer was lost); queued again", { runId: run.id });
+        }
+        continue;
+      }
+      started.delete(run.id);
       const fate = interruptedFate(run, { retryInterrupted: options.retryInterrupted, besideOthers: (byOwner.get(previousOwner) ?? 0) > 1 }, options.keys);
       if (fate.kind === "requeue") {
         if (await runs.requeue(run.id, owner, fate.patch)) {
@@ -178,7 +193,7 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
         emitter.emit("run:finished", { runId: run.id, sessionKey: run.action.sessionKey, name: run.action.name, status: "interrupted", delivered: false }),
       );
     }
-    if (taken.some((t) => t.run.status === "running")) claimSoon();
+    if (taken.length > 0) claimSoon();
   }
 
   async function repost(run: RunRecord & { summary: string }): Promise<void> {

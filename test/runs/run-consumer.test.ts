@@ -100,6 +100,20 @@ describePostgres("the run consumer of a shared store", () => {
     expect(host.turns).toEqual([]);
   });
 
+  it("regression: a claim that committed while Postgres stopped, its answer lost, left the run leased to the living consumer, which reported it interrupted once the lease ran out; now a run leased to this consumer and never started here is queued again and runs once, its start not counted", async () => {
+    const store = await fx.open();
+    const host = createFakeHost();
+    const [id] = (await stage(store, ["hook:a"], 1)).get("hook:a")!;
+    // The claim as Postgres committed it, under the consumer's own name; the consumer never saw its answer.
+    await store.runs.claim({ owner: "me", leaseMs: 300, limit: 1, startedAt: new Date().toISOString() });
+    await new Promise((r) => setTimeout(r, 400));
+    await consumer(store, host, { owner: "me", leaseMs: 400 }).start();
+    await until(async () => (await store.runs.get(id!))?.status === "succeeded", "the run succeeded", { timeoutMs: 10_000 });
+    expect((await store.runs.get(id!))!.attempts).toBe(1);
+    expect(host.turns.map((t) => t.runId)).toEqual([id]);
+    expect(fx.logs.lines.some((l) => l.message.startsWith("a run claimed while Postgres stopped was never started here") && l.meta?.runId === id)).toBe(true);
+  });
+
   it("with retryInterrupted a dead consumer's run runs again, its start counted", async () => {
     const store = await fx.open();
     const host = createFakeHost();
