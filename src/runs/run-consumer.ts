@@ -77,8 +77,8 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
   const { runs, wakes, executor, runtime, owner, leaseMs, logger, emitter } = options;
   const clock = options.clock ?? systemClock;
   const inProgress = new Map<string, { run: RunRecord; abort: AbortController; done: Promise<void> }>();
-  /** Runs started here whose outcome is not recorded: one leased to this consumer and not among them was never started. */
-  const started = new Set<string>();
+  /** Runs whose turn may have run here but whose outcome was never recorded (their execution threw): with inProgress, every run started here and not settled. */
+  const unrecorded = new Set<string>();
   let stopping = false;
   let claiming = false;
   let claimAgain = false;
@@ -116,8 +116,6 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
 
   async function execute(run: RunRecord, abort: AbortController): Promise<void> {
     const outcome = await executor.execute(run, abort.signal, (o) => record(run, o, abort.signal));
-    // Recorded, or no longer this consumer's (cancelled at a stop, lease lost): nothing of it is left to take over here.
-    started.delete(run.id);
     if (outcome.cancelled || outcome.lost) return;
     options.onOutcome?.(run, outcome);
     // Posted: the outbox flag goes (a failure leaves it for the next start, whose re-post the dedupe key makes harmless).
@@ -126,9 +124,11 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
 
   function launch(run: RunRecord): void {
     const abort = new AbortController();
-    started.add(run.id);
     const done = execute(run, abort)
-      .catch((e: unknown) => void logger.error("run failed in the consumer", { runId: run.id, error: (e as Error).message }))
+      .catch((e: unknown) => {
+        unrecorded.add(run.id);
+        logger.error("run failed in the consumer", { runId: run.id, error: (e as Error).message });
+      })
       .finally(() => {
         inProgress.delete(run.id);
         claimSoon();
@@ -166,14 +166,14 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
     for (const { run, previousOwner } of taken) {
       // Its lease expired while the store was unavailable, but it is still in progress here (its outcome waits to be recorded): not dead.
       if (inProgress.has(run.id)) continue;
-      if (previousOwner === owner && !started.has(run.id)) {
+      if (previousOwner === owner && !unrecorded.has(run.id)) {
         // Claimed by this consumer but never started: the claim committed and its answer was lost (Postgres stopped meanwhile).
         if (await runs.requeue(run.id, owner, { attempts: Math.max((run.attempts ?? 1) - 1, 0) })) {
           logger.warn("a run claimed while Postgres stopped was never started here (the claim's answer was lost); queued again", { runId: run.id });
         }
         continue;
       }
-      started.delete(run.id);
+      unrecorded.delete(run.id);
       const fate = interruptedFate(run, { retryInterrupted: options.retryInterrupted, besideOthers: (byOwner.get(previousOwner) ?? 0) > 1 }, options.keys);
       if (fate.kind === "requeue") {
         if (await runs.requeue(run.id, owner, fate.patch)) {
