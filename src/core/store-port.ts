@@ -15,8 +15,13 @@ import type { RunRecord, RunStatus } from "./runs";
 export type RunPatch = Partial<Pick<RunRecord, "status" | "startedAt" | "finishedAt" | "summary" | "error" | "summaryPending" | "attempts">>;
 
 export interface ClaimedRuns {
-  /** Claims up to `limit` runs — the oldest queued run of each session key none of whose runs is running — marking them running under `owner`'s lease. */
-  claim(opts: { owner: string; leaseMs: number; limit: number; startedAt: string }): Promise<RunRecord[]>;
+  /**
+   * Claims up to `limit` runs — the oldest queued run of each session key none of whose runs is running — marking them running under `owner`'s lease.
+   * The store stamps each one's `startedAt` with its own clock at the claim, as it holds the leases' (the caller's clock is not asked: a time taken
+   * before the claim waits for a connection would be earlier than the claim). The SQLite store implements no such port: its run queue
+   * (src/runs/run-queue.ts) starts runs in its own process and stamps `startedAt` with its injected clock.
+   */
+  claim(opts: { owner: string; leaseMs: number; limit: number }): Promise<RunRecord[]>;
   /** Extends the leases `owner` still holds among `ids`; returns those. */
   renew(owner: string, ids: readonly string[], leaseMs: number): Promise<string[]>;
   /** Writes a run `owner` holds; false when it no longer holds it. A terminal status ends the lease. */

@@ -53,6 +53,7 @@ export interface RunConsumerOptions {
   retryInterrupted: boolean;
   logger: ModuleLogger;
   emitter: PluginEmitter;
+  /** Finish times (`finishedAt`); default the system clock. A claimed run's `startedAt` is the store's clock at the claim (ClaimedRuns.claim). */
   clock?: Clock;
   keys?: KeyNamer;
   /** Called with each run the executor finished (Prefer: wait answers on a process that also receives). */
@@ -147,7 +148,7 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
         claimAgain = false;
         const free = options.maxConcurrent - inProgress.size;
         if (stopping || free <= 0) return;
-        const claimed = await runs.claim({ owner, leaseMs, limit: free, startedAt: isoAt(clock) });
+        const claimed = await runs.claim({ owner, leaseMs, limit: free });
         for (const run of claimed) launch(run);
         if (claimed.length === free) claimAgain = true;
       } while (claimAgain && !stopping);

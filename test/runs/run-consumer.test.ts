@@ -90,7 +90,7 @@ describePostgres("the run consumer of a shared store", () => {
     const store = await fx.open();
     const host = createFakeHost();
     const [id] = (await stage(store, ["hook:a"], 1)).get("hook:a")!;
-    await store.runs.claim({ owner: "dead", leaseMs: 300, limit: 1, startedAt: new Date().toISOString() });
+    await store.runs.claim({ owner: "dead", leaseMs: 300, limit: 1 });
     await consumer(store, host, { leaseMs: 400 }).start();
     await until(async () => (await store.runs.get(id!))?.status === "interrupted", "the run interrupted", { timeoutMs: 10_000 });
     const run = (await store.runs.get(id!))!;
@@ -105,7 +105,7 @@ describePostgres("the run consumer of a shared store", () => {
     const host = createFakeHost();
     const [id] = (await stage(store, ["hook:a"], 1)).get("hook:a")!;
     // The claim as Postgres committed it, under the consumer's own name; the consumer never saw its answer.
-    await store.runs.claim({ owner: "me", leaseMs: 300, limit: 1, startedAt: new Date().toISOString() });
+    await store.runs.claim({ owner: "me", leaseMs: 300, limit: 1 });
     await new Promise((r) => setTimeout(r, 400));
     await consumer(store, host, { owner: "me", leaseMs: 400 }).start();
     await until(async () => (await store.runs.get(id!))?.status === "succeeded", "the run succeeded", { timeoutMs: 10_000 });
@@ -118,7 +118,7 @@ describePostgres("the run consumer of a shared store", () => {
     const store = await fx.open();
     const host = createFakeHost();
     const [id] = (await stage(store, ["hook:a"], 1)).get("hook:a")!;
-    await store.runs.claim({ owner: "dead", leaseMs: 300, limit: 1, startedAt: new Date().toISOString() });
+    await store.runs.claim({ owner: "dead", leaseMs: 300, limit: 1 });
     await consumer(store, host, { leaseMs: 400, retryInterrupted: true }).start();
     await until(async () => (await store.runs.get(id!))?.status === "succeeded", "the run run again", { timeoutMs: 10_000 });
     expect((await store.runs.get(id!))!.attempts).toBe(2);

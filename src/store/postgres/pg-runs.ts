@@ -12,7 +12,10 @@
  * over by `reclaimExpired` and follows §7's rule (`interrupted`, or queued again with
  * `retryInterrupted`) — never run by two consumers at once.
  *
- * Leases use the database's clock (`now()`), the one clock all consumers share.
+ * Leases use the database's clock (`now()`), the one clock all consumers share, and so does
+ * a claimed run's `started_at`: the claim's own `now()`, taken once it holds its connection
+ * (a time taken by the caller before the query could be earlier than the claim itself on a
+ * busy pool), written as the column holds every time (ISO-8601 UTC, milliseconds, `Z`).
  *
  * @example
  *   const runs = createPgRuns(pool, { logger });
@@ -56,6 +59,8 @@ export interface PgRuns extends ClaimedRuns {
 }
 
 const lease = (param: string) => `now() + (${param}::bigint * interval '1 millisecond')`;
+/** The database's clock as `started_at` holds times: `toISOString()`'s form, `2030-01-01T00:00:01.000Z` (milliseconds truncated). */
+const NOW_ISO = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** The assignments of a patch, from parameter `$first` on. */
 function assignments(patch: RunPatch, first: number): { sets: string[]; values: unknown[] } {
@@ -108,7 +113,7 @@ export function createPgRuns(pool: PgPool, options: { logger: ModuleLogger }): P
   }
 
   return {
-    async claim({ owner, leaseMs, limit, startedAt }) {
+    async claim({ owner, leaseMs, limit }) {
       try {
         const { rows } = await pool.query<PgRunRow>(
           `WITH c AS (
@@ -118,10 +123,10 @@ export function createPgRuns(pool: PgPool, options: { logger: ModuleLogger }): P
                AND NOT EXISTS (SELECT 1 FROM ${S}.runs o WHERE o.session_key = r.session_key AND o.status = 'running')
              ORDER BY r.seq LIMIT $3
              FOR UPDATE SKIP LOCKED)
-           UPDATE ${S}.runs t SET status = 'running', started_at = $4, attempts = t.attempts + 1, lease_owner = $1, lease_until = ${lease("$2")}
+           UPDATE ${S}.runs t SET status = 'running', started_at = ${NOW_ISO}, attempts = t.attempts + 1, lease_owner = $1, lease_until = ${lease("$2")}
            FROM c WHERE t.id = c.id
            RETURNING t.*`,
-          [owner, leaseMs, limit, startedAt],
+          [owner, leaseMs, limit],
         );
         return records(rows).sort((a, b) => a.seq - b.seq);
       } catch (e) {

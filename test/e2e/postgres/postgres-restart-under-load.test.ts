@@ -200,7 +200,7 @@ describePostgres("Postgres stopped and started under load, behind a receiver and
       const statuses = (await sql("SELECT status || ' ' || count(*) FROM inbound_webhooks.runs GROUP BY status")).split("\n").join(", ");
       throw new Error(`runs by status: ${statuses}\n${e.message}`);
     });
-    // Per-session order kept through the outages: each session's runs started in seq order (claims are serialized; a claim's start time is taken before its query, so it is no finish-to-start check).
+    // Per-session order kept through the outages: each session's runs started in seq order (claims are serialized; a start is the database's clock at its claim, a finish the consumer's, so it is no finish-to-start check).
     expect(
       await sql(
         `SELECT count(*) FROM (SELECT started_at, lag(started_at) OVER (PARTITION BY session_key ORDER BY seq) AS prev_started FROM inbound_webhooks.runs) o

@@ -26,16 +26,16 @@ describePostgres("Postgres store: claiming runs", () => {
   it("claims the oldest queued run of each session, one at a time per session", async () => {
     const store = await fx.open();
     const order = await queue(store, ["hook:a", "hook:b"], 3);
-    const first = await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 10, startedAt: now() });
+    const first = await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 10 });
     expect(first.map((r) => r.id)).toEqual([order.get("hook:a")![0], order.get("hook:b")![0]]);
     expect(first.map((r) => [r.status, r.attempts])).toEqual([
       ["running", 1],
       ["running", 1],
     ]);
     // Nothing more while both sessions have a run running.
-    expect(await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 10, startedAt: now() })).toEqual([]);
+    expect(await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 10 })).toEqual([]);
     expect(await store.runs.finish(first[0]!.id, "c1", { status: "succeeded", finishedAt: now(), summary: "done" })).toBe(true);
-    const next = await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 10, startedAt: now() });
+    const next = await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 10 });
     expect(next.map((r) => r.id)).toEqual([order.get("hook:a")![1]]);
   });
 
@@ -49,7 +49,7 @@ describePostgres("Postgres store: claiming runs", () => {
     let overlaps = 0;
     const work = async (c: PostgresStore, owner: string): Promise<void> => {
       for (let idle = 0; idle < 40;) {
-        const claimed = await c.runs.claim({ owner, leaseMs: 30_000, limit: 2, startedAt: now() });
+        const claimed = await c.runs.claim({ owner, leaseMs: 30_000, limit: 2 });
         if (claimed.length === 0) {
           idle++;
           await new Promise((r) => setTimeout(r, 5));
@@ -78,33 +78,33 @@ describePostgres("Postgres store: claiming runs", () => {
   it("a run whose consumer died is taken over after its lease; the dead consumer can no longer write it", async () => {
     const store = await fx.open();
     const [run] = [...(await queue(store, ["hook:a"], 2)).get("hook:a")!];
-    const [claimed] = await store.runs.claim({ owner: "dead", leaseMs: 200, limit: 1, startedAt: now() });
+    const [claimed] = await store.runs.claim({ owner: "dead", leaseMs: 200, limit: 1 });
     expect(claimed!.id).toBe(run);
     expect(await store.runs.reclaimExpired({ owner: "alive", leaseMs: 30_000, limit: 10 })).toEqual([]);
     await new Promise((r) => setTimeout(r, 300));
     const taken = await store.runs.reclaimExpired({ owner: "alive", leaseMs: 30_000, limit: 10 });
     expect(taken.map(({ run: r, previousOwner }) => [r.id, r.status, r.attempts, previousOwner])).toEqual([[run, "running", 1, "dead"]]);
     // Still running under the new owner: no second run of the session meanwhile.
-    expect(await store.runs.claim({ owner: "alive", leaseMs: 30_000, limit: 10, startedAt: now() })).toEqual([]);
+    expect(await store.runs.claim({ owner: "alive", leaseMs: 30_000, limit: 10 })).toEqual([]);
     expect(await store.runs.finish(run!, "dead", { status: "succeeded", finishedAt: now() })).toBe(false);
     expect(await store.runs.renew("dead", [run!], 30_000)).toEqual([]);
     // retryInterrupted: queued again as the oldest of its session, run again before the next.
     expect(await store.runs.requeue(run!, "alive")).toBe(true);
-    const again = await store.runs.claim({ owner: "alive", leaseMs: 30_000, limit: 10, startedAt: now() });
+    const again = await store.runs.claim({ owner: "alive", leaseMs: 30_000, limit: 10 });
     expect(again.map((r) => [r.id, r.attempts])).toEqual([[run, 2]]);
   });
 
   it("the database itself refuses a second running run of one session", async () => {
     const store = await fx.open();
     const ids = (await queue(store, ["hook:a"], 2)).get("hook:a")!;
-    await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 1, startedAt: now() });
+    await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 1 });
     await expect(store.runs.update(ids[1]!, { status: "running" })).rejects.toMatchObject({ code: "23505" });
   });
 
   it("renews only the leases it holds, and a terminal status ends the lease", async () => {
     const store = await fx.open();
     await queue(store, ["hook:a", "hook:b"], 1);
-    const claimed = await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 10, startedAt: now() });
+    const claimed = await store.runs.claim({ owner: "c1", leaseMs: 30_000, limit: 10 });
     const ids = claimed.map((r) => r.id);
     expect((await store.runs.renew("c1", ids, 60_000)).sort()).toEqual([...ids].sort());
     await store.runs.finish(ids[0]!, "c1", { status: "failed", finishedAt: now(), error: "boom" });
@@ -116,7 +116,7 @@ describePostgres("Postgres store: claiming runs", () => {
     const store = await fx.open();
     await queue(store, ["hook:a", "hook:b", "hook:c"], 4);
     for (;;) {
-      const claimed = await store.runs.claim({ owner: "c", leaseMs: 30_000, limit: 10, startedAt: now() });
+      const claimed = await store.runs.claim({ owner: "c", leaseMs: 30_000, limit: 10 });
       if (claimed.length === 0) break;
       for (const r of claimed) await store.runs.finish(r.id, "c", { status: "succeeded", finishedAt: now(), summary: `s ${r.seq}` });
     }
