@@ -26,7 +26,7 @@
  * --process-only (skip the "os" pairs, e.g. on a build without hooks.durability),
  * --stalls-only (only the three /healthz probe tables: `node bench/run.js --stalls-only`),
  * --raised-limits-only (only the second, the multipart rows at hooks.maxBodyBytes 8 MiB),
- * --stored-state-only[=idle,search,prune,runs] (only the third, or some of its rows),
+ * --stored-state-only[=idle,search,prune,runs,run-prune] (only the third, or some of its rows),
  * --openclaw (only the pair inside a real OpenClaw gateway: our /webhooks/wake and /webhooks/agent
  * against OpenClaw's built-in /hooks/wake and /hooks/agent, bench/lib/openclaw.js; needs the pinned
  * Node 24 and openclaw from scripts/ci/node24.sh and scripts/ci/openclaw.sh).

@@ -7,11 +7,20 @@
  *
  * The state is stored through the real gateway (autocannon), except the age: the gateway is
  * killed (-9), its rows are made 8 days old in the SQLite file, and it is started again on the
- * same state, where the next write finds them past hooks.ledger.retentionDays (7).
+ * same state, where the next write finds them past hooks.ledger.retentionDays (7). The run
+ * prune's runs are made finished and due 20 s after the restart (its first step runs at start,
+ * before the gateway listens), so the store's background prune (every 60 s) finds them while
+ * the gateway runs and is probed.
+ *
+ * While a row waits for a prune to end, the rows left are counted on a worker thread: a
+ * COUNT(*) over 10,000 rows of 64 KiB on the probe's own thread took up to 43 ms, and the probe
+ * timed the bench's own wait as the gateway's stall (the 82.5 ms "intermittent stall of the age
+ * prune" of an earlier round).
  */
 const fs = require("node:fs");
 const http = require("node:http");
 const path = require("node:path");
+const { Worker } = require("node:worker_threads");
 const Database = require("better-sqlite3");
 const { AUTH, TOKEN, launchGateway, stopGateway, cannon } = require("./targets");
 
@@ -90,6 +99,50 @@ async function storeBodies(gw, n) {
   await new Promise((r) => setTimeout(r, 500));
 }
 
+/**
+ * Counts `table`'s rows (`where`, if any) every 20 ms on a worker thread, never on the probe's
+ * thread; `until(done)` resolves with the count once `done(count)` holds or `timeoutMs` passed.
+ */
+function countOffThread(file, table, where = "") {
+  const source = `
+    const { parentPort, workerData } = require("node:worker_threads");
+    const Database = require(workerData.driver);
+    const count = () => {
+      const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+      try { return db.prepare(workerData.sql).get().n; } finally { db.close(); }
+    };
+    const tick = () => { parentPort.postMessage(count()); setTimeout(tick, 20); };
+    tick();`;
+  const worker = new Worker(source, {
+    eval: true,
+    workerData: { file, driver: require.resolve("better-sqlite3"), sql: `SELECT COUNT(*) AS n FROM ${table}${where ? ` WHERE ${where}` : ""}` },
+  });
+  let latest;
+  const waiting = new Set();
+  worker.on("message", (n) => {
+    latest = n;
+    for (const w of waiting) w();
+  });
+  return {
+    until(done, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => finish(), timeoutMs);
+        const finish = () => {
+          clearTimeout(timer);
+          waiting.delete(check);
+          worker.off("error", reject);
+          resolve(latest);
+        };
+        const check = () => latest !== undefined && done(latest) && finish();
+        worker.once("error", reject);
+        waiting.add(check);
+        check();
+      });
+    },
+    stop: () => worker.terminate(),
+  };
+}
+
 const rowsIn = (file) => {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -135,6 +188,7 @@ async function pruneRow(rows) {
   const aged = db.prepare("UPDATE deliveries SET received_at = received_at - ?").run(8 * DAY_MS).changes;
   db.close();
   const again = await launchGateway({ dir: gw.dir });
+  const counting = countOffThread(file, "deliveries");
   try {
     // The restarted gateway probed alone first (5 s, nothing sent): its start's own work, apart from the prune.
     const settled = await probeWhile(again.baseUrl, () => new Promise((r) => setTimeout(r, 5000)));
@@ -142,9 +196,8 @@ async function pruneRow(rows) {
     const p = await probeWhile(again.baseUrl, async () => {
       // One ordinary delivery: its write passes the retention limit.
       await cannon({ url: `${again.baseUrl}/hooks/wake`, body: '{"text":"after","mode":"next-heartbeat"}', headers: AUTH, connections: 1, amount: 1 });
-      const deadline = Date.now() + 180_000;
-      while (rowsIn(file) > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      return { left: rowsIn(file), ms: Date.now() - started };
+      const left = await counting.until((n) => n <= 1, 180_000);
+      return { left, ms: Date.now() - started };
     });
     return {
       scenario: `age prune of ${aged.toLocaleString("en")} rows of 64 KiB`,
@@ -155,6 +208,49 @@ async function pruneRow(rows) {
       note: `pruned in ${(p.result.ms / 1000).toFixed(1)} s; the 5 s after the restart before it: ${settled.worst} ms`,
     };
   } finally {
+    await counting.stop();
+    await stopGateway(again);
+  }
+}
+
+/** How long after the restart the run prune's runs become due (SPEC §7 "Bounded disk": hooks.runs.retentionDays). */
+const RUNS_DUE_AFTER_MS = 20_000;
+
+/**
+ * The slowest probe while the store's background prune deletes 500 finished runs of 250 KB past
+ * hooks.runs.retentionDays (7), in steps of RUN_PRUNE_STEP_ROWS (100): stored through the gateway,
+ * made finished and due RUNS_DUE_AFTER_MS after the restart in the file, then found by the prune's
+ * timer (every 60 s) while the gateway runs.
+ */
+async function runPruneRow() {
+  const gw = await launchGateway({});
+  await cannon({ url: `${gw.baseUrl}/hooks/agent`, body: RUN_BODY, headers: AUTH, connections: 4, amount: 500 });
+  await stopGateway(gw, { keep: true });
+  const file = databaseFile(gw.dir);
+  const db = new Database(file);
+  const due = new Date(Date.now() + RUNS_DUE_AFTER_MS - 7 * DAY_MS).toISOString();
+  const finished = db
+    .prepare("UPDATE runs SET status = 'succeeded', started_at = COALESCE(started_at, created_at), finished_at = ?, summary = 'done', summary_pending = 0")
+    .run(due).changes;
+  db.close();
+  const again = await launchGateway({ dir: gw.dir });
+  const counting = countOffThread(file, "runs");
+  try {
+    const started = Date.now();
+    const p = await probeWhile(again.baseUrl, async () => {
+      const left = await counting.until((n) => n === 0, 150_000);
+      return { left, ms: Date.now() - started };
+    });
+    return {
+      scenario: `run prune of ${finished.toLocaleString("en")} finished runs of 250 KB`,
+      status: `${p.result.left} left`,
+      "answer ms (max)": "",
+      "slowest probe ms": p.worst,
+      "failed probes": p.failed,
+      note: `due ${RUNS_DUE_AFTER_MS / 1000} s after the restart, gone ${(p.result.ms / 1000).toFixed(1)} s after it (the prune's timer: every 60 s)`,
+    };
+  } finally {
+    await counting.stop();
     await stopGateway(again);
   }
 }
@@ -201,7 +297,7 @@ async function idleRow(seconds) {
   }
 }
 
-/** The table's rows; `only` (a list of row keys: idle, search, prune, runs) picks some. */
+/** The table's rows; `only` (a list of row keys: idle, search, prune, runs, run-prune) picks some. */
 async function stallOverStoredState({ repeat, quick = false, only, log = () => {} }) {
   const want = (k) => !only || only.includes(k);
   const rows = [];
@@ -224,6 +320,10 @@ async function stallOverStoredState({ repeat, quick = false, only, log = () => {
   if (want("runs")) {
     rows.push(await runListRow(repeat));
     log("  stored state: run listing done");
+  }
+  if (want("run-prune")) {
+    rows.push(await runPruneRow());
+    log("  stored state: run prune done");
   }
   return rows;
 }
