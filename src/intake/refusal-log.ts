@@ -11,6 +11,10 @@
  * them is counted with the others' in one line per window (`repeats`, and `clients`,
  * which stops counting at 10,000).
  * So a window holds at most MAX_FOLDED_CLIENTS × (codes) + 1 lines whatever the flood.
+ * A request its client aborted before the answer (a partial body, then the connection
+ * closed: anyone can send one, to a signed path without a token) is folded the same way,
+ * at info, as the code `client_aborted` (before: one info line each, bounded only by the
+ * rate limit).
  * The metrics and events still count every request, and the ledger records each.
  * The counts are written when the window ends (an unref'd timer): a process that
  * stops first leaves its last window's counts to the ledger.
@@ -37,10 +41,23 @@ export interface RefusalLine {
   [field: string]: unknown;
 }
 
+/** An aborted request's line: a refusal's fields but the code (always CLIENT_ABORTED). */
+export interface AbortedLine {
+  client: string;
+  status: number;
+  hook?: string;
+  [field: string]: unknown;
+}
+
 export interface RefusalLog {
   /** Logs the refusal, or counts it when its client and code were logged in this window. */
   refused(line: RefusalLine): void;
+  /** The same for a request its client aborted before the answer (`code` client_aborted, at info). */
+  aborted(line: AbortedLine): void;
 }
+
+/** The code an aborted request's line is folded by. */
+export const CLIENT_ABORTED = "client_aborted";
 
 export interface RefusalLogOptions {
   logger: ModuleLogger;
@@ -54,6 +71,7 @@ export interface RefusalLogOptions {
 
 interface Open {
   line: RefusalLine;
+  aborted: boolean;
   firstAt: number;
   lastAt: number;
   repeats: number;
@@ -70,15 +88,17 @@ export function createRefusalLog(options: RefusalLogOptions): RefusalLog {
   let windowEnd = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  const write = (status: number, message: string, meta: Record<string, unknown>): void => {
-    if (status >= 500) logger.error(message, meta);
+  const write = (status: number, aborted: boolean, message: string, meta: Record<string, unknown>): void => {
+    if (aborted) logger.info(message, meta);
+    else if (status >= 500) logger.error(message, meta);
     else logger.warn(message, meta);
   };
+  const said = (aborted: boolean): string => (aborted ? "hook request aborted by the client" : "hook request rejected");
 
   const repeatsOf = (o: Open): void => {
     if (o.repeats === 0) return;
     const { client, status, code, hook } = o.line;
-    write(status, "hook request rejected again: repeats of the line before, counted", {
+    write(status, o.aborted, `${said(o.aborted)} again: repeats of the line before, counted`, {
       client,
       status,
       code,
@@ -93,7 +113,7 @@ export function createRefusalLog(options: RefusalLogOptions): RefusalLog {
   function closeWindow(): void {
     for (const o of open.values()) repeatsOf(o);
     if (others.repeats > 0) {
-      logger.warn("hook requests rejected from more clients than the log follows one by one, counted", {
+      logger.warn("hook requests rejected (or aborted) from more clients than the log follows one by one, counted", {
         clients: others.clients.size,
         repeats: others.repeats,
         firstAt: new Date(others.firstAt).toISOString(),
@@ -107,29 +127,32 @@ export function createRefusalLog(options: RefusalLogOptions): RefusalLog {
     timer = undefined;
   }
 
+  function fold(line: RefusalLine, aborted: boolean): void {
+    const now = clock();
+    if (now >= windowEnd) {
+      closeWindow();
+      windowEnd = now + windowMs;
+    }
+    const key = `${line.client}\u0000${line.status}\u0000${line.code}`;
+    const o = open.get(key);
+    if (o) {
+      o.repeats++;
+      o.lastAt = now;
+    } else if (clients.has(line.client) || clients.size < maxClients) {
+      clients.add(line.client);
+      open.set(key, { line, aborted, firstAt: now, lastAt: now, repeats: 0 });
+      write(line.status, aborted, said(aborted), line);
+    } else {
+      if (others.repeats === 0) others.firstAt = now;
+      others.repeats++;
+      if (others.clients.size < MAX_OTHER_CLIENTS) others.clients.add(line.client);
+    }
+    // The counts are written when the window ends, also when no refusal follows.
+    timer ??= setTimeout(closeWindow, Math.max(0, windowEnd - now)).unref();
+  }
+
   return {
-    refused(line) {
-      const now = clock();
-      if (now >= windowEnd) {
-        closeWindow();
-        windowEnd = now + windowMs;
-      }
-      const key = `${line.client}\u0000${line.status}\u0000${line.code}`;
-      const o = open.get(key);
-      if (o) {
-        o.repeats++;
-        o.lastAt = now;
-      } else if (clients.has(line.client) || clients.size < maxClients) {
-        clients.add(line.client);
-        open.set(key, { line, firstAt: now, lastAt: now, repeats: 0 });
-        write(line.status, "hook request rejected", line);
-      } else {
-        if (others.repeats === 0) others.firstAt = now;
-        others.repeats++;
-        if (others.clients.size < MAX_OTHER_CLIENTS) others.clients.add(line.client);
-      }
-      // The counts are written when the window ends, also when no refusal follows.
-      timer ??= setTimeout(closeWindow, Math.max(0, windowEnd - now)).unref();
-    },
+    refused: (line) => fold(line, false),
+    aborted: (line) => fold({ ...line, code: CLIENT_ABORTED }, true),
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Logs and events for each decision (STYLE §10): request id, hook, status,
  * code, body size and latency. Never tokens, never payloads; the URL is logged
- * with any `?token=` redacted. A refusal's line is written once per client, code
- * and minute, its repeats counted in one line after it (refusal-log.ts).
+ * with any `?token=` redacted. A refusal's line (and an aborted request's) is written once per
+ * client, code and minute, its repeats counted in one line after it (refusal-log.ts).
  */
 import type { ErrorCode } from "../core/errors";
 import type { PluginEmitter } from "../core/events";
@@ -96,7 +96,8 @@ export function createRequestReporter(options: RequestReporterOptions): RequestR
     aborted(record) {
       if (record.reported) return;
       record.reported = true;
-      logger.info("hook request aborted by the client", { ...base(record, 0), method: record.method, url: record.url });
+      // Folded as refusals are: anyone can abort a request (a partial body, then the connection closed).
+      refusals.aborted({ ...base(record, 0), method: record.method, url: record.url });
     },
   };
 }

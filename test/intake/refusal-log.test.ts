@@ -74,7 +74,7 @@ describe("createRefusalLog", () => {
     const last = log.lines.at(-1)!;
     expect(last).toMatchObject({
       level: "warn",
-      message: "hook requests rejected from more clients than the log follows one by one, counted",
+      message: "hook requests rejected (or aborted) from more clients than the log follows one by one, counted",
       meta: { clients: 247, repeats: 1000 - 3 - 3 * 3 },
     });
     // The three followed clients' repeats (each sent 4), then that line: 3 + 3 + 1 lines in all.
