@@ -8,6 +8,8 @@
  * Postgres's own parser would keep `pull_request.opened` whole, as a host name), with the
  * `simple` configuration (no stemming, no stop words: a payload's words are not prose).
  *
+ * Each distinct token is one term (`a.a.a…` is `'a':*`).
+ *
  * @example tsQuery('pull_request "main"') // "'pull':* & 'request':* & 'main':*"
  */
 import { MAX_SEARCH_WORDS, searchWords } from "../../core/inspection";
@@ -25,5 +27,6 @@ export function tsQuery(search: string): string | undefined {
     .slice(0, MAX_SEARCH_WORDS)
     .flatMap((w) => w.match(TOKEN) ?? []);
   if (tokens.length === 0) return undefined;
-  return tokens.map((t) => `'${t.toLowerCase()}':*`).join(" & ");
+  // Each distinct token once: `a.a.a…` (100 tokens of one letter) is one term, as in SQLite's search (ledger-search.ts).
+  return [...new Set(tokens.map((t) => t.toLowerCase()))].map((t) => `'${t}':*`).join(" & ");
 }
