@@ -29,7 +29,10 @@
  * --stored-state-only[=idle,search,prune,runs,run-prune] (only the third, or some of its rows),
  * --openclaw (only the pair inside a real OpenClaw gateway: our /webhooks/wake and /webhooks/agent
  * against OpenClaw's built-in /hooks/wake and /hooks/agent, bench/lib/openclaw.js; needs the pinned
- * Node 24 and openclaw from scripts/ci/node24.sh and scripts/ci/openclaw.sh).
+ * Node 24 and openclaw from scripts/ci/node24.sh and scripts/ci/openclaw.sh),
+ * --postgres-only (only the receiver on Postgres beside the single process on SQLite, with the
+ * Postgres statements per accepted delivery, bench/lib/postgres.js; part of the full run where
+ * Debian's postgresql is installed).
  * Environment: BENCH_DURATION (s per round), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3).
  * Nothing is asserted: it prints (the acceptance targets are shown beside the figures).
  */
@@ -38,6 +41,7 @@ const { randomUUID } = require("node:crypto");
 const T = require("./lib/targets");
 const S = require("./lib/scenarios");
 const { stallOverStoredState } = require("./lib/stored-state");
+const { postgresTable } = require("./lib/postgres");
 
 const QUICK = process.argv.includes("--quick");
 const PROCESS_ONLY = process.argv.includes("--process-only");
@@ -46,6 +50,7 @@ const RAISED_ONLY = process.argv.includes("--raised-limits-only");
 const STORED_ARG = process.argv.find((a) => a.startsWith("--stored-state-only"));
 const STORED_ONLY = STORED_ARG === undefined ? undefined : STORED_ARG.includes("=") ? STORED_ARG.split("=")[1].split(",") : [];
 const OPENCLAW = process.argv.includes("--openclaw");
+const POSTGRES_ONLY = process.argv.includes("--postgres-only");
 const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 2 : 5));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
@@ -171,6 +176,10 @@ async function main() {
     await require("./lib/openclaw").runOpenClawBench({ quick: QUICK });
     return;
   }
+  if (POSTGRES_ONLY) {
+    printPostgres(await postgresTable({ rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, log }));
+    return;
+  }
   if (STORED_ONLY) {
     (await storedStateTable(STORED_ONLY))();
     return;
@@ -194,6 +203,8 @@ async function main() {
     if (!durability)
       pairs.push(await pair({ label: `/agent + Idempotency-Key (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY, keyed: true }));
   }
+  const postgres = await postgresTable({ rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, log });
+  log("  the Postgres pair done");
   const agentRow = pairs.find((p) => p.pair === "/agent (process)");
   const push = await gatewayOnly({ path: "github", body: T.PUSH_BODY });
   log("  mapped GitHub push done");
@@ -231,7 +242,15 @@ async function main() {
       note: `last ÷ first ${(runs.last / runs.first).toFixed(2)} (target ≥ 0.8); finished ${runs.finished}`,
     },
   ]);
+  printPostgres(postgres);
   printStalls();
+}
+
+/** The Postgres pair's table (none where Postgres is not installed). */
+function printPostgres(rows) {
+  if (!rows) return;
+  console.log("the receiver on Postgres (gateway start --role receiver, fsync on) beside the single process on SQLite, alternating rounds (medians)");
+  console.table(rows);
 }
 
 main().catch((e) => {

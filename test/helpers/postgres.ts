@@ -110,6 +110,8 @@ export interface StartPostgresOptions {
    * true, so that its numbers are those of a real server.
    */
   fsync?: boolean;
+  /** More server settings (`-c name=value`), e.g. the bench's `shared_preload_libraries: "pg_stat_statements"`. */
+  settings?: Record<string, string>;
 }
 
 /** Starts a throwaway cluster (about 1.5 s); call `cleanup()` in afterAll. */
@@ -122,7 +124,8 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
   const logFile = path.join(dir, "server.log");
   const port = await freePort();
   await runAsOwner(path.join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "app", "-E", "UTF8", "--no-sync"]);
-  const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=32MB -c fsync=${opts.fsync ? "on" : "off"}`;
+  const settings = Object.entries(opts.settings ?? {}).map(([k, v]) => ` -c ${k}=${v}`);
+  const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=32MB -c fsync=${opts.fsync ? "on" : "off"}${settings.join("")}`;
   const url = (database = "postgres") => `postgres://app@127.0.0.1:${port}/${database}`;
   const psqlBin = path.join(bin, "psql");
   const cluster: PostgresCluster = {
