@@ -5,6 +5,12 @@
  * repeat answered from the record without a write), and purged when expired, in small
  * batches.
  *
+ * The reads of one turn of the event loop are one statement (`unnest` of the turn's
+ * scopes, keys and times, joined to the table): a round trip per turn, not per keyed
+ * request (1.27 statements per keyed 2xx before, bench "the receiver on Postgres"). A
+ * read waits at most for the end of the turn it was asked in; a failed statement fails
+ * every read in it.
+ *
  * @example
  *   const rec = await keys.get("agent", "evt-1"); // undefined, or the stored answer
  */
@@ -19,17 +25,52 @@ export interface PgIdempotency {
   get(scope: string, key: string, now: number): Promise<IdempotencyRecord | undefined>;
   /** Deletes records expired at `now`, `batch` per statement; returns how many. */
   purgeExpired(now: number, batch?: number): Promise<number>;
+  /** Statements the reads have sent so far (for tests and the bench). */
+  readonly statements: number;
 }
 
+interface Read {
+  scope: string;
+  key: string;
+  now: number;
+  resolve(record: IdempotencyRecord | undefined): void;
+  reject(e: unknown): void;
+}
+
+const READ_TURN = `SELECT k.* FROM ${S}.idempotency_keys k
+  JOIN unnest($1::text[], $2::text[], $3::bigint[]) AS r(scope, key, now) ON k.scope = r.scope AND k.key = r.key AND k.expires_at > r.now`;
+
+const recordKeyOf = (scope: string, key: string): string => `${scope}\u0000${key}`;
+
 export function createPgIdempotency(pool: PgPool): PgIdempotency {
+  let reads: Read[] = [];
+  let statements = 0;
+  /** The turn's reads in one statement; each gets its row (or none). */
+  const readTurn = async (): Promise<void> => {
+    const batch = reads;
+    reads = [];
+    try {
+      const scopes = batch.map((r) => r.scope);
+      statements++;
+      const { rows } = await pool.query<PgIdempotencyRow>(READ_TURN, [scopes, batch.map((r) => r.key), batch.map((r) => r.now)]);
+      const found = new Map(rows.map((row) => [recordKeyOf(row.scope, row.key), row]));
+      for (const r of batch) {
+        const row = found.get(recordKeyOf(r.scope, r.key));
+        r.resolve(row && Number(row.expires_at) > r.now ? pgIdempotencyRecord(row) : undefined);
+      }
+    } catch (e) {
+      for (const r of batch) r.reject(e);
+    }
+  };
   return {
-    async get(scope, key, now) {
-      const { rows } = await pool.query<PgIdempotencyRow>(`SELECT * FROM ${S}.idempotency_keys WHERE scope = $1 AND key = $2 AND expires_at > $3`, [
-        pgText(scope),
-        pgText(key),
-        now,
-      ]);
-      return rows[0] ? pgIdempotencyRecord(rows[0]) : undefined;
+    get statements() {
+      return statements;
+    },
+    get(scope, key, now) {
+      return new Promise((resolve, reject) => {
+        if (reads.length === 0) setImmediate(() => void readTurn());
+        reads.push({ scope: pgText(scope), key: pgText(key), now, resolve, reject });
+      });
     },
     async purgeExpired(now, batch = 1000) {
       let removed = 0;

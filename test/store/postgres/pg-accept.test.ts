@@ -89,6 +89,25 @@ describePostgres("Postgres store: the group commit", () => {
     expect(await store.runs.countQueued()).toBe(1);
   });
 
+  it("the keyed reads of one turn are one statement (was one per keyed request): each gets its own record, none when expired or missing", async () => {
+    const store = await fx.open();
+    await store.accept.stage({ idempotency: key("kept"), runs: [runInsert()] });
+    await store.accept.stage({ idempotency: key("short", { expiresAt: 5_000 }), runs: [runInsert()] });
+    const before = store.idempotency.statements;
+    const [kept, missing, live, expired, other] = await Promise.all([
+      store.idempotency.get("agent", "kept", 2_000),
+      store.idempotency.get("agent", "missing", 2_000),
+      store.idempotency.get("agent", "short", 4_000),
+      store.idempotency.get("agent", "short", 6_000),
+      store.idempotency.get("wake", "kept", 2_000),
+    ]);
+    expect(store.idempotency.statements - before).toBe(1);
+    expect([kept?.key, missing, live?.key, expired, other]).toEqual(["kept", undefined, "short", undefined, undefined]);
+    // A later turn is a statement of its own.
+    expect((await store.idempotency.get("agent", "kept", 2_000))?.bodyHash).toBe("h1");
+    expect(store.idempotency.statements - before).toBe(2);
+  });
+
   it("a key used again after it expired starts afresh", async () => {
     const store = await fx.open();
     await store.accept.stage({ idempotency: key("old", { expiresAt: 5_000 }), runs: [runInsert()] });
