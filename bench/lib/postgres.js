@@ -56,7 +56,7 @@ async function postgresPair(pg, { label, path: p, body, keyed, rounds, duration,
     } finally {
       await T.stopGateway(single);
     }
-    const database = `bench_${process.pid}_${label.replace(/[^a-z]/g, "")}_${i}`;
+    const database = `bench_${process.pid}_${label.toLowerCase().replace(/[^a-z]+/g, "_")}_${i}`;
     const url = await pg.createDatabase(database);
     const config = T.gatewayConfig({});
     config.hooks.store = { kind: "postgres", url: { env: "BENCH_PG_URL" } };

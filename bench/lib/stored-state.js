@@ -100,41 +100,58 @@ async function storeBodies(gw, n) {
 }
 
 /**
- * Counts `table`'s rows (`where`, if any) every 20 ms on a worker thread, never on the probe's
- * thread; `until(done)` resolves with the count once `done(count)` holds or `timeoutMs` passed.
+ * Counts `table`'s rows every 100 ms on a worker thread (one read-only connection), never on the
+ * probe's thread; `until(done, timeoutMs)` resolves with the count once `done(count)` holds or the
+ * time passed, and rejects with the worker's error (a failed count, a worker that died).
  */
-function countOffThread(file, table, where = "") {
+function countOffThread(file, table) {
   const source = `
     const { parentPort, workerData } = require("node:worker_threads");
     const Database = require(workerData.driver);
-    const count = () => {
-      const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
-      try { return db.prepare(workerData.sql).get().n; } finally { db.close(); }
+    const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+    const count = db.prepare(workerData.sql);
+    const tick = () => {
+      try {
+        parentPort.postMessage({ n: count.get().n });
+      } catch (e) {
+        parentPort.postMessage({ error: String(e && e.message) });
+        return;
+      }
+      setTimeout(tick, 100);
     };
-    const tick = () => { parentPort.postMessage(count()); setTimeout(tick, 20); };
     tick();`;
   const worker = new Worker(source, {
     eval: true,
-    workerData: { file, driver: require.resolve("better-sqlite3"), sql: `SELECT COUNT(*) AS n FROM ${table}${where ? ` WHERE ${where}` : ""}` },
+    workerData: { file, driver: require.resolve("better-sqlite3"), sql: `SELECT COUNT(*) AS n FROM ${table}` },
   });
   let latest;
+  let failure;
   const waiting = new Set();
-  worker.on("message", (n) => {
-    latest = n;
-    for (const w of waiting) w();
+  const tell = () => {
+    for (const w of [...waiting]) w();
+  };
+  worker.on("message", (m) => {
+    if (m.error !== undefined) failure = new Error(`counting ${table} failed: ${m.error}`);
+    else latest = m.n;
+    tell();
+  });
+  worker.on("error", (e) => {
+    failure = e;
+    tell();
   });
   return {
     until(done, timeoutMs) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => finish(), timeoutMs);
-        const finish = () => {
+        const end = (settle) => {
           clearTimeout(timer);
           waiting.delete(check);
-          worker.off("error", reject);
-          resolve(latest);
+          settle();
         };
-        const check = () => latest !== undefined && done(latest) && finish();
-        worker.once("error", reject);
+        const timer = setTimeout(() => end(() => resolve(latest)), timeoutMs);
+        const check = () => {
+          if (failure) end(() => reject(failure));
+          else if (latest !== undefined && done(latest)) end(() => resolve(latest));
+        };
         waiting.add(check);
         check();
       });
@@ -188,7 +205,7 @@ async function pruneRow(rows) {
   const aged = db.prepare("UPDATE deliveries SET received_at = received_at - ?").run(8 * DAY_MS).changes;
   db.close();
   const again = await launchGateway({ dir: gw.dir });
-  const counting = countOffThread(file, "deliveries");
+  let counting;
   try {
     // The restarted gateway probed alone first (5 s, nothing sent): its start's own work, apart from the prune.
     const settled = await probeWhile(again.baseUrl, () => new Promise((r) => setTimeout(r, 5000)));
@@ -196,6 +213,7 @@ async function pruneRow(rows) {
     const p = await probeWhile(again.baseUrl, async () => {
       // One ordinary delivery: its write passes the retention limit.
       await cannon({ url: `${again.baseUrl}/hooks/wake`, body: '{"text":"after","mode":"next-heartbeat"}', headers: AUTH, connections: 1, amount: 1 });
+      counting = countOffThread(file, "deliveries");
       const left = await counting.until((n) => n <= 1, 180_000);
       return { left, ms: Date.now() - started };
     });
@@ -208,7 +226,7 @@ async function pruneRow(rows) {
       note: `pruned in ${(p.result.ms / 1000).toFixed(1)} s; the 5 s after the restart before it: ${settled.worst} ms`,
     };
   } finally {
-    await counting.stop();
+    await counting?.stop();
     await stopGateway(again);
   }
 }
@@ -237,6 +255,10 @@ async function runPruneRow() {
   const counting = countOffThread(file, "runs");
   try {
     const started = Date.now();
+    // Due 20 s after the restart: a start slower than that would have pruned them before the probe, and the row measures nothing.
+    const present = await counting.until(() => true, 5000);
+    if (!(present > 0))
+      throw new Error(`the run prune row found ${present} runs when the gateway listened: its start took longer than ${RUNS_DUE_AFTER_MS} ms`);
     const p = await probeWhile(again.baseUrl, async () => {
       const left = await counting.until((n) => n === 0, 150_000);
       return { left, ms: Date.now() - started };

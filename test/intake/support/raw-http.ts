@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net";
 
 export interface Served {
   port: number;
+  /** Connections the server still has open. */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -16,6 +18,7 @@ export async function serve(app: http.RequestListener): Promise<Served> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as AddressInfo).port,
+    connections: () => new Promise<number>((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
