@@ -12,6 +12,12 @@
  *
  * An event is found in a turn's input by its wrapper's id (`<<<EXTERNAL_UNTRUSTED_CONTENT id="…">>>`, unique per
  * event), or, for a text the operator let through unwrapped, by its whole text; plain `indexOf`, no pattern.
+ *
+ * A host may refuse an event for a moment: OpenClaw refuses the system events (and heartbeat requests) of a plugin
+ * instance it reloads in place until it has published it (`cannot route system events during replacement
+ * preparation`), which is exactly when the new instance's start hands what is kept. What the host refused, and the
+ * heartbeat of `handPending` it refused, are asked again after `retryDelayMs`, doubling up to `maxRetryDelayMs`,
+ * until the host takes them, a turn carried them, or the outbox closes (then the next start hands them).
  */
 import { randomUUID } from "node:crypto";
 import type { EventEmitter } from "eventemitter3";
@@ -25,9 +31,9 @@ export interface SessionOutbox {
    * an event already kept under its `dedupeKey` for the session is not stored nor handed again (it is handed at every start).
    */
   put(sessionKey: string, text: string, meta: SystemEventMeta): Promise<void>;
-  /** Hands every kept event to the host again (at start), and asks for a heartbeat when there was any; how many. */
+  /** Hands every kept event to the host again (at start), and asks for a heartbeat when there was any; how many are kept. */
   handPending(reason: string): Promise<number>;
-  /** Stops following the host's turns. */
+  /** Stops following the host's turns and asking the host again (the next start hands what is kept). */
   close(): void;
 }
 
@@ -37,7 +43,15 @@ export interface SessionOutboxOptions {
   events: EventEmitter<HostEvents>;
   logger: ModuleLogger;
   clock?: () => number;
+  /** First wait before asking the host again for what it refused; default `DEFAULT_RETRY_DELAY_MS`. */
+  retryDelayMs?: number;
+  /** Longest wait between two asks; default `DEFAULT_MAX_RETRY_DELAY_MS`. */
+  maxRetryDelayMs?: number;
 }
+
+/** A reload in place of OpenClaw publishes the new instance within a few seconds of its start. */
+export const DEFAULT_RETRY_DELAY_MS = 1000;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
 
 const WRAPPER_ID = 'EXTERNAL_UNTRUSTED_CONTENT id="';
 
@@ -52,22 +66,89 @@ export function eventSignature(text: string): string {
   return text.trim();
 }
 
+/** `sessionKey` + `dedupeKey`: an event's identity in the outbox. */
+const idOf = (sessionKey: string, dedupeKey: string | undefined): string => `${sessionKey}\u0000${dedupeKey ?? ""}`;
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 export function createSessionOutbox(opts: SessionOutboxOptions): SessionOutbox {
   const { store, runtime, events, logger } = opts;
   const clock = opts.clock ?? Date.now;
+  const firstDelay = opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+  const maxDelay = opts.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+  let closed = false;
+  /** Kept events the host refused, asked again by `retry`. */
+  let refused = new Set<string>();
+  /** The reason of a heartbeat the host refused after `handPending`, asked again by `retry`. */
+  let heartbeatOwed: string | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let delay = firstDelay;
+  /** Asks again since the host last took everything: a refusal of the first ask is said at info (a reload's moment), of the next at warn, later ones not. */
+  let retries = 0;
+  /** The ask whose refusal was said (one line per ask). */
+  let saidAt = -1;
+
+  function said(what: string, e: unknown, fields: Record<string, unknown> = {}): void {
+    if (saidAt === retries || retries > 1) return;
+    saidAt = retries;
+    const line = `${what}: the host refused it for now; asked again in ${delay} ms (up to every ${maxDelay} ms), and handed at every start until a turn took it`;
+    if (retries === 0) logger.info(line, { ...fields, error: messageOf(e) });
+    else logger.warn(line, { ...fields, error: messageOf(e) });
+  }
 
   async function hand(sessionKey: string, text: string, meta: SystemEventMeta): Promise<boolean> {
     try {
       await runtime.sessions.enqueueSystemEvent(sessionKey, text, meta);
       return true;
     } catch (e) {
-      // Kept in the store: handed again at the next start.
-      logger.warn("a kept main-session event could not be handed to the host now; it is handed again at the next start", {
-        dedupeKey: meta.dedupeKey,
-        error: e instanceof Error ? e.message : String(e),
-      });
+      // Kept in the store: asked again shortly, and handed again at every start.
+      refused.add(idOf(sessionKey, meta.dedupeKey));
+      said("a kept main-session event could not be handed to the host now", e, { dedupeKey: meta.dedupeKey });
+      scheduleRetry();
       return false;
     }
+  }
+
+  function requestHeartbeat(reason: string): boolean {
+    try {
+      runtime.heartbeat.requestNow({ reason });
+      heartbeatOwed = undefined;
+      return true;
+    } catch (e) {
+      heartbeatOwed = reason;
+      said("the heartbeat for the kept main-session events could not be requested now", e, { code: "heartbeat_failed" });
+      scheduleRetry();
+      return false;
+    }
+  }
+
+  function scheduleRetry(): void {
+    if (closed || timer) return;
+    timer = setTimeout(() => void retry(), delay);
+    timer.unref?.();
+  }
+
+  /** Asks the host again for what it refused (the events a turn took meanwhile are forgotten, not handed). */
+  async function retry(): Promise<void> {
+    timer = undefined;
+    if (closed) return;
+    retries++;
+    delay = Math.min(delay * 2, maxDelay);
+    const asked = refused;
+    refused = new Set();
+    const owed = heartbeatOwed;
+    let handed = 0;
+    for (const ev of store.pending().filter((e) => asked.has(idOf(e.sessionKey, e.dedupeKey)))) {
+      if (closed) return;
+      if (await hand(ev.sessionKey, ev.text, ev.meta)) handed++;
+    }
+    if (closed) return;
+    if (owed !== undefined) requestHeartbeat(owed);
+    if (refused.size > 0 || heartbeatOwed !== undefined) return;
+    if (handed > 0 || owed !== undefined)
+      logger.info("kept main-session events the host had refused handed to it now", { events: handed, heartbeat: owed !== undefined });
+    retries = 0;
+    saidAt = -1;
+    delay = firstDelay;
   }
 
   const onTurn = (e: { sessionKey: string; input: string }): void => {
@@ -101,16 +182,18 @@ export function createSessionOutbox(opts: SessionOutboxOptions): SessionOutbox {
     },
     async handPending(reason) {
       const pending = store.pending();
-      for (const ev of pending) await hand(ev.sessionKey, ev.text, ev.meta);
+      let handed = 0;
+      for (const ev of pending) if (await hand(ev.sessionKey, ev.text, ev.meta)) handed++;
       if (pending.length === 0) return 0;
-      logger.info("main-session events kept from before the start handed to the host again", { events: pending.length });
-      try {
-        runtime.heartbeat.requestNow({ reason });
-      } catch (e) {
-        logger.error("heartbeat request failed", { code: "heartbeat_failed", error: e instanceof Error ? e.message : String(e) });
-      }
+      logger.info("main-session events kept from before the start handed to the host again", { events: handed, refused: pending.length - handed });
+      requestHeartbeat(reason);
       return pending.length;
     },
-    close: () => void events.off("turn", onTurn),
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      events.off("turn", onTurn);
+    },
   };
 }
