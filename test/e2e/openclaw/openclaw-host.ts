@@ -48,6 +48,8 @@ export class OpenClawHost {
     readonly prereq: Prerequisites,
     readonly dir: string,
     readonly port: number,
+    /** More variables for OpenClaw's environment (e.g. the `{ env }` source of a secret in the plugin's section). */
+    readonly extraEnv: Record<string, string> = {},
   ) {
     this.configPath = path.join(dir, "state", "openclaw.json");
     fs.mkdirSync(path.join(dir, "state"), { recursive: true });
@@ -72,6 +74,7 @@ export class OpenClawHost {
       NO_COLOR: "1",
       CI: "",
       npm_config_prefer_offline: "true",
+      ...this.extraEnv,
     };
   }
 
