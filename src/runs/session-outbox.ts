@@ -17,7 +17,9 @@
  * instance it reloads in place until it has published it (`cannot route system events during replacement
  * preparation`), which is exactly when the new instance's start hands what is kept. What the host refused, and the
  * heartbeat of `handPending` it refused, are asked again after `retryDelayMs`, doubling up to `maxRetryDelayMs`,
- * until the host takes them, a turn carried them, or the outbox closes (then the next start hands them).
+ * until the host takes them, a turn carried them, or the outbox closes (then the next start hands them). An event a
+ * turn took is not asked again from that moment (before the store has forgotten it). `handPending`'s heartbeat is asked
+ * once the host holds every kept event (asked before, the host's turn would find some missing).
  */
 import { randomUUID } from "node:crypto";
 import type { EventEmitter } from "eventemitter3";
@@ -78,6 +80,8 @@ export function createSessionOutbox(opts: SessionOutboxOptions): SessionOutbox {
   let closed = false;
   /** Kept events the host refused, asked again by `retry`. */
   let refused = new Set<string>();
+  /** Kept events a turn took, whose forgetting in the store is still under way (a turn that failed to forget keeps them here). */
+  const taking = new Set<string>();
   /** The reason of a heartbeat the host refused after `handPending`, asked again by `retry`. */
   let heartbeatOwed: string | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -123,7 +127,15 @@ export function createSessionOutbox(opts: SessionOutboxOptions): SessionOutbox {
 
   function scheduleRetry(): void {
     if (closed || timer) return;
-    timer = setTimeout(() => void retry(), delay);
+    timer = setTimeout(() => {
+      const asked = refused;
+      void retry().catch((e: unknown) => {
+        // The store could not be read (the events stay kept): asked again later, and handed at every start.
+        for (const id of asked) refused.add(id);
+        logger.warn("asking the host again for kept main-session events failed; tried again later", { error: messageOf(e) });
+        scheduleRetry();
+      });
+    }, delay);
     timer.unref?.();
   }
 
@@ -139,10 +151,13 @@ export function createSessionOutbox(opts: SessionOutboxOptions): SessionOutbox {
     let handed = 0;
     for (const ev of store.pending().filter((e) => asked.has(idOf(e.sessionKey, e.dedupeKey)))) {
       if (closed) return;
+      // A turn took it since (its forgetting still under way): not handed again.
+      if (taking.has(idOf(ev.sessionKey, ev.dedupeKey))) continue;
       if (await hand(ev.sessionKey, ev.text, ev.meta)) handed++;
     }
     if (closed) return;
-    if (owed !== undefined) requestHeartbeat(owed);
+    // The heartbeat for kept events once the host has them all (asked for before, it would find them missing).
+    if (owed !== undefined && refused.size === 0) requestHeartbeat(owed);
     if (refused.size > 0 || heartbeatOwed !== undefined) return;
     if (handed > 0 || owed !== undefined)
       logger.info("kept main-session events the host had refused handed to it now", { events: handed, heartbeat: owed !== undefined });
@@ -158,13 +173,21 @@ export function createSessionOutbox(opts: SessionOutboxOptions): SessionOutbox {
       return signature !== "" && e.input.includes(signature);
     });
     if (taken.length === 0) return;
+    const ids = taken.map((ev) => idOf(e.sessionKey, ev.dedupeKey));
+    for (const id of ids) {
+      refused.delete(id);
+      taking.add(id);
+    }
     store
       .consumed(
         e.sessionKey,
         taken.map((ev) => ev.dedupeKey),
       )
       .then(
-        (n) => logger.debug("kept main-session events taken into a turn; forgotten", { sessionKey: e.sessionKey, events: n }),
+        (n) => {
+          for (const id of ids) taking.delete(id);
+          logger.debug("kept main-session events taken into a turn; forgotten", { sessionKey: e.sessionKey, events: n });
+        },
         (err: unknown) =>
           logger.warn("kept main-session events taken into a turn could not be forgotten; they are handed again at the next start", {
             error: err instanceof Error ? err.message : String(err),
@@ -186,7 +209,9 @@ export function createSessionOutbox(opts: SessionOutboxOptions): SessionOutbox {
       for (const ev of pending) if (await hand(ev.sessionKey, ev.text, ev.meta)) handed++;
       if (pending.length === 0) return 0;
       logger.info("main-session events kept from before the start handed to the host again", { events: handed, refused: pending.length - handed });
-      requestHeartbeat(reason);
+      // The heartbeat once the host has every kept event: while it refuses some, it is owed and asked with them.
+      if (handed === pending.length) requestHeartbeat(reason);
+      else heartbeatOwed = reason;
       return pending.length;
     },
     close() {

@@ -26,8 +26,8 @@ describe("kept main-session events the host refuses for a moment (a reload in pl
   afterEach(() => log?.close());
 
   /** An outbox over a fake host that refuses system events and heartbeats while `host.preparing` is true. */
-  const open = () => {
-    const host = Object.assign(createFakeHost(), { preparing: true, asked: 0 });
+  const open = (opts: { heartbeatsRefused?: boolean } = {}) => {
+    const host = Object.assign(createFakeHost(), { preparing: true, asked: 0, eventsAtHeartbeat: [] as number[] });
     const real = host.api.runtime;
     const refuseWhilePreparing = () => {
       host.asked++;
@@ -44,7 +44,8 @@ describe("kept main-session events the host refuses for a moment (a reload in pl
       },
       heartbeat: {
         requestNow: (req) => {
-          refuseWhilePreparing();
+          if (opts.heartbeatsRefused !== false) refuseWhilePreparing();
+          host.eventsAtHeartbeat.push(host.systemEvents.length);
           return real.heartbeat.requestNow(req);
         },
       },
@@ -89,6 +90,18 @@ describe("kept main-session events the host refuses for a moment (a reload in pl
     const asked = host.asked;
     await new Promise((r) => setTimeout(r, 5 * RETRY_MS));
     expect(host.asked).toBe(asked);
+    outbox.close();
+  });
+
+  it("a host that refuses the kept events but not the heartbeat gets the heartbeat after the events, not before (it would find none)", async () => {
+    const text = wrapExternalContent("Build green", { hook: "wake" });
+    await keptFromBefore(text);
+    const { host, outbox } = open({ heartbeatsRefused: false });
+    await outbox.handPending("hook:wake");
+    expect([host.systemEvents, host.heartbeats]).toEqual([[], []]);
+    host.preparing = false;
+    await until(() => host.heartbeats.length > 0, "the heartbeat, once the kept wake was handed", { timeoutMs: 2000, intervalMs: 5 });
+    expect([host.systemEvents.map((e) => e.text), host.eventsAtHeartbeat]).toEqual([[text], [1]]);
     outbox.close();
   });
 

@@ -35,7 +35,8 @@ const PER_SESSION = 10;
 /** Every this many deliveries of a session one is sent again with its key (a fifth). */
 const RETRY_EVERY = 5;
 const WAKES = 2;
-const LEASE_SECONDS = 5;
+/** The default lease: OpenClaw can hold its main thread for seconds, and a lease renewed late would be taken over. */
+const LEASE_SECONDS = 30;
 
 const prereq = findPrerequisites();
 const missing = "missing" in prereq ? prereq.missing : undefined;

@@ -224,7 +224,6 @@ function passed(name: string): void {
         ...SLOW,
         detail,
       });
-    expect(host.log().slice(logBefore)).not.toMatch(/heartbeat request failed/);
 
     // The new section is the one serving: its new mapping answers.
     const mapped = await fetch(`${host.baseUrl}/webhooks/reloaded`, { method: "POST", headers: { authorization: `Bearer ${HOOK_TOKEN}` }, body: "{}" });
