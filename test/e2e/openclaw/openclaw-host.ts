@@ -11,6 +11,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { until } from "../../helpers/until";
 
 export const ROOT = path.resolve(__dirname, "../../..");
 const CACHE_NOTE = "run scripts/ci/node24.sh && scripts/ci/openclaw.sh (they install the pinned versions into ~/.cache/inbound-webhooks-ci), or .ci/run";
@@ -58,6 +59,25 @@ export class OpenClawHost {
 
   get baseUrl(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /**
+   * Waits until the plugin's /webhooks route answers (401 to a request without a token); OpenClaw refusing to start
+   * (a loaded machine can time out its state lease) fails at once, not after the wait.
+   */
+  pluginServes(what: string, opts: { timeoutMs: number; intervalMs: number; detail?: () => string }): Promise<void> {
+    return until(
+      async () => {
+        try {
+          return (await fetch(`${this.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
+        } catch {
+          if (this.output.includes("Gateway failed to start")) throw new Error(`OpenClaw did not start:\n${this.output.slice(-3000)}`);
+          return false;
+        }
+      },
+      what,
+      opts,
+    );
   }
 
   /**

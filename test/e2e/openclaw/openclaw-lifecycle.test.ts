@@ -45,20 +45,7 @@ function passed(name: string): void {
       headers: { authorization: `Bearer ${HOOK_TOKEN}`, "content-type": "application/json", ...headers },
       body: JSON.stringify(body),
     });
-  const pluginServes = (what: string) =>
-    until(
-      async () => {
-        try {
-          return (await fetch(`${host.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
-        } catch {
-          // OpenClaw refusing to start (a loaded machine can time out its state lease) fails at once, not after the wait.
-          if (host.log().includes("Gateway failed to start")) throw new Error(`OpenClaw did not start:\n${host.log().slice(-3000)}`);
-          return false;
-        }
-      },
-      what,
-      { ...SLOW, detail },
-    );
+  const pluginServes = (what: string) => host.pluginServes(what, { ...SLOW, detail });
   const runOf = async (id: string) => (await get(`/webhooks/runs/${id}`)).run as { status: string; summary?: string; error?: string };
   const ended = (id: string) => until(async () => !["queued", "running"].includes((await runOf(id))?.status), `run ${id} to end`, { ...SLOW, detail });
   const runIdOf = async (res: Response) => ((await res.json()) as { runId: string }).runId;

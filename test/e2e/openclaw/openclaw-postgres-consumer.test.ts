@@ -75,19 +75,7 @@ describePostgres("the plugin inside OpenClaw consumes over Postgres", () => {
     const sql = async (q: string) => (await pg.psql(q, db)).trim();
     const detail = () =>
       `--- OpenClaw output (tail) ---\n${host.log().slice(-6000)}\n--- receiver stderr (tail) ---\n${receiver?.stderr().slice(-2000)}\n--- model requests: ${model.requests.length}`;
-    const pluginServes = (what: string) =>
-      until(
-        async () => {
-          try {
-            return (await fetch(`${host.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
-          } catch {
-            if (host.log().includes("Gateway failed to start")) throw new Error(`OpenClaw did not start:\n${host.log().slice(-3000)}`);
-            return false;
-          }
-        },
-        what,
-        { ...SLOW, detail },
-      );
+    const pluginServes = (what: string) => host.pluginServes(what, { ...SLOW, detail });
 
     beforeAll(async () => {
       if (missing) throw new Error(`CI=true and a prerequisite of the OpenClaw suite is missing: ${missing}`);

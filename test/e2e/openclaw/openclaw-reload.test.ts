@@ -55,19 +55,7 @@ function passed(name: string): void {
   let dir: string;
   const detail = () => `--- gateway output (tail) ---\n${host.log().slice(-8000)}\n--- model requests: ${model.requests.length}`;
   const get = (p: string) => getJson(`${host.baseUrl}${p}`, HOOK_TOKEN);
-  /** Waits until the plugin's /webhooks route answers (401 to a request without a token). */
-  const pluginServes = (what: string) =>
-    until(
-      async () => {
-        try {
-          return (await fetch(`${host.baseUrl}/webhooks/wake`, { method: "POST", body: "{}" })).status === 401;
-        } catch {
-          return false;
-        }
-      },
-      what,
-      { ...SLOW, detail },
-    );
+  const pluginServes = (what: string) => host.pluginServes(what, { ...SLOW, detail });
 
   beforeAll(async () => {
     if (missing) throw new Error(`CI=true and a prerequisite of the OpenClaw suite is missing: ${missing}`);
