@@ -1,23 +1,20 @@
 "use strict";
 /**
  * Baseline servers for `npm run bench`, run as a child process like the gateway:
- * `node bench/baseline-server.js wake|agent|wake-ledger|agent-ledger <stateDir> [process|os]` prints `listening: <url>`.
+ * `node bench/baseline-server.js wake|agent <stateDir> [process|os]` prints `listening: <url>`.
  *
- * Each does the same durable work as the gateway's accept path, written plainly
- * with node:http (no framework), so the ratio gateway ÷ baseline is what our
- * pipeline costs on top of the work itself:
+ * Each does the same durable work as the gateway's accept path, written plainly with node:http
+ * (no framework, nothing from dist/), and stores every delivery once (issue 36, SPEC §14), so the
+ * ratio gateway ÷ baseline is what our pipeline costs on top of the work itself:
  *   bearer token check (constant time) → bounded body read (256 KiB, 413 beyond)
  *   → JSON.parse → required-field check → the content wrapped between random-id
  *   markers after one linear look-alike scan → the durable write → the reply.
- * - wake:  appends one JSON line to a file kept open (`fs.writeSync`), then 200.
- *          "os": one `fdatasync` per request after the write.
- * - agent: INSERTs one row with better-sqlite3 (WAL; `synchronous=NORMAL`, or FULL for "os"),
- *          one autocommitted statement per request, then 202 with the run id.
- * - wake-ledger, agent-ledger: that baseline plus, after the reply, the row SPEC §11 asks for on every
- *          delivery, written by the product's own ledger (the built dist/store, its default
- *          options: headers redacted, body kept, group commit, pruning at 10,000 rows). Not a
- *          baseline of a ratio: the ceiling of any build that keeps the ledger row
- *          (docs/performance.md).
+ * The durable write: the request's row (headers without the credential, body, the wrapped text) INSERTed
+ * with better-sqlite3 into a WAL file (`synchronous=NORMAL`, or FULL for "os"); every request of one
+ * event-loop turn in one transaction (BEGIN … COMMIT once the turn's requests are read), each answered
+ * after that commit:
+ * - wake:  that row, then 200;
+ * - agent: that row and the run row in the same transaction, then 202 with the run id.
  */
 const crypto = require("node:crypto");
 const fs = require("node:fs");
@@ -85,7 +82,7 @@ function readJson(req, res, then) {
   });
 }
 
-function handler(field, store, after) {
+function handler(field, store) {
   return (req, res) => {
     if (req.method !== "POST") return send(res, 405, { ok: false });
     if (!authorised(req)) {
@@ -95,70 +92,65 @@ function handler(field, store, after) {
     readJson(req, res, (body, raw, receivedAt) => {
       const text = body && typeof body === "object" ? body[field] : undefined;
       if (typeof text !== "string" || text.trim() === "") return send(res, 400, { ok: false, code: "invalid_payload" });
-      const reply = store(wrap(text));
-      send(res, reply.status, reply.body);
-      after?.(req, raw, reply, receivedAt);
+      store(req, raw, wrap(text), receivedAt, (reply) => send(res, reply.status, reply.body));
     });
   };
 }
 
-function wakeStore() {
-  const fd = fs.openSync(path.join(stateDir, "wake.jsonl"), "a");
-  return (text) => {
-    fs.writeSync(fd, `${JSON.stringify({ ts: new Date().toISOString(), type: "system_event", text })}\n`);
-    if (durability === "os") fs.fdatasyncSync(fd);
-    return { status: 200, body: { ok: true, mode: "next-heartbeat" } };
-  };
-}
-
-function agentStore() {
-  const db = new Database(path.join(stateDir, "runs.sqlite"));
+function openStore() {
+  const db = new Database(path.join(stateDir, "bench.sqlite"));
   db.pragma("journal_mode = WAL");
   db.pragma(`synchronous = ${durability === "os" ? "FULL" : "NORMAL"}`);
-  db.exec("CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, seq INTEGER, status TEXT, action TEXT, created_at TEXT)");
-  const insert = db.prepare("INSERT INTO runs (id, seq, status, action, created_at) VALUES (?, ?, 'queued', ?, ?)");
-  let seq = 0;
-  return (message) => {
-    const id = crypto.randomUUID();
-    const sessionKey = `hook:${crypto.randomUUID()}`;
-    insert.run(id, ++seq, JSON.stringify({ message, sessionKey, name: "Hook" }), new Date().toISOString());
-    return { status: 202, body: { ok: true, runId: id, sessionKey } };
+  db.exec("CREATE TABLE IF NOT EXISTS deliveries (id INTEGER PRIMARY KEY, received_at INTEGER, hook TEXT, headers TEXT, body BLOB, text TEXT)");
+  db.exec("CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, delivery INTEGER, status TEXT, action TEXT, created_at TEXT)");
+  return db;
+}
+
+/**
+ * The turn's group commit: `stage(write, reply)` runs `write` inside the turn's transaction and sends
+ * `reply()` after its COMMIT; the transaction runs once the I/O of this turn is read (setImmediate).
+ */
+function groupCommit(db) {
+  const staged = [];
+  const commit = db.transaction(() => {
+    for (const s of staged) s.answer = s.write();
+  });
+  function flush() {
+    try {
+      commit();
+      for (const s of staged) s.res(s.answer);
+    } catch (e) {
+      for (const s of staged) s.res({ status: 503, body: { ok: false, code: "storage_unavailable", error: e.message } });
+    }
+    staged.length = 0;
+  }
+  return (write, res) => {
+    if (staged.length === 0) setImmediate(flush);
+    staged.push({ write, res, answer: undefined });
   };
 }
 
-/** The product's ledger (built dist/store) with its default options: one row per delivery, after the reply. */
-function ledgerRow(hook) {
-  const dist = path.join(__dirname, "..", "dist");
-  const { openPluginDatabase } = require(path.join(dist, "store", "database.js"));
-  const { createLedgerStore } = require(path.join(dist, "store", "ledger-store.js"));
-  const { redactHeaders, secretValues } = require(path.join(dist, "host-contract", "redaction.js"));
-  const logger = { debug() {}, info() {}, warn() {}, error: (message) => process.stderr.write(`${message}\n`) };
-  const ledger = createLedgerStore(openPluginDatabase({ dir: stateDir, logger }), { logger, storeBodies: true, retentionDays: 7, maxEntries: 10000 });
-  const secrets = secretValues([TOKEN]);
-  const hidden = new Set();
-  let n = 0;
-  return (req, raw, reply, receivedAt) =>
-    ledger.record({
-      id: `d_${receivedAt.toString(36)}_${(n++).toString(36)}`,
-      receivedAt,
-      method: req.method,
-      url: req.url,
-      hook,
-      client: req.socket.remoteAddress ?? "",
-      status: reply.status,
-      latencyMs: Date.now() - receivedAt,
-      runIds: [],
-      headers: redactHeaders(req.headers, hidden, secrets),
-      body: raw,
-      response: reply.body,
-    });
+function storeOnce(kind) {
+  const db = openStore();
+  const stage = groupCommit(db);
+  const delivery = db.prepare("INSERT INTO deliveries (received_at, hook, headers, body, text) VALUES (?, ?, ?, ?, ?)");
+  const run = db.prepare("INSERT INTO runs (id, delivery, status, action, created_at) VALUES (?, ?, 'queued', ?, ?)");
+  return (req, raw, text, receivedAt, reply) => {
+    const headers = JSON.stringify({ ...req.headers, authorization: "[redacted]" });
+    stage(() => {
+      const row = delivery.run(receivedAt, kind, headers, raw, text).lastInsertRowid;
+      if (kind === "wake") return { status: 200, body: { ok: true, mode: "next-heartbeat" } };
+      const id = crypto.randomUUID();
+      const sessionKey = `hook:${crypto.randomUUID()}`;
+      run.run(id, row, JSON.stringify({ message: text, sessionKey, name: "Hook" }), new Date(receivedAt).toISOString());
+      return { status: 202, body: { ok: true, runId: id, sessionKey } };
+    }, reply);
+  };
 }
 
 const SERVERS = {
-  wake: () => handler("text", wakeStore()),
-  agent: () => handler("message", agentStore()),
-  "wake-ledger": () => handler("text", wakeStore(), ledgerRow("wake")),
-  "agent-ledger": () => handler("message", agentStore(), ledgerRow("agent")),
+  wake: () => handler("text", storeOnce("wake")),
+  agent: () => handler("message", storeOnce("agent")),
 };
 const server = http.createServer(SERVERS[kind]());
 server.listen(0, "127.0.0.1", () => {

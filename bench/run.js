@@ -7,11 +7,10 @@
  *
  * Throughput: 3 alternating rounds (baseline, gateway, baseline, gateway, …) per
  * pair, same connections and duration; the table shows medians and the ratio of
- * the medians. Pairs: /wake vs the append-a-line baseline; /agent and /agent with
- * Idempotency-Key vs the one-row-per-request SQLite baseline — each in "process"
- * durability and in "os" (baselines then fdatasync / synchronous=FULL per request). The
- * /wake and /agent pairs in "process" also measure their ledger ceiling: that baseline plus
- * the product's ledger row per delivery (bench/baseline-server.js).
+ * the medians. Pairs: /wake, /agent and /agent with Idempotency-Key against the baselines
+ * that store every delivery once (one SQLite row per request, one transaction per event-loop
+ * turn; /agent adds the run row to it) — each in "process" durability and in "os" (the
+ * baselines then synchronous=FULL) (bench/baseline-server.js).
  * A mapped GitHub push with a template is gateway-only (absolute, and ÷ /agent).
  * Then: p99 with 1,000 queued runs vs an empty queue; RSS over 1,000 rejected
  * 10 MB bodies; the slowest /healthz probe while adversarial bodies are posted at
@@ -24,6 +23,7 @@
  *
  * Flags: --quick (short rounds, smaller counts: for a development loop),
  * --process-only (skip the "os" pairs, e.g. on a build without hooks.durability),
+ * --pairs-only (only the throughput pairs: with --process-only, the three "process" pairs),
  * --stalls-only (only the three /healthz probe tables: `node bench/run.js --stalls-only`),
  * --raised-limits-only (only the second, the multipart rows at hooks.maxBodyBytes 8 MiB),
  * --stored-state-only[=idle,search,prune,runs,run-prune] (only the third, or some of its rows),
@@ -51,6 +51,7 @@ const STORED_ARG = process.argv.find((a) => a.startsWith("--stored-state-only"))
 const STORED_ONLY = STORED_ARG === undefined ? undefined : STORED_ARG.includes("=") ? STORED_ARG.split("=")[1].split(",") : [];
 const OPENCLAW = process.argv.includes("--openclaw");
 const POSTGRES_ONLY = process.argv.includes("--postgres-only");
+const PAIRS_ONLY = process.argv.includes("--pairs-only");
 const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 2 : 5));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3));
@@ -70,14 +71,9 @@ async function baselineRound(kind, durability, path, body, into) {
   }
 }
 
-/**
- * Median req/s and p99 of `rounds` alternating rounds of baseline and gateway. With `ceiling`
- * (a baseline-server kind), each round also measures that server after the two, and the
- * row adds its median (÷ the baseline's) and gateway ÷ ceiling.
- */
-async function pair({ label, baseline, ceiling, durability, path, body, keyed }) {
+/** Median req/s and p99 of `rounds` alternating rounds of baseline and gateway. */
+async function pair({ label, baseline, durability, path, body, keyed }) {
   const base = { rps: [], p99: [] };
-  const ceil = { rps: [], p99: [] };
   const gwr = { rps: [], p99: [], bad: 0 };
   const load = [];
   for (let i = 0; i < ROUNDS; i++) {
@@ -93,20 +89,17 @@ async function pair({ label, baseline, ceiling, durability, path, body, keyed })
     } finally {
       await T.stopGateway(gw);
     }
-    // After the gateway, so the baseline–gateway rounds run as they did before the ceiling was measured.
-    if (ceiling) await baselineRound(ceiling, durability, path, body, ceil);
-    const c = ceiling ? `, ledger ceiling ${Math.round(ceil.rps.at(-1))} req/s` : "";
-    log(`  ${label} round ${i + 1}: baseline ${Math.round(base.rps.at(-1))} req/s${c}, gateway ${Math.round(gwr.rps.at(-1))} req/s`);
+    log(
+      `  ${label} round ${i + 1}: baseline ${Math.round(base.rps.at(-1))} req/s, gateway ${Math.round(gwr.rps.at(-1))} req/s (load ${load.at(-1).toFixed(2)})`,
+    );
   }
   const b = T.median(base.rps);
   const g = T.median(gwr.rps);
-  const c = ceiling ? T.median(ceil.rps) : undefined;
   return {
     pair: label,
     "baseline req/s": Math.round(b),
     "gateway req/s": Math.round(g),
     ratio: (g / b).toFixed(2),
-    ...(c !== undefined ? { "ledger ceiling req/s": `${Math.round(c)} (${(c / b).toFixed(2)})`, "gateway ÷ ceiling": (g / c).toFixed(2) } : {}),
     "baseline p99 ms": T.median(base.p99),
     "gateway p99 ms": T.median(gwr.p99),
     "gateway non-2xx": gwr.bad,
@@ -196,12 +189,14 @@ async function main() {
   const pairs = [];
   for (const durability of PROCESS_ONLY ? [undefined] : [undefined, "os"]) {
     const d = durability ?? "process";
-    // The process pairs also measure the ledger ceiling: the baseline plus the ledger row (bench/baseline-server.js).
-    const ceiling = (kind) => (durability ? undefined : `${kind}-ledger`);
-    pairs.push(await pair({ label: `/wake (${d})`, baseline: "wake", ceiling: ceiling("wake"), durability, path: "wake", body: T.WAKE_BODY }));
-    pairs.push(await pair({ label: `/agent (${d})`, baseline: "agent", ceiling: ceiling("agent"), durability, path: "agent", body: T.AGENT_BODY }));
+    pairs.push(await pair({ label: `/wake (${d})`, baseline: "wake", durability, path: "wake", body: T.WAKE_BODY }));
+    pairs.push(await pair({ label: `/agent (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY }));
     if (!durability)
       pairs.push(await pair({ label: `/agent + Idempotency-Key (${d})`, baseline: "agent", durability, path: "agent", body: T.AGENT_BODY, keyed: true }));
+  }
+  if (PAIRS_ONLY) {
+    console.table(pairs);
+    return;
   }
   const postgres = await postgresTable({ rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, log });
   log("  the Postgres pair done");
