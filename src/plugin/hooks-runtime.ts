@@ -91,7 +91,7 @@ function metricsOf(opts: HooksRuntimeOptions, port: HostMetrics, read: { queuedC
 }
 
 /** A host keeping its events in memory (OpenClaw): wakes are kept in the plugin's store until a turn took them (session-outbox.ts). */
-function outboxOf(opts: HooksRuntimeOptions, db: PluginDatabase): SessionOutbox | undefined {
+export function outboxOf(opts: HooksRuntimeOptions, db: PluginDatabase): SessionOutbox | undefined {
   if (!opts.runtime.sessions.eventsInMemory || !opts.events) return undefined;
   const store = createSqliteSessionEventStore(db, opts.logs.forModule("store"));
   return createSessionOutbox({ store, runtime: opts.runtime, events: opts.events, logger: opts.logs.forModule("dispatch") });

@@ -17,6 +17,9 @@
  *   reads; the replayed request takes the accept path above, its row the ledger writer.
  * - **Consumer** (the normal role only): claims runs under a lease, runs them, hands stored
  *   wakes to the host's main session (run-consumer.ts), woken by LISTEN/NOTIFY and a poll.
+ *   On a host keeping its events in memory (OpenClaw) wakes and summaries go through the
+ *   main-session outbox (session-outbox.ts) over a local SQLite file in the plugin's state
+ *   dir (`openLocalOutbox`): kept there until a turn carried them, handed again at each start.
  *   A receiver (`gateway start --role receiver`) runs no agent turn.
  * - **Background**: the ledger's search index, and pruning of the ledger, finished runs and
  *   expired keys, each in small statements.
@@ -27,9 +30,13 @@
 import { verifiedHeaderNames } from "../mappings/path-verifications";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
-import type { HooksRuntimeOptions, HooksRuntime } from "./hooks-runtime";
+import { outboxOf, type HooksRuntimeOptions, type HooksRuntime } from "./hooks-runtime";
+import { openPluginDatabase } from "../store/database";
+import { createSqliteSessionEventStore } from "../store/session-event-store";
+import type { SessionOutbox } from "../runs/session-outbox";
+import { wakeIdsOf } from "../runs/wake-handoff";
 import { replayAccessOf } from "./replay-access";
-import { createDispatcher } from "../runs/dispatcher";
+import { createDispatcher, WAKE_HEARTBEAT_REASON } from "../runs/dispatcher";
 import { createRunExecutor } from "../runs/executor";
 import { createRunIntake } from "../runs/run-intake";
 import { createRunConsumer, type RunConsumer } from "../runs/run-consumer";
@@ -106,6 +113,31 @@ function pgLedgerAccess(opts: PgRuntimeOptions, store: PostgresStore, writer: Pg
   };
 }
 
+interface LocalOutbox {
+  outbox: SessionOutbox;
+  /** The ids of the stored wakes kept from before this start (committed locally, perhaps not acked in Postgres). */
+  keptWakes: string[];
+  close(): void;
+}
+
+/**
+ * A consumer on a host keeping its events in memory (OpenClaw): the main-session outbox over the plugin's own SQLite
+ * file in its state dir (the file of the SQLite store; only its `session_events` table is used over Postgres), the
+ * events kept on this machine beside the host whose memory they stand for (docs/scale.md "Wakes inside OpenClaw").
+ */
+function openLocalOutbox(opts: PgRuntimeOptions): LocalOutbox | undefined {
+  if (opts.role !== "consumer" || !opts.runtime.sessions.eventsInMemory || !opts.events) return undefined;
+  const logger = opts.logs.forModule("store");
+  const db = openPluginDatabase({ dir: opts.stateDir, logger, synchronous: opts.config.durability === "os" ? "FULL" : "NORMAL" });
+  const outbox = outboxOf(opts, db)!;
+  const keptWakes = wakeIdsOf(
+    createSqliteSessionEventStore(db, logger)
+      .pending()
+      .map((e) => e.dedupeKey),
+  );
+  return { outbox, keptWakes, close: () => db.close() };
+}
+
 export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<HooksRuntime> {
   const { config, runtime, emitter, logs } = opts;
   const storeConfig = config.store.kind === "postgres" ? config.store : undefined;
@@ -120,6 +152,14 @@ export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<Hooks
     poolMax: storeConfig.poolMax,
     connectTimeoutMs: storeConfig.connectTimeoutMs,
   });
+  let local: LocalOutbox | undefined;
+  try {
+    local = openLocalOutbox(opts);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  const outbox = local?.outbox;
   const { guard, receiver } = createPgIdempotencyGuard({ store, ttlSeconds: config.idempotency.ttlSeconds, logger: logs.forModule("idempotency") });
   const queue = createRunIntake({ store: receiver, config: config.runs, mainKey: runtime.sessions.mainKey, logger: logs.forModule("runs"), isShuttingDown });
   const dispatcher = createDispatcher({ config, runtime, queue, wakes: receiver, isShuttingDown, logger: logs.forModule("dispatch") });
@@ -151,7 +191,7 @@ export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<Hooks
     consumer = createRunConsumer({
       runs: store.runs,
       wakes: store.wakes,
-      executor: createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter, keys: opts.keys }),
+      executor: createRunExecutor({ runtime, logger: logs.forModule("runs"), emitter, keys: opts.keys, ...(outbox ? { outbox } : {}) }),
       runtime,
       owner: ownerName(),
       leaseMs: storeConfig.leaseSeconds * 1000,
@@ -160,6 +200,7 @@ export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<Hooks
       logger: logs.forModule("runs"),
       emitter,
       keys: opts.keys,
+      ...(local ? { outbox: local.outbox, keptWakes: local.keptWakes } : {}),
     });
   }
   const background = createBackground(store, opts, log);
@@ -172,15 +213,19 @@ export async function startPgHooksRuntime(opts: PgRuntimeOptions): Promise<Hooks
     async resume() {
       background.start();
       if (!consumer) return;
+      // What the outbox kept from before this start first, as over SQLite (hooks-runtime.ts).
+      await outbox?.handPending(WAKE_HEARTBEAT_REASON);
       await consumer.start();
       store.listen((reason) => consumer!.wake(reason));
     },
     async stop() {
       stopping = true;
       background.stop();
+      outbox?.close();
       await consumer?.stop(config.runs.shutdownGraceSeconds * 1000);
       await ledgerWriter.stop();
       await store.close();
+      local?.close();
     },
   };
 }

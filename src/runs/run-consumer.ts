@@ -16,8 +16,8 @@
  *   leased to this consumer that it never started (the claim committed, its answer lost
  *   when Postgres stopped) is queued again as it was: no turn of it ran;
  * - hands the **wakes** receivers stored to its host's main session (and a heartbeat for
- *   mode "now"), then deletes them; a consumer that dies in between leaves them to be
- *   handed again (the wake's id is the host's dedupe key);
+ *   mode "now"), then deletes them — through the durable main-session outbox on a host
+ *   keeping its events in memory (wake-handoff.ts);
  * - at its start, posts again the summaries recorded but not confirmed posted.
  *
  * On stop it claims nothing more, lets its runs finish within the grace, cancels the rest
@@ -33,13 +33,15 @@ import type { HostRuntime } from "../host-contract/host-api";
 import type { ModuleLogger } from "../core/logger";
 import type { PluginEmitter } from "../core/events";
 import type { RunExecutor, RunOutcome, RunRecord } from "../core/runs";
-import type { ClaimedRuns, StoredWake, StoredWakes } from "../core/store-port";
+import type { ClaimedRuns, StoredWakes } from "../core/store-port";
 import { isoAt, systemClock, type Clock } from "../core/clock";
 import type { KeyNamer } from "../host-contract/config-keys";
 import { interruptedFate } from "./recovery";
 import { failureSummary } from "./summary";
 import { safeEmit } from "./safe-emit";
 import { storageFaultCode } from "../core/storage-fault";
+import { createWakeHandoff } from "./wake-handoff";
+import type { SessionOutbox } from "./session-outbox";
 
 export interface RunConsumerOptions {
   runs: ClaimedRuns;
@@ -58,6 +60,10 @@ export interface RunConsumerOptions {
   keys?: KeyNamer;
   /** Called with each run the executor finished (Prefer: wait answers on a process that also receives). */
   onOutcome?: (run: RunRecord, outcome: RunOutcome) => void;
+  /** A host keeping its events in memory (OpenClaw): wakes are put in the durable main-session outbox before their ack (wake-handoff.ts). */
+  outbox?: Pick<SessionOutbox, "put">;
+  /** The ids of the stored wakes the outbox kept at this start: acked before any wake is taken (wake-handoff.ts). */
+  keptWakes?: readonly string[];
 }
 
 export interface RunConsumer {
@@ -70,7 +76,6 @@ export interface RunConsumer {
   stop(graceMs: number): Promise<void>;
 }
 
-const WAKE_BATCH = 100;
 /** Longest delay between two tries of recording an outcome while the store is unavailable. */
 const RECORD_RETRY_MAX_MS = 2000;
 
@@ -83,7 +88,6 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
   let stopping = false;
   let claiming = false;
   let claimAgain = false;
-  let taking = false;
   let timers: NodeJS.Timeout[] = [];
 
   const failed = (what: string) => (e: unknown) =>
@@ -220,39 +224,10 @@ export function createRunConsumer(options: RunConsumerOptions): RunConsumer {
     }
   }
 
-  async function hand(wake: StoredWake): Promise<void> {
-    const e = wake.event as { text: string; mode?: string; meta?: Record<string, unknown>; reason?: string };
-    await runtime.sessions.enqueueSystemEvent(runtime.sessions.mainKey, e.text, { ...(e.meta ?? {}), dedupeKey: `wake:${wake.id}` });
-    if (e.mode === "now") {
-      try {
-        runtime.heartbeat.requestNow({ reason: e.reason ?? "hook:wake" });
-      } catch (err) {
-        logger.error("heartbeat request failed", { code: "heartbeat_failed", error: (err as Error).message });
-      }
-    }
-  }
-
-  async function takeWakes(): Promise<void> {
-    if (taking || stopping) return;
-    taking = true;
-    try {
-      for (;;) {
-        const batch = await wakes.take({ owner, leaseMs, limit: WAKE_BATCH });
-        const handed: string[] = [];
-        try {
-          for (const w of batch) {
-            await hand(w);
-            handed.push(w.id);
-          }
-        } finally {
-          await wakes.ack(handed);
-        }
-        if (batch.length < WAKE_BATCH) return;
-      }
-    } finally {
-      taking = false;
-    }
-  }
+  const handoff = createWakeHandoff({ wakes, runtime, owner, leaseMs, logger, outbox: options.outbox, keptWakes: options.keptWakes });
+  const takeWakes = async (): Promise<void> => {
+    if (!stopping) await handoff.take();
+  };
 
   return {
     async start() {
