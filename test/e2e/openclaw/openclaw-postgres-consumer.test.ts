@@ -10,7 +10,8 @@
  * sent one after another, the sessions side by side), a fifth of them sent again with the same key, and a couple
  * of `/hooks/wake`s. Every 2xx has its run in Postgres, every retry the first answer's run id; every run ends
  * `succeeded` with the model's reply after one model call, each session's runs one at a time and in acceptance
- * order; each wake reaches the model once.
+ * order; each wake reaches the model once. Then a wake handed to OpenClaw (gone from Postgres) before a stop of
+ * OpenClaw that no turn preceded reaches the model after the restart, once (issue 34: it was lost).
  *
  * Skipped (with a printed notice) where Postgres is missing (describePostgres) or the pinned Node 24 and
  * openclaw are not cached (as openclaw-gateway.test.ts); with CI=true either fails instead.
@@ -219,6 +220,35 @@ describePostgres("the plugin inside OpenClaw consumes over Postgres", () => {
       );
       passed("a receiver stores, the plugin inside OpenClaw consumes over Postgres: every run once, in order; wakes once");
     }, 1_200_000);
+
+    // Issue 34: the consumer handed a stored wake to OpenClaw's memory and deleted it from Postgres, so a stop of OpenClaw
+    // before a turn carried it lost it. It is now kept in the plugin's local outbox until a turn carried it.
+    it("a wake the receiver stored while OpenClaw runs, handed to it and gone from Postgres, then OpenClaw stopped (SIGTERM) before any turn carried it, reaches the model after `openclaw gateway run` again, once", async () => {
+      const text = `pgclaw-kept-wake-${crypto.randomBytes(4).toString("hex")}`;
+      // next-heartbeat: no turn is asked for, so none carries it before the stop.
+      expect((await post(receiver.baseUrl, "/hooks/wake", { text, mode: "next-heartbeat" })).status).toBe(200);
+      await until(async () => (await sql("SELECT count(*) FROM inbound_webhooks.wakes")) === "0", "the consumer inside OpenClaw to take the wake", {
+        ...SLOW,
+        detail,
+      });
+      expect(model.chatsContaining(text)).toEqual([]);
+      await host.stop(600_000);
+      expect(model.chatsContaining(text)).toEqual([]);
+      host.start();
+      await pluginServes("the plugin to serve again after the restart");
+      // Handed again at the start, with a heartbeat: the model sees it in a main-session turn.
+      await until(() => model.chatsContaining(text).length > 0, "the kept wake to reach the model after the restart", {
+        timeoutMs: 300_000,
+        intervalMs: 500,
+        detail,
+      });
+      const chats = model.chatsContaining(text);
+      const wrapperIds = new Set(chats.flatMap((q) => wrapperIdsAround(q.body, text)));
+      const copiesPerPrompt = Math.max(...chats.map((q) => q.body.split(text).length - 1));
+      expect({ events: wrapperIds.size, copiesPerPrompt }).toEqual({ events: 1, copiesPerPrompt: 1 });
+      expect(await sql("SELECT count(*) FROM inbound_webhooks.wakes")).toBe("0");
+      passed("a wake handed to OpenClaw and gone from Postgres survives a stop before a turn, and reaches the model once");
+    }, 1_800_000);
   });
 });
 
