@@ -90,6 +90,11 @@ function metricsOf(opts: HooksRuntimeOptions, port: HostMetrics, read: { queuedC
   });
 }
 
+/** The plugin's SQLite file in its state dir, synced at each commit when `hooks.durability` is "os". */
+export function openStateDatabase(opts: HooksRuntimeOptions): PluginDatabase {
+  return openPluginDatabase({ dir: opts.stateDir, logger: opts.logs.forModule("store"), synchronous: opts.config.durability === "os" ? "FULL" : "NORMAL" });
+}
+
 /** A host keeping its events in memory (OpenClaw): wakes are kept in the plugin's store until a turn took them (session-outbox.ts). */
 export function outboxOf(opts: HooksRuntimeOptions, db: PluginDatabase): SessionOutbox | undefined {
   if (!opts.runtime.sessions.eventsInMemory || !opts.events) return undefined;
@@ -114,7 +119,7 @@ export function startHooksRuntime(opts: HooksRuntimeOptions): HooksRuntime {
   let stopping = false;
   const isShuttingDown = (): boolean => stopping || opts.hostStopping();
 
-  const db = openPluginDatabase({ dir: opts.stateDir, logger: logs.forModule("store"), synchronous: config.durability === "os" ? "FULL" : "NORMAL" });
+  const db = openStateDatabase(opts);
   // Requests waiting for their run (Prefer: wait) learn its outcome the moment the queue records it.
   const waiters = createRunWaiters();
   // Wakes and run summaries, on a host keeping its events in memory (OpenClaw), are kept until a turn took them.

@@ -30,8 +30,7 @@
 import { verifiedHeaderNames } from "../mappings/path-verifications";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
-import { outboxOf, type HooksRuntimeOptions, type HooksRuntime } from "./hooks-runtime";
-import { openPluginDatabase } from "../store/database";
+import { openStateDatabase, outboxOf, type HooksRuntimeOptions, type HooksRuntime } from "./hooks-runtime";
 import { createSqliteSessionEventStore } from "../store/session-event-store";
 import type { SessionOutbox } from "../runs/session-outbox";
 import { wakeIdsOf } from "../runs/wake-handoff";
@@ -128,7 +127,7 @@ interface LocalOutbox {
 function openLocalOutbox(opts: PgRuntimeOptions): LocalOutbox | undefined {
   if (opts.role !== "consumer" || !opts.runtime.sessions.eventsInMemory || !opts.events) return undefined;
   const logger = opts.logs.forModule("store");
-  const db = openPluginDatabase({ dir: opts.stateDir, logger, synchronous: opts.config.durability === "os" ? "FULL" : "NORMAL" });
+  const db = openStateDatabase(opts);
   const outbox = outboxOf(opts, db)!;
   const keptWakes = wakeIdsOf(
     createSqliteSessionEventStore(db, logger)
